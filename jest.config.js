@@ -1,0 +1,43 @@
+// @swc/jest in CommonJS mode; Nest 12 and file-type are ESM-only, so they are transformed too.
+// Run with NODE_OPTIONS=--experimental-vm-modules (PGlite loads its extensions with dynamic import).
+const transform = {
+  '^.+\\.[tj]s$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+const common = {
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^@app/contracts$': '<rootDir>/libs/contracts/src',
+    '^@app/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform,
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+  ],
+};
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+    },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};

@@ -1,0 +1,33 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { EnvelopeInterceptor } from './common/envelope.interceptor';
+import { createValidationPipe } from './common/validation';
+import { type AppConfig, ConfigModule } from './config';
+import { DatabaseModule } from './database';
+import { LoggingModule } from './logging/logging.module';
+import { HealthModule } from './modules/health/health.module';
+import { RedisModule } from './redis/redis.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule,
+        DatabaseModule,
+        RedisModule,
+        AuthModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from './error-envelope.dto';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input',
+  401: 'Missing, malformed, expired or revoked credentials',
+  403: 'Not allowed for these credentials',
+  404: 'Not found in this organization',
+  409: 'Conflicts with an existing resource',
+  413: 'Body or upload too large',
+  415: 'Unsupported media type',
+  422: 'Semantically invalid input',
+  429: 'Too many requests; see Retry-After',
+  500: 'Unexpected server error',
+  503: 'Not ready',
+};
+
+/** Documents the error answers of an operation, all in the error envelope. */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeDto }),
+    ),
+  );
+}

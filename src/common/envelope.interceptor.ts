@@ -1,0 +1,34 @@
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { map, type Observable } from 'rxjs';
+import { ENVELOPE_METADATA, type EnvelopeMetadata } from './envelope.decorators';
+
+/** Renders every @ApiEnvelope handler's result as { message, status, code, errorMessage?, data? }. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const envelope = this.reflector.get<EnvelopeMetadata | undefined>(
+      ENVELOPE_METADATA,
+      context.getHandler(),
+    );
+    if (!envelope) return next.handle();
+    const response = context.switchToHttp().getResponse<Response>();
+    return next.handle().pipe(
+      map((data: unknown) => ({
+        message: envelope.message,
+        status: true,
+        code: response.statusCode,
+        ...(envelope.errorMessage ? { errorMessage: '' } : {}),
+        ...(envelope.hasData ? { data } : {}),
+      })),
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { FieldError } from '@app/contracts';
+
+/** A 400 carrying one entry per failed field; the filter renders it as `errors`. */
+export class ValidationFailedException extends BadRequestException {
+  constructor(readonly fieldErrors: FieldError[]) {
+    super(fieldErrors.map((error) => error.message).join('; '));
+  }
+}
+
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    return [...own, ...flattenValidationErrors(error.children ?? [], field)];
+  });
+}
+
+/** Unknown properties are refused (mass assignment); strings like "5" become numbers where typed. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: false,
+    exceptionFactory: (errors) => new ValidationFailedException(flattenValidationErrors(errors)),
+  });
+}

@@ -1,0 +1,5 @@
+export { ConfigError } from './config.error';
+export { ConfigModule } from './config.module';
+export { APP_CONFIG, InjectConfig } from './config.token';
+export type { AppConfig, ProcessRole } from './config.types';
+export { loadConfig } from './load-config';

@@ -1,0 +1,111 @@
+import { resolve } from 'node:path';
+import { ConfigError } from './config.error';
+import type { AppConfig, ProcessRole } from './config.types';
+import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
+import { createEnvReaders, type Env } from './env-readers';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Reads and validates every variable of the service. This is the only place that looks at the
+ * environment; a bad value throws a ConfigError naming the variable.
+ */
+export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
+  const read = createEnvReaders(env);
+  const port = read.integer('PORT', 3000, 0, 65535);
+  const dataDir = resolve(read.string('DATA_DIR', './.data'));
+  const databaseUrl = read.url('DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const embedded = databaseUrl === undefined;
+  const generated = embedded ? loadOrCreateEmbeddedSecrets(dataDir) : undefined;
+
+  const jwtSecret = read.raw('JWT_SECRET') ?? generated?.jwtSecret;
+  if (jwtSecret === undefined)
+    throw new ConfigError('JWT_SECRET', 'is required when DATABASE_URL is set');
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
+
+  const encryptionKeyText = read.raw('ENCRYPTION_KEY') ?? generated?.encryptionKey;
+  if (encryptionKeyText === undefined) {
+    throw new ConfigError('ENCRYPTION_KEY', 'is required when DATABASE_URL is set');
+  }
+  const encryptionKey = Buffer.from(encryptionKeyText, 'base64');
+  if (encryptionKey.length !== 32) {
+    throw new ConfigError('ENCRYPTION_KEY', 'must be 32 bytes, base64 encoded');
+  }
+
+  const processRole =
+    role === 'worker' ? 'worker' : read.oneOf<ProcessRole>('PROCESS_ROLE', 'all', ['all', 'api']);
+
+  return {
+    env: read.oneOf('NODE_ENV', 'development', ['development', 'production', 'test']),
+    http: {
+      port,
+      publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
+      jsonBodyLimitBytes: read.integer('JSON_BODY_LIMIT_BYTES', MIB, 1024, 512 * MIB),
+      trustProxy: read.boolean('TRUST_PROXY', false),
+      docsEnabled: read.boolean('DOCS_ENABLED', true),
+    },
+    process: { role: processRole },
+    dataDir,
+    db: { url: databaseUrl, pgliteDir: resolve(read.string('PGLITE_DIR', `${dataDir}/pglite`)) },
+    redis: {
+      url: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
+      prefix: read.string('REDIS_PREFIX', 'switchboard'),
+    },
+    auth: {
+      jwtSecret,
+      jwtTtlSeconds: read.integer('JWT_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
+      jwtIssuer: read.string('JWT_ISSUER', 'switchboard'),
+      jwtAudience: read.string('JWT_AUDIENCE', 'switchboard-api'),
+      allowSignup: read.boolean('AUTH_ALLOW_SIGNUP', true),
+      loginMaxPerEmail: read.integer('AUTH_LOGIN_MAX_PER_EMAIL', 5, 1, 10_000),
+      loginMaxPerAddress: read.integer('AUTH_LOGIN_MAX_PER_ADDRESS', 100, 1, 1_000_000),
+      loginWindowSeconds: read.integer('AUTH_LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+    },
+    crypto: { encryptionKey },
+    telephony: {
+      providerOneApiUrl: read.url('PROVIDER_ONE_API_URL', 'https://api.plivo.com', [
+        'http:',
+        'https:',
+      ])!,
+      providerTwoApiUrl: read.url('PROVIDER_TWO_API_URL', 'https://api.twilio.com', [
+        'http:',
+        'https:',
+      ])!,
+      providerThreeApiUrl: read.url('PROVIDER_THREE_API_URL', 'https://api.telnyx.com', [
+        'http:',
+        'https:',
+      ])!,
+      providerThreePublicKey: read.raw('PROVIDER_THREE_PUBLIC_KEY'),
+    },
+    messaging: {
+      apiUrl: read.url('MESSAGING_API_URL', 'https://graph.facebook.com', ['http:', 'https:'])!,
+      appSecret: read.raw('MESSAGING_APP_SECRET'),
+      verifyToken: read.raw('MESSAGING_VERIFY_TOKEN'),
+    },
+    llm: {
+      apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),
+      apiKey: read.raw('LLM_API_KEY'),
+      model: read.raw('LLM_MODEL'),
+    },
+    mail: {
+      smtpUrl: read.url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
+      from: read.string('MAIL_FROM', 'Switchboard <no-reply@switchboard.local>'),
+    },
+    storage: {
+      dir: resolve(read.string('STORAGE_DIR', `${dataDir}/uploads`)),
+      uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
+    },
+    webhooks: { allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false) },
+    log: {
+      level: read.oneOf('LOG_LEVEL', 'info', [
+        'fatal',
+        'error',
+        'warn',
+        'info',
+        'debug',
+        'trace',
+        'silent',
+      ]),
+    },
+  };
+}

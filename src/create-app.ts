@@ -1,0 +1,26 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config';
+import { serveOpenApi } from './openapi';
+
+/** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
+export async function createApp(
+  config: AppConfig,
+  options: { logger?: boolean } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  if (options.logger !== false) app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy);
+  app.useBodyParser('json', { limit: config.http.jsonBodyLimitBytes });
+  app.useBodyParser('urlencoded', { limit: config.http.jsonBodyLimitBytes, extended: false });
+  app.enableShutdownHooks();
+  if (config.http.docsEnabled) serveOpenApi(app);
+  return app;
+}

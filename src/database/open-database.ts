@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { Pool } from 'pg';
+import type { AppConfig } from '../config';
+import type { AppDatabase, DatabaseConnection } from './database.types';
+import { acquireDataDirLock } from './pglite-lock';
+import * as schema from './schema';
+
+/** Migrations are plain SQL files; the build copies them next to the compiled code. */
+export const MIGRATIONS_FOLDER = join(__dirname, 'migrations');
+
+// Any constant works; it only has to be the same in every process of the service.
+const MIGRATION_LOCK_ID = 727_274_001;
+
+interface Logger {
+  log(message: string): void;
+  error(message: string): void;
+}
+
+/** Opens PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise, and applies migrations. */
+export async function openDatabase(config: AppConfig, logger: Logger): Promise<DatabaseConnection> {
+  return config.db.url
+    ? openPostgres(config.db.url, logger)
+    : openPglite(config.db.pgliteDir, logger);
+}
+
+async function openPostgres(url: string, logger: Logger): Promise<DatabaseConnection> {
+  const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // A server restart kills idle clients; without a listener that error would end the process.
+  pool.on('error', (error) => logger.error(`PostgreSQL idle client error: ${error.message}`));
+  const db = drizzlePostgres(pool, { schema });
+  const lockClient = await pool.connect();
+  try {
+    // Several processes (api, worker) may start together; one migrates, the others wait.
+    await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await lockClient
+      .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
+      .catch(() => undefined);
+    lockClient.release();
+  }
+  logger.log('Database: PostgreSQL (DATABASE_URL)');
+  return {
+    db: db as unknown as AppDatabase,
+    driver: 'postgres',
+    ping: (timeoutMs) =>
+      withTimeout(
+        pool.query('SELECT 1').then(() => undefined),
+        timeoutMs,
+      ),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string, logger: Logger): Promise<DatabaseConnection> {
+  const release = acquireDataDirLock(dataDir);
+  try {
+    const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    logger.log(`Database: embedded PGlite at ${dataDir}`);
+    return {
+      db: db as unknown as AppDatabase,
+      driver: 'pglite',
+      ping: (timeoutMs) =>
+        withTimeout(
+          client.query('SELECT 1').then(() => undefined),
+          timeoutMs,
+        ),
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,4 @@
+// Every table of the service; drizzle-kit generates migrations from this index.
+export * from '../modules/organizations/organizations.schema';
+export * from '../modules/users/users.schema';
+export * from '../modules/api-keys/api-keys.schema';

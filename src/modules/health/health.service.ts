@@ -1,0 +1,59 @@
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '../../database';
+import { InjectRedis } from '../../redis/redis.module';
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+export type ComponentState = 'up' | 'down' | 'not configured';
+
+export interface Readiness {
+  database: ComponentState;
+  redis: ComponentState;
+}
+
+@Injectable()
+export class HealthService {
+  constructor(
+    @Inject(DATABASE_CONNECTION) private readonly database: DatabaseConnection,
+    @InjectRedis() private readonly redis: Redis | null,
+  ) {}
+
+  /** Ready when the database (and Redis, when configured) answer; 503 naming what is down. */
+  async readiness(): Promise<Readiness> {
+    const [database, redis] = await Promise.all([
+      probe(() => this.database.ping(CHECK_TIMEOUT_MS)),
+      this.redis
+        ? probe(() => pingRedis(this.redis!))
+        : Promise.resolve<ComponentState>('not configured'),
+    ]);
+    const down = Object.entries({ database, redis }).filter(([, state]) => state === 'down');
+    if (down.length > 0) {
+      throw new ServiceUnavailableException(
+        `Not ready: ${down.map(([name]) => name).join(', ')} unreachable`,
+      );
+    }
+    return { database, redis };
+  }
+}
+
+async function probe(check: () => Promise<void>): Promise<ComponentState> {
+  try {
+    await check();
+    return 'up';
+  } catch {
+    return 'down';
+  }
+}
+
+async function pingRedis(redis: Redis): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([redis.ping(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from './password-hasher';
+import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+@Module({
+  controllers: [UsersController],
+  providers: [UsersRepository, UsersService, PasswordHasher],
+  exports: [UsersService],
+})
+export class UsersModule {}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { and, asc, eq } from 'drizzle-orm';
+import { Database } from '../../database';
+import { users, type UserRow } from './users.schema';
+
+export type NewUser = Omit<
+  typeof users.$inferInsert,
+  'id' | 'organizationId' | 'createdAt' | 'updatedAt'
+>;
+
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(organizationId: string, values: NewUser): Promise<UserRow> {
+    const [row] = await this.database.db
+      .insert(users)
+      .values({ ...values, organizationId })
+      .returning();
+    return row;
+  }
+
+  async findById(organizationId: string, id: string): Promise<UserRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.id, id)));
+    return row;
+  }
+
+  async list(organizationId: string): Promise<UserRow[]> {
+    return this.database.db
+      .select()
+      .from(users)
+      .where(eq(users.organizationId, organizationId))
+      .orderBy(asc(users.createdAt), asc(users.id));
+  }
+
+  /** Login is by e-mail before any organization is known; e-mails are unique across them. */
+  async findByEmailForLogin(email: string): Promise<UserRow | undefined> {
+    const [row] = await this.database.db.select().from(users).where(eq(users.email, email));
+    return row;
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const deleted = await this.database.db
+      .delete(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.id, id)))
+      .returning({ id: users.id });
+    return deleted.length > 0;
+  }
+}

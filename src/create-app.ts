@@ -12,7 +12,8 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    bufferLogs: true,
+    bufferLogs: options.logger !== false,
+    ...(options.logger === false ? { logger: false } : {}),
     abortOnError: false,
   });
   if (options.logger !== false) app.useLogger(app.get(Logger));

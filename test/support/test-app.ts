@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { loadConfig, type AppConfig } from '../../src/config';
+import { createApp } from '../../src/create-app';
+import { createTestDatabase, type TestDatabase } from './postgres';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  config: AppConfig;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Use the real Redis with a key prefix unique to this app. */
+  redis?: boolean;
+}
+
+/** Boots the whole app against a fresh PostgreSQL database (and optionally real Redis). */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    ...(options.redis
+      ? { REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}` }
+      : {}),
+    ...options.env,
+  });
+  const app = await createApp(config, { logger: false });
+  await app.init();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    config,
+    database,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

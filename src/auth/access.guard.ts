@@ -10,6 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ACCESS_METADATA, type AccessPolicy, type Principal } from './access';
+import { denialReason } from './access/authorize';
 import { API_KEY_HEADER, API_KEY_STRATEGY } from './api-key.strategy';
 import { JWT_STRATEGY } from './jwt.strategy';
 

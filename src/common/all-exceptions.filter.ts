@@ -60,6 +60,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private toEnvelope(exception: unknown, request: Request & { id?: string }): ErrorEnvelope {
+    // Express body parsing fails before routing; Nest wraps those errors with the original as cause.
+    const parserError = isBodyParserError(exception)
+      ? exception
+      : exception instanceof HttpException && isBodyParserError(exception.cause)
+        ? exception.cause
+        : undefined;
+    if (parserError) {
+      const message = BODY_PARSER_MESSAGES[parserError.type] ?? 'Invalid request body';
+      return envelope(parserError.status, titleOf(parserError.status), message);
+    }
     if (exception instanceof ValidationFailedException) {
       return {
         ...envelope(400, 'Validation failed', exception.message),
@@ -71,10 +81,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (status < 500) return envelope(status, titleOf(status), detailOf(exception));
       this.logger.error({ requestId: request.id, status, error: exception.name }, 'Server error');
       return { ...envelope(status, titleOf(status), detailOf(exception)), requestId: request.id };
-    }
-    if (isBodyParserError(exception)) {
-      const message = BODY_PARSER_MESSAGES[exception.type] ?? 'Invalid request body';
-      return envelope(exception.status, titleOf(exception.status), message);
     }
     // Unknown errors: log the class and stack for operators, answer with a correlation id only.
     const error = exception instanceof Error ? exception : new Error('non-error thrown');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { loadConfig, type AppConfig } from '../../src/config';
@@ -48,6 +49,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await database.drop();
+      if (config.redis.url) await deleteRedisKeys(config.redis.url, config.redis.prefix);
     },
   };
+}
+
+/** Removes the keys this app wrote (its unique prefix), and nothing else. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }

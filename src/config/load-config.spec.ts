@@ -1,0 +1,121 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './config.error';
+import { loadConfig } from './load-config';
+
+const server = {
+  DATABASE_URL: 'postgres://app@db:5432/switchboard',
+  JWT_SECRET: 's'.repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+};
+
+describe('loadConfig', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'sb-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('runs on embedded defaults with nothing set, generating and keeping secrets', () => {
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.db.url).toBeUndefined();
+    expect(first.redis.url).toBeUndefined();
+    expect(first.db.pgliteDir).toBe(join(dataDir, 'pglite'));
+    expect(first.http).toMatchObject({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
+    expect(first.storage.uploadMaxBytes).toBe(20 * 1024 * 1024);
+    expect(first.webhooks.allowPrivateTargets).toBe(false);
+    expect(first.auth.allowSignup).toBe(true);
+    expect(first.crypto.encryptionKey).toHaveLength(32);
+    expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.auth.jwtSecret).toBe(first.auth.jwtSecret);
+    expect(second.crypto.encryptionKey.equals(first.crypto.encryptionKey)).toBe(true);
+  });
+
+  it('requires JWT_SECRET and ENCRYPTION_KEY when DATABASE_URL is set', () => {
+    expect(() => loadConfig({ DATABASE_URL: server.DATABASE_URL, DATA_DIR: dataDir })).toThrow(
+      new ConfigError('JWT_SECRET', 'is required when DATABASE_URL is set'),
+    );
+    expect(() => loadConfig({ ...server, ENCRYPTION_KEY: undefined, DATA_DIR: dataDir })).toThrow(
+      /ENCRYPTION_KEY/,
+    );
+    expect(() => readFileSync(join(dataDir, 'secrets.json'))).toThrow();
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT must be a whole number/],
+    ['PORT', '70000', /PORT must be between 0 and 65535/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL must use postgres: or postgresql:/],
+    ['REDIS_URL', 'not a url', /REDIS_URL must be an absolute URL/],
+    ['JWT_SECRET', 'short', /JWT_SECRET must be at least 32 characters/],
+    ['ENCRYPTION_KEY', Buffer.alloc(16).toString('base64'), /ENCRYPTION_KEY must be 32 bytes/],
+    [
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+      'maybe',
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
+    ],
+    ['UPLOAD_MAX_BYTES', '-1', /UPLOAD_MAX_BYTES must be a whole number/],
+    ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
+  ])('names %s when its value %p is invalid, without echoing it', (variable, value, message) => {
+    const attempt = () => loadConfig({ ...server, DATA_DIR: dataDir, [variable]: value });
+    expect(attempt).toThrow(message);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as Error).message).not.toContain(value);
+    }
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      ...server,
+      PORT: '8080',
+      REDIS_URL: 'redis://cache:6379',
+      PUBLIC_BASE_URL: 'https://calls.example.com/',
+      PROVIDER_ONE_API_URL: 'http://127.0.0.1:9001',
+      PROVIDER_TWO_API_URL: 'http://127.0.0.1:9002',
+      PROVIDER_THREE_API_URL: 'http://127.0.0.1:9003',
+      PROVIDER_THREE_PUBLIC_KEY: 'pk',
+      MESSAGING_API_URL: 'http://127.0.0.1:9004',
+      MESSAGING_APP_SECRET: 'app-secret',
+      MESSAGING_VERIFY_TOKEN: 'verify',
+      LLM_API_URL: 'http://127.0.0.1:9005/v1',
+      LLM_API_KEY: 'llm-key',
+      LLM_MODEL: 'gpt-test',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'ops@example.com',
+      STORAGE_DIR: '/var/lib/switchboard/uploads',
+      UPLOAD_MAX_BYTES: '1024',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      AUTH_ALLOW_SIGNUP: 'false',
+      PROCESS_ROLE: 'api',
+    });
+    expect(config.http).toMatchObject({ port: 8080, publicBaseUrl: 'https://calls.example.com' });
+    expect(config.redis.url).toBe('redis://cache:6379');
+    expect(config.telephony).toEqual({
+      providerOneApiUrl: 'http://127.0.0.1:9001',
+      providerTwoApiUrl: 'http://127.0.0.1:9002',
+      providerThreeApiUrl: 'http://127.0.0.1:9003',
+      providerThreePublicKey: 'pk',
+    });
+    expect(config.messaging).toEqual({
+      apiUrl: 'http://127.0.0.1:9004',
+      appSecret: 'app-secret',
+      verifyToken: 'verify',
+    });
+    expect(config.llm).toEqual({
+      apiUrl: 'http://127.0.0.1:9005/v1',
+      apiKey: 'llm-key',
+      model: 'gpt-test',
+    });
+    expect(config.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'ops@example.com' });
+    expect(config.storage).toEqual({ dir: '/var/lib/switchboard/uploads', uploadMaxBytes: 1024 });
+    expect(config.webhooks.allowPrivateTargets).toBe(true);
+    expect(config.auth.allowSignup).toBe(false);
+    expect(config.process.role).toBe('api');
+    expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
+  });
+});

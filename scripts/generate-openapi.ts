@@ -1,0 +1,46 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../src/app.module';
+import { loadConfig } from '../src/config';
+import { buildOpenApiDocument } from '../src/openapi';
+
+/**
+ * Writes the OpenAPI description (openapi.json) from the code, without a database or a port:
+ * Nest's preview mode resolves the module graph without instantiating providers.
+ * With --check it fails when the committed file differs (CI's drift check).
+ */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const check = args.includes('--check');
+  const target = args.find((arg) => !arg.startsWith('--')) ?? 'openapi.json';
+  const config = loadConfig({
+    DATABASE_URL: 'postgres://openapi@127.0.0.1:1/unused',
+    JWT_SECRET: 'openapi-generation-only-secret-0123456789',
+    ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+  });
+  const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false });
+  const text = `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`;
+  await app.close();
+  if (!check) {
+    writeFileSync(target, text);
+    console.log(`Wrote ${target}`);
+    return;
+  }
+  let committed = '';
+  try {
+    committed = readFileSync(target, 'utf8');
+  } catch {
+    // missing counts as stale
+  }
+  if (committed !== text) {
+    console.error(`${target} is stale: run "npm run build && npm run openapi" and commit it.`);
+    process.exit(1);
+  }
+  console.log(`${target} is up to date`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh machine: services, dependencies, static checks, unit,
+# integration (real PostgreSQL + Redis) and end-to-end tests of the embedded mode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+ensure_postgres() {
+  if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then return; fi
+  if ! ls /etc/postgresql >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+  for _ in $(seq 1 60); do pg_isready -q -h 127.0.0.1 -p 5432 && return; sleep 0.5; done
+  echo "PostgreSQL did not start" >&2
+  exit 1
+}
+
+ensure_redis() {
+  if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then return; fi
+  if ! command -v redis-server >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+  for _ in $(seq 1 60); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && return; sleep 0.5; done
+  echo "Redis did not start" >&2
+  exit 1
+}
+
+step "Services: PostgreSQL and Redis"
+ensure_postgres
+ensure_redis
+
+step "Dependencies (npm install: npm ci fails on this registry's missing foreign binaries)"
+npm install --no-audit --no-fund --loglevel=error
+
+step "Lint and format"
+npm run lint
+
+step "Type-check"
+npm run typecheck
+
+step "Build"
+npm run build
+
+step "Schema and migrations in step"
+bash scripts/check-migrations.sh
+
+step "OpenAPI description up to date"
+npm run openapi:check
+
+results=.test-results
+rm -rf "$results" && mkdir -p "$results"
+export NODE_OPTIONS=--experimental-vm-modules
+status=0
+for project in unit integration e2e; do
+  step "Tests: $project"
+  npx jest --selectProjects "$project" --runInBand --json --outputFile="$results/$project.json" || status=1
+done
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const file of fs.readdirSync(process.argv[1])) {
+    const result = JSON.parse(fs.readFileSync(`${process.argv[1]}/${file}`, "utf8"));
+    passed += result.numPassedTests;
+    failed += result.numFailedTests + result.numRuntimeErrorTestSuites;
+  }
+  console.log(`\nTests: ${passed} passed, ${failed} failed`);
+' "$results"
+exit $status

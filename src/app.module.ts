@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
@@ -8,18 +9,25 @@ import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { HealthModule } from './modules/health/health.module';
+import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
+
+export interface AppModuleOptions {
+  /** Where JSON log lines go; stdout by default (tests capture them). */
+  logStream?: Writable;
+}
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggingModule,
+        LoggingModule.forRoot(options.logStream),
         DatabaseModule,
         RedisModule,
+        QueueModule.forRoot(config),
         AuthModule,
         HealthModule,
       ],

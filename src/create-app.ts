@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -8,20 +9,22 @@ import { serveOpenApi } from './openapi';
 /** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
 export async function createApp(
   config: AppConfig,
-  options: { logger?: boolean } = {},
+  options: { logger?: boolean; logStream?: Writable } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bodyParser: false,
-    bufferLogs: options.logger !== false,
-    ...(options.logger === false ? { logger: false } : {}),
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, { logStream: options.logStream }),
+    {
+      bodyParser: false,
+      bufferLogs: options.logger !== false,
+      ...(options.logger === false ? { logger: false } : {}),
+      abortOnError: false,
+    },
+  );
   if (options.logger !== false) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
   app.useBodyParser('json', { limit: config.http.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.http.jsonBodyLimitBytes, extended: false });
-  app.enableShutdownHooks();
   if (config.http.docsEnabled) serveOpenApi(app);
   return app;
 }

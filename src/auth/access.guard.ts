@@ -70,17 +70,8 @@ export class AccessGuard implements CanActivate {
     const useApiKey = policy.apiKey !== false && request.headers[API_KEY_HEADER] !== undefined;
     await (useApiKey ? this.apiKey : this.bearer).canActivate(context);
 
-    const principal = request.user!;
-    if (policy.admin && principal.role !== 'admin') {
-      throw new ForbiddenException('Administrator role required');
-    }
-    if (
-      policy.permission &&
-      principal.role !== 'admin' &&
-      !principal.permissions.includes(policy.permission)
-    ) {
-      throw new ForbiddenException(`Missing permission: ${policy.permission}`);
-    }
+    const denied = denialReason(policy, request.user!);
+    if (denied) throw new ForbiddenException(denied);
     return true;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Module } from '@nestjs/common';
+import type { Writable } from 'node:stream';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config';
 
@@ -24,43 +25,48 @@ export const REDACTED_PATHS = [
 ];
 
 /** JSON logs with a request id per request (taken from x-request-id when sane, echoed back). */
-@Module({
-  imports: [
-    LoggerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.log.level,
-          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-          genReqId: (req: IncomingMessage, res: ServerResponse) => {
-            const incoming = req.headers['x-request-id'];
-            const id =
-              typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
-                ? incoming
-                : randomUUID();
-            res.setHeader('x-request-id', id);
-            return id;
-          },
-          customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-            error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-          serializers: {
-            // The path only: query strings can carry phone numbers and other personal data.
-            req: (req: {
-              id: string;
-              method: string;
-              url: string;
-              headers: Record<string, unknown>;
-            }) => ({
-              id: req.id,
-              method: req.method,
-              path: req.url.split('?')[0],
-              headers: req.headers,
-            }),
-            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-          },
+@Module({})
+export class LoggingModule {
+  static forRoot(stream?: Writable): DynamicModule {
+    return { module: LoggingModule, imports: [pinoLogger(stream)] };
+  }
+}
+
+function pinoLogger(stream: Writable | undefined): DynamicModule {
+  return LoggerModule.forRootAsync({
+    inject: [APP_CONFIG],
+    useFactory: (config: AppConfig) => {
+      const options = {
+        level: config.log.level,
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        genReqId: (req: IncomingMessage, res: ServerResponse) => {
+          const incoming = req.headers['x-request-id'];
+          const id =
+            typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
+              ? incoming
+              : randomUUID();
+          res.setHeader('x-request-id', id);
+          return id;
         },
-      }),
-    }),
-  ],
-})
-export class LoggingModule {}
+        customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+          error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+        serializers: {
+          // The path only: query strings can carry phone numbers and other personal data.
+          req: (req: {
+            id: string;
+            method: string;
+            url: string;
+            headers: Record<string, unknown>;
+          }) => ({
+            id: req.id,
+            method: req.method,
+            path: req.url.split('?')[0],
+            headers: req.headers,
+          }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+      };
+      return { pinoHttp: stream ? [options, stream] : options };
+    },
+  });
+}

@@ -1,0 +1,128 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { JobHandlerRegistry } from './job-handler.registry';
+import { JobQueue } from './job-queue';
+import {
+  assertValidJobId,
+  JOB_RETRY_POLICY,
+  type JobName,
+  type JobOptions,
+  type JobPayloads,
+  type JobRetryPolicy,
+} from './jobs';
+
+/** One queue for every job; job names tell the handlers apart. Keys: `<REDIS_PREFIX>:jobs:*`. */
+export const JOBS_QUEUE_NAME = 'jobs';
+const WORKER_CONCURRENCY = 5;
+/** How long shutdown lets active jobs finish before closing the worker regardless. */
+export const WORKER_DRAIN_TIMEOUT_MS = 10_000;
+
+/** Jobs in Redis (REDIS_URL set): durable, shared by every API and worker process. */
+@Injectable()
+export class BullMqJobQueue
+  extends JobQueue
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
+  private readonly logger = new Logger('Queue');
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: JobHandlerRegistry,
+    @Inject(JOB_RETRY_POLICY) policy: JobRetryPolicy,
+  ) {
+    super();
+    this.queue = new Queue(JOBS_QUEUE_NAME, {
+      // Fail fast while Redis is unreachable instead of buffering commands without bound.
+      connection: { url: this.redisUrl(), enableOfflineQueue: false },
+      prefix: config.redis.prefix,
+      defaultJobOptions: {
+        attempts: policy.attempts,
+        backoff: { type: 'exponential', delay: policy.backoffDelayMs },
+        removeOnComplete: { age: 24 * 3600, count: 1_000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
+      },
+    });
+    this.queue.on('error', (error: Error) => this.logger.warn(`Queue: ${error.message}`));
+  }
+
+  onApplicationBootstrap(): void {
+    const runsWorker = this.config.process.role !== 'api';
+    // The prefix only: the URL may carry a password.
+    this.logger.log(
+      `Queue: BullMQ on Redis (prefix ${this.config.redis.prefix}; ` +
+        `${runsWorker ? 'worker running' : 'enqueue only, PROCESS_ROLE=api'})`,
+    );
+    if (!runsWorker) return;
+    this.worker = new Worker(JOBS_QUEUE_NAME, (job: Job) => this.process(job), {
+      // Blocking commands must wait through reconnects, so no retry limit per request.
+      connection: { url: this.redisUrl(), maxRetriesPerRequest: null },
+      prefix: this.config.redis.prefix,
+      concurrency: WORKER_CONCURRENCY,
+    });
+    this.worker.on('error', (error: Error) => this.logger.warn(`Worker: ${error.message}`));
+    this.worker.on('failed', (job: Job | undefined, error: Error) => {
+      if (!job) return;
+      const message = `Job ${job.name} ${job.id} failed attempt ${job.attemptsMade}: ${error.message}`;
+      // finishedOn is set only when BullMQ moved the job to failed for good.
+      if (job.finishedOn) this.logger.error(`${message} (giving up)`);
+      else this.logger.warn(`${message} (will retry)`);
+    });
+  }
+
+  async enqueue<N extends JobName>(
+    name: N,
+    payload: JobPayloads[N],
+    options: JobOptions = {},
+  ): Promise<void> {
+    if (options.jobId !== undefined) assertValidJobId(options.jobId);
+    await this.queue.add(name, payload, { jobId: options.jobId, delay: options.delayMs });
+  }
+
+  /** Stops taking jobs and lets the active ones finish while the database is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.worker) return;
+    const worker = this.worker;
+    let timeout: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      worker.close().then(() => true),
+      new Promise<false>((resolve) => {
+        timeout = setTimeout(() => resolve(false), WORKER_DRAIN_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timeout);
+    if (!closed) {
+      this.logger.warn('Worker: jobs still active at shutdown; they will be retried');
+      await worker.close(true);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+
+  private async process(job: Job): Promise<void> {
+    if (!this.registry.has(job.name)) {
+      throw new UnrecoverableError(`No handler for job "${job.name}"`);
+    }
+    const handler = this.registry.get(job.name);
+    await handler.handle(job.data as JobPayloads[typeof job.name], {
+      attempt: job.attemptsMade + 1,
+      jobId: job.id ?? '',
+    });
+  }
+
+  private redisUrl(): string {
+    if (!this.config.redis.url) throw new Error('BullMqJobQueue needs REDIS_URL');
+    return this.config.redis.url;
+  }
+}

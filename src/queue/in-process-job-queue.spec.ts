@@ -1,0 +1,127 @@
+import { DiscoveryModule } from '@nestjs/core';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { waitFor } from '../../test/support/wait-for';
+import { InProcessJobQueue } from './in-process-job-queue';
+import type { JobContext, HandlesJob } from './job-handler';
+import { JobHandler } from './job-handler.decorator';
+import { JobHandlerRegistry } from './job-handler.registry';
+import { JOB_RETRY_POLICY, JobName, type JobPayloads, type JobRetryPolicy } from './jobs';
+
+type Payload = JobPayloads[JobName.ApiKeyUsed];
+
+/** Fails its first `failures` runs, then succeeds; records every run. */
+@JobHandler(JobName.ApiKeyUsed)
+class FlakyHandler implements HandlesJob<JobName.ApiKeyUsed> {
+  failures = 0;
+  gate: Promise<void> = Promise.resolve();
+  readonly runs: Array<JobContext & { at: number; payload: Payload }> = [];
+
+  async handle(payload: Payload, context: JobContext): Promise<void> {
+    this.runs.push({ ...context, at: performance.now(), payload });
+    await this.gate;
+    if (this.runs.length <= this.failures) throw new Error(`failure ${this.runs.length}`);
+  }
+}
+
+const POLICY: JobRetryPolicy = { attempts: 3, backoffDelayMs: 20 };
+const payload = (apiKeyId = 'k1'): Payload => ({
+  organizationId: 'o1',
+  apiKeyId,
+  usedAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('InProcessJobQueue', () => {
+  let moduleRef: TestingModule;
+  let queue: InProcessJobQueue;
+  let handler: FlakyHandler;
+
+  beforeEach(async () => {
+    moduleRef = await Test.createTestingModule({
+      imports: [DiscoveryModule],
+      providers: [
+        JobHandlerRegistry,
+        InProcessJobQueue,
+        FlakyHandler,
+        { provide: JOB_RETRY_POLICY, useValue: POLICY },
+      ],
+    })
+      .setLogger({ log() {}, error() {}, warn() {} })
+      .compile();
+    await moduleRef.init();
+    queue = moduleRef.get(InProcessJobQueue);
+    handler = moduleRef.get(FlakyHandler);
+  });
+
+  afterEach(async () => {
+    await moduleRef.close();
+  });
+
+  it('runs a job with its payload on the first attempt', async () => {
+    await queue.enqueue(JobName.ApiKeyUsed, payload(), { jobId: 'job-a' });
+    await waitFor(() => queue.size === 0, { what: 'the job to finish' });
+    expect(handler.runs).toEqual([
+      expect.objectContaining({ attempt: 1, jobId: 'job-a', payload: payload() }),
+    ]);
+  });
+
+  it('retries a failing job with exponential backoff until it succeeds', async () => {
+    handler.failures = 2;
+    await queue.enqueue(JobName.ApiKeyUsed, payload());
+    await waitFor(() => queue.size === 0, { what: 'the job to finish' });
+    expect(handler.runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(handler.runs.map((run) => run.jobId)).size).toBe(1);
+    // Timers may fire a little early; allow 2 ms of slack.
+    expect(handler.runs[1].at - handler.runs[0].at).toBeGreaterThanOrEqual(20 - 2);
+    expect(handler.runs[2].at - handler.runs[1].at).toBeGreaterThanOrEqual(40 - 2);
+  });
+
+  it('gives up after the configured attempts', async () => {
+    handler.failures = Number.POSITIVE_INFINITY;
+    await queue.enqueue(JobName.ApiKeyUsed, payload());
+    await waitFor(() => queue.size === 0, { what: 'the job to be given up' });
+    expect(handler.runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
+  });
+
+  it('dedupes by job id while a job with that id is pending, not after', async () => {
+    let release!: () => void;
+    handler.gate = new Promise((resolve) => (release = resolve));
+    await queue.enqueue(JobName.ApiKeyUsed, payload('first'), { jobId: 'same' });
+    await waitFor(() => handler.runs.length === 1, { what: 'the job to start' });
+    await queue.enqueue(JobName.ApiKeyUsed, payload('second'), { jobId: 'same' });
+    await queue.enqueue(JobName.ApiKeyUsed, payload('other'), { jobId: 'other' });
+    release();
+    await waitFor(() => queue.size === 0, { what: 'the jobs to finish' });
+    expect(handler.runs.map((run) => run.payload.apiKeyId)).toEqual(['first', 'other']);
+
+    await queue.enqueue(JobName.ApiKeyUsed, payload('again'), { jobId: 'same' });
+    await waitFor(() => queue.size === 0, { what: 'the job to finish' });
+    expect(handler.runs.map((run) => run.payload.apiKeyId)).toEqual(['first', 'other', 'again']);
+  });
+
+  it('refuses job ids that BullMQ would refuse', async () => {
+    await expect(queue.enqueue(JobName.ApiKeyUsed, payload(), { jobId: 'a:b' })).rejects.toThrow(
+      'Invalid job id',
+    );
+    await expect(queue.enqueue(JobName.ApiKeyUsed, payload(), { jobId: '42' })).rejects.toThrow(
+      'Invalid job id',
+    );
+  });
+
+  it('at shutdown waits for running jobs, drops waiting ones and takes no more', async () => {
+    let release!: () => void;
+    handler.gate = new Promise((resolve) => (release = resolve));
+    await queue.enqueue(JobName.ApiKeyUsed, payload('running'));
+    await waitFor(() => handler.runs.length === 1, { what: 'the job to start' });
+    await queue.enqueue(JobName.ApiKeyUsed, payload('waiting'), { delayMs: 60_000 });
+
+    let finished = false;
+    const shutdown = queue.beforeApplicationShutdown().then(() => (finished = true));
+    await expect(queue.enqueue(JobName.ApiKeyUsed, payload('late'))).rejects.toThrow(
+      'shutting down',
+    );
+    expect(finished).toBe(false);
+    release();
+    await shutdown;
+    expect(handler.runs.map((run) => run.payload.apiKeyId)).toEqual(['running']);
+  });
+});

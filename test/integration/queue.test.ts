@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import { Module } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Queue } from 'bullmq';
+import { ConfigModule, loadConfig, type AppConfig } from '../../src/config';
+import { JobHandler, JobName, JobQueue, QueueModule, type HandlesJob } from '../../src/queue';
+import { JOBS_QUEUE_NAME } from '../../src/queue/bullmq-job-queue';
+import type { JobContext } from '../../src/queue/job-handler';
+import { JOB_RETRY_POLICY, type JobPayloads } from '../../src/queue/jobs';
+import { createApiKey, registerOrganization } from '../support/factories';
+import {
+  deleteRedisKeys,
+  REDIS_TEST_URL,
+  startTestApp,
+  TEST_ENCRYPTION_KEY,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+describe('queue (BullMQ on real Redis)', () => {
+  describe('recording API key use', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ redis: true });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('sets lastUsedAt through a job after the key authenticates a request', async () => {
+      const admin = await registerOrganization(t.http);
+      const { key, id } = await createApiKey(t.http, admin.token);
+      await t.http.get('/api/auth/me').set('x-api-key', key).expect(200);
+      const lastUsedAt = await waitFor(
+        async () => {
+          const list = await t.http
+            .get('/api/api-keys')
+            .set('Authorization', `Bearer ${admin.token}`)
+            .expect(200);
+          const row = (list.body.data as Array<{ _id: string; lastUsedAt: string | null }>).find(
+            (apiKey) => apiKey._id === id,
+          );
+          return row?.lastUsedAt ?? undefined;
+        },
+        { what: 'lastUsedAt to be set' },
+      );
+      expect(Date.parse(lastUsedAt)).toBeLessThanOrEqual(Date.now());
+    });
+  });
+
+  describe('retries, dedupe and shutdown', () => {
+    type Payload = JobPayloads[JobName.ApiKeyUsed];
+
+    /** Test-only handler: `apiKeyId` says how often to fail ('fail-2', 'fail-always', 'hold'). */
+    @JobHandler(JobName.ApiKeyUsed)
+    class ScriptedHandler implements HandlesJob<JobName.ApiKeyUsed> {
+      readonly runs: Array<JobContext & { at: number; apiKeyId: string }> = [];
+      release: () => void = () => {};
+
+      async handle(payload: Payload, context: JobContext): Promise<void> {
+        this.runs.push({ ...context, at: performance.now(), apiKeyId: payload.apiKeyId });
+        if (payload.apiKeyId === 'hold') {
+          await new Promise<void>((resolve) => (this.release = resolve));
+        }
+        if (payload.apiKeyId === 'fail-always') throw new Error('always fails');
+        if (payload.apiKeyId === 'fail-2' && context.attempt <= 2) throw new Error('flaky');
+      }
+
+      runsOf(jobId: string) {
+        return this.runs.filter((run) => run.jobId === jobId);
+      }
+    }
+
+    @Module({ providers: [ScriptedHandler] })
+    class ScriptedHandlerModule {}
+
+    const BACKOFF_MS = 50;
+    let config: AppConfig;
+    let moduleRef: TestingModule;
+    let jobs: JobQueue;
+    let handler: ScriptedHandler;
+    let inspect: Queue;
+
+    const payload = (apiKeyId: string): Payload => ({
+      organizationId: 'org',
+      apiKeyId,
+      usedAt: new Date().toISOString(),
+    });
+
+    beforeAll(async () => {
+      config = loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        // No database module is booted here; the URL only satisfies the config.
+        DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+        JWT_SECRET: TEST_JWT_SECRET,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        REDIS_URL: REDIS_TEST_URL,
+        REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}`,
+      });
+      moduleRef = await Test.createTestingModule({
+        imports: [ConfigModule.forRoot(config), QueueModule.forRoot(config), ScriptedHandlerModule],
+      })
+        .overrideProvider(JOB_RETRY_POLICY)
+        .useValue({ attempts: 3, backoffDelayMs: BACKOFF_MS })
+        // Quiet: the give-up test logs an expected error.
+        .setLogger({ log() {}, warn() {}, error() {} })
+        .compile();
+      await moduleRef.init();
+      jobs = moduleRef.get(JobQueue);
+      handler = moduleRef.get(ScriptedHandler);
+      inspect = new Queue(JOBS_QUEUE_NAME, {
+        connection: { url: REDIS_TEST_URL },
+        prefix: config.redis.prefix,
+      });
+    });
+
+    afterAll(async () => {
+      await moduleRef?.close();
+      await inspect?.close();
+      if (config) await deleteRedisKeys(REDIS_TEST_URL, config.redis.prefix);
+    });
+
+    const stateOf = async (jobId: string) => (await inspect.getJob(jobId))?.getState();
+
+    it('retries a failing job with exponential backoff until it succeeds', async () => {
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('fail-2'), { jobId: 'flaky-job' });
+      await waitFor(async () => (await stateOf('flaky-job')) === 'completed', {
+        what: 'the flaky job to complete',
+      });
+      const runs = handler.runsOf('flaky-job');
+      expect(runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
+      expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(BACKOFF_MS - 5);
+      expect(runs[2].at - runs[1].at).toBeGreaterThanOrEqual(2 * BACKOFF_MS - 5);
+      const stored = await inspect.getJob('flaky-job');
+      expect(stored?.attemptsMade).toBe(3);
+      expect(stored?.data).toEqual(expect.objectContaining({ apiKeyId: 'fail-2' }));
+    });
+
+    it('gives up after the configured attempts and keeps the failed job', async () => {
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('fail-always'), { jobId: 'doomed-job' });
+      await waitFor(async () => (await stateOf('doomed-job')) === 'failed', {
+        what: 'the job to fail for good',
+      });
+      expect(handler.runsOf('doomed-job').map((run) => run.attempt)).toEqual([1, 2, 3]);
+      expect((await inspect.getJob('doomed-job'))?.failedReason).toBe('always fails');
+    });
+
+    it('dedupes by job id', async () => {
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
+      await waitFor(async () => (await stateOf('dedupe-job')) === 'completed', {
+        what: 'the job to complete',
+      });
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
+      const counts = await inspect.getJobCounts('waiting', 'delayed', 'active');
+      expect(counts).toEqual({ waiting: 0, delayed: 0, active: 0 });
+      expect(handler.runsOf('dedupe-job')).toHaveLength(1);
+    });
+
+    it('lets an active job finish when the app shuts down', async () => {
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('hold'), { jobId: 'held-job' });
+      await waitFor(() => handler.runsOf('held-job').length === 1, { what: 'the job to start' });
+      const closing = moduleRef.close();
+      handler.release();
+      await closing;
+      expect(await stateOf('held-job')).toBe('completed');
+    });
+  });
+});

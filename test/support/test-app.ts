@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -21,6 +22,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Receives the app's JSON log lines (set LOG_LEVEL in env to see them). */
+  logStream?: Writable;
   /** Use the real Redis with a key prefix unique to this app. */
   redis?: boolean;
 }
@@ -39,7 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : {}),
     ...options.env,
   });
-  const app = await createApp(config, { logger: false });
+  const app = await createApp(config, { logger: false, logStream: options.logStream });
   await app.init();
   return {
     app,

@@ -1,0 +1,24 @@
+import { maskPhoneNumber, toE164 } from './phone-number';
+
+describe('toE164', () => {
+  it.each([
+    ['+14155551234', '+14155551234'],
+    ['14155551234', '+14155551234'],
+    [' +1 (415) 555-1234 ', '+14155551234'],
+    ['447911123456', '+447911123456'],
+    ['+91 98765 43210', '+919876543210'],
+  ])('normalises %p to %p', (input, expected) => {
+    expect(toE164(input)).toBe(expected);
+  });
+
+  it.each(['', 'abc', '+1', '123', '+1415555123456789', '4155551234x', '+10005551234'])(
+    'refuses %p',
+    (input) => {
+      expect(toE164(input)).toBeUndefined();
+    },
+  );
+
+  it('masks all but the country code start and the last four digits', () => {
+    expect(maskPhoneNumber('+14155551234')).toBe('+1415***1234');
+  });
+});

@@ -1,0 +1,152 @@
+import { ProviderError, type ProviderErrorKind } from './provider-error';
+
+export interface ProviderRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  json?: unknown;
+  /** application/x-www-form-urlencoded; arrays become repeated keys. */
+  form?: Record<string, string | string[] | undefined>;
+  /** Safe to repeat after a 429, 5xx or network error (reads and idempotent updates; never a call). */
+  retry?: boolean;
+}
+
+export interface ProviderResponse<T> {
+  status: number;
+  body: T;
+}
+
+export interface ProviderHttpOptions {
+  timeoutMs?: number;
+  maxAttempts?: number;
+  maxWaitMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * fetch with a bounded timeout and body size, back-off on 429/5xx for requests marked
+ * retryable (honouring Retry-After and x-ratelimit-reset), and provider errors turned into
+ * ProviderError with the provider's own message.
+ */
+export class ProviderHttp {
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly maxWaitMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly providerName: string,
+    private readonly describe: (body: unknown) => string | undefined,
+    options: ProviderHttpOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  async request<T>(request: ProviderRequest): Promise<ProviderResponse<T>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const canRetry = request.retry === true && attempt < this.maxAttempts;
+      let response: Response;
+      try {
+        response = await this.send(request);
+      } catch (error) {
+        if (canRetry) {
+          await this.sleep(backoff(attempt));
+          continue;
+        }
+        throw new ProviderError(
+          'unreachable',
+          `${this.providerName} could not be reached (${describeNetworkError(error)})`,
+        );
+      }
+      const body = await readBody(response);
+      if (response.ok) return { status: response.status, body: body as T };
+      if (canRetry && (response.status === 429 || response.status >= 500)) {
+        await this.sleep(Math.min(this.maxWaitMs, waitFor(response) ?? backoff(attempt)));
+        continue;
+      }
+      throw this.toError(response.status, body);
+    }
+  }
+
+  private send(request: ProviderRequest): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+    let body: string | undefined;
+    if (request.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    } else if (request.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = toForm(request.form);
+    }
+    return fetch(request.url, {
+      method: request.method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+  }
+
+  private toError(status: number, body: unknown): ProviderError {
+    const detail = this.describe(body)?.slice(0, 200);
+    const message = `${this.providerName} answered ${status}${detail ? `: ${detail}` : ''}`;
+    return new ProviderError(kindOf(status), message, status);
+  }
+}
+
+function kindOf(status: number): ProviderErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500 || (status >= 300 && status < 400)) return 'upstream';
+  return 'invalid_request';
+}
+
+function toForm(form: Record<string, string | string[] | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) {
+    if (value === undefined) continue;
+    for (const item of [value].flat()) params.append(key, item);
+  }
+  return params.toString();
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.length > MAX_BODY_BYTES) return undefined;
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+/** Seconds from Retry-After, or the Telnyx x-ratelimit-reset, in ms. */
+function waitFor(response: Response): number | undefined {
+  const header = response.headers.get('retry-after') ?? response.headers.get('x-ratelimit-reset');
+  const seconds = header === null ? NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+function backoff(attempt: number): number {
+  return 250 * 2 ** (attempt - 1) + Math.floor(Math.random() * 100);
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return cause?.code ?? 'network error';
+}
+
+export function basicAuth(user: string, password: string): Record<string, string> {
+  return { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+export function bearerAuth(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
+}

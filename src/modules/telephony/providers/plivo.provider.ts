@@ -1,0 +1,260 @@
+import { type AppConfig } from '../../../config';
+import { formFields, headerValue } from '../callback-params';
+import { ProviderError } from '../provider-error';
+import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
+import type {
+  CallbackUrls,
+  InboundCallback,
+  OwnedNumber,
+  ParsedCallStatus,
+  PlaceCallInput,
+  ProviderCallEvent,
+  ProviderCredentials,
+  TelephonyProvider,
+  WebhookWiring,
+  WiringDrift,
+} from '../telephony.types';
+import { verifyPlivoSignatureV3 } from './plivo-signature';
+
+interface PlivoApplication {
+  app_id: string;
+  app_name: string;
+  answer_url: string | null;
+  hangup_url: string | null;
+}
+
+interface PlivoPage<T> {
+  meta: { limit: number; offset: number; next: string | null; total_count: number };
+  objects: T[];
+}
+
+const PAGE_SIZE = 20;
+const MAX_PAGES = 50;
+
+const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
+  ringing: 'call.started',
+  'in-progress': 'call.answered',
+  completed: 'call.completed',
+  busy: 'call.failed',
+  failed: 'call.failed',
+  timeout: 'call.failed',
+  'no-answer': 'call.failed',
+  cancel: 'call.failed',
+};
+
+/** provider_one: Plivo's REST API (Basic auth id:token, JSON bodies, numbers as digits). */
+export class PlivoProvider implements TelephonyProvider {
+  readonly integration = 'provider_one' as const;
+  private readonly http: ProviderHttp;
+
+  constructor(
+    private readonly config: AppConfig,
+    httpOptions?: ProviderHttpOptions,
+  ) {
+    this.http = new ProviderHttp(
+      'Plivo',
+      (body) => (body as { error?: string } | undefined)?.error,
+      httpOptions,
+    );
+  }
+
+  async validateCredentials(credentials: ProviderCredentials): Promise<void> {
+    await this.get(credentials, '');
+  }
+
+  async verifyNumberOwnership(
+    credentials: ProviderCredentials,
+    e164: string,
+  ): Promise<OwnedNumber> {
+    const digits = e164.replace(/^\+/, '');
+    try {
+      await this.get(credentials, `Number/${digits}/`);
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'not_found') {
+        throw new ProviderError('not_owned', 'The number is not on this Plivo account');
+      }
+      throw error;
+    }
+    return { e164, providerNumberId: digits };
+  }
+
+  /** Creates or reuses this number's Application, points it at our URLs and attaches the number. */
+  async configureWebhooks(
+    credentials: ProviderCredentials,
+    number: OwnedNumber,
+    urls: CallbackUrls,
+  ) {
+    const settings = {
+      answer_url: urls.answerUrl,
+      answer_method: 'POST',
+      hangup_url: urls.statusUrl,
+      hangup_method: 'POST',
+    };
+    const existing = await this.findApplication(credentials, urls.applicationName);
+    let appId: string;
+    if (existing) {
+      appId = existing.app_id;
+      await this.post(credentials, `Application/${appId}/`, settings);
+    } else {
+      const { body } = await this.post<{ app_id: string }>(credentials, 'Application/', {
+        app_name: urls.applicationName,
+        ...settings,
+      });
+      appId = body.app_id;
+    }
+    await this.post(credentials, `Number/${number.providerNumberId}/`, { app_id: appId });
+    return { appId };
+  }
+
+  async inspectWebhooks(
+    credentials: ProviderCredentials,
+    number: OwnedNumber,
+    urls: CallbackUrls,
+    wiring: WebhookWiring,
+  ): Promise<WiringDrift[]> {
+    const { body: numberBody } = await this.get<{ application: string | null }>(
+      credentials,
+      `Number/${number.providerNumberId}/`,
+    );
+    const attached = /\/Application\/([^/]+)\/?$/.exec(numberBody.application ?? '')?.[1] ?? null;
+    const drift: WiringDrift[] = [];
+    if (attached !== (wiring.appId ?? null)) {
+      drift.push({ field: 'number.application', expected: wiring.appId ?? null, actual: attached });
+    }
+    if (!wiring.appId) return drift;
+    try {
+      const { body: app } = await this.get<PlivoApplication>(
+        credentials,
+        `Application/${wiring.appId}/`,
+      );
+      if (app.answer_url !== urls.answerUrl) {
+        drift.push({
+          field: 'application.answer_url',
+          expected: urls.answerUrl,
+          actual: app.answer_url,
+        });
+      }
+      if (app.hangup_url !== urls.statusUrl) {
+        drift.push({
+          field: 'application.hangup_url',
+          expected: urls.statusUrl,
+          actual: app.hangup_url,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.kind === 'not_found')) throw error;
+      drift.push({ field: 'application', expected: wiring.appId, actual: null });
+    }
+    return drift;
+  }
+
+  async placeCall(credentials: ProviderCredentials, input: PlaceCallInput) {
+    // No retry: a repeated request could dial twice.
+    const { body } = await this.http.request<{ request_uuid: string }>({
+      method: 'POST',
+      url: this.url(credentials, 'Call/'),
+      headers: auth(credentials),
+      json: {
+        from: input.from.replace(/^\+/, ''),
+        to: input.to.replace(/^\+/, ''),
+        answer_url: input.urls.answerUrl,
+        answer_method: 'POST',
+        ring_url: input.urls.statusUrl,
+        hangup_url: input.urls.statusUrl,
+        hangup_method: 'POST',
+        ring_timeout: input.ringTimeoutSeconds,
+      },
+    });
+    return { providerCallId: body.request_uuid };
+  }
+
+  async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
+    await this.http.request({
+      method: 'DELETE',
+      url: this.url(credentials, `Call/${encodeURIComponent(providerCallId)}/`),
+      headers: auth(credentials),
+      retry: true,
+    });
+  }
+
+  async transferCall(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    target: { url: string },
+  ) {
+    await this.post(credentials, `Call/${encodeURIComponent(providerCallId)}/`, {
+      legs: 'aleg',
+      aleg_url: target.url,
+      aleg_method: 'POST',
+    });
+  }
+
+  verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean {
+    return verifyPlivoSignatureV3(
+      credentials.secret,
+      callback.method,
+      callback.url,
+      callback.rawBody,
+      headerValue(callback.headers, 'x-plivo-signature-v3-nonce'),
+      headerValue(callback.headers, 'x-plivo-signature-v3'),
+    );
+  }
+
+  parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
+    const fields = formFields(callback.rawBody);
+    const recordingUrl = fields.RecordUrl ?? fields.record_url;
+    // A hangup that Plivo itself canceled (cause 1000) never connected.
+    const canceled = fields.CallStatus === 'completed' && fields.HangupCauseCode === '1000';
+    return {
+      event: recordingUrl
+        ? 'call.recording.available'
+        : canceled
+          ? 'call.failed'
+          : (STATUS_EVENTS[fields.CallStatus ?? ''] ?? null),
+      providerCallId: fields.CallUUID ?? fields.call_uuid,
+      providerStatus: fields.CallStatus ?? (recordingUrl ? 'recording' : ''),
+      durationSeconds: fields.Duration ? Number(fields.Duration) : undefined,
+      recordingUrl,
+      hangupCause: fields.HangupCauseName,
+    };
+  }
+
+  private async findApplication(credentials: ProviderCredentials, name: string) {
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const { body } = await this.get<PlivoPage<PlivoApplication>>(
+        credentials,
+        `Application/?limit=${PAGE_SIZE}&offset=${page * PAGE_SIZE}`,
+      );
+      const match = body.objects.find((app) => app.app_name === name);
+      if (match) return match;
+      if (!body.meta.next || body.objects.length < PAGE_SIZE) return undefined;
+    }
+    return undefined;
+  }
+
+  private get<T>(credentials: ProviderCredentials, path: string) {
+    return this.http.request<T>({
+      method: 'GET',
+      url: this.url(credentials, path),
+      headers: auth(credentials),
+      retry: true,
+    });
+  }
+
+  private post<T>(credentials: ProviderCredentials, path: string, json: unknown) {
+    return this.http.request<T>({
+      method: 'POST',
+      url: this.url(credentials, path),
+      headers: auth(credentials),
+      json,
+      retry: true,
+    });
+  }
+
+  private url(credentials: ProviderCredentials, path: string): string {
+    return `${this.config.telephony.providerOneApiUrl}/v1/Account/${encodeURIComponent(credentials.accountId)}/${path}`;
+  }
+}
+
+const auth = (credentials: ProviderCredentials) =>
+  basicAuth(credentials.accountId, credentials.secret);

@@ -1,0 +1,204 @@
+import { type AppConfig } from '../../../config';
+import { formFields, headerValue } from '../callback-params';
+import { ProviderError } from '../provider-error';
+import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
+import type {
+  CallbackUrls,
+  InboundCallback,
+  OwnedNumber,
+  ParsedCallStatus,
+  PlaceCallInput,
+  ProviderCallEvent,
+  ProviderCredentials,
+  TelephonyProvider,
+  WiringDrift,
+} from '../telephony.types';
+import { verifyTwilioSignature } from './twilio-signature';
+
+interface TwilioNumber {
+  sid: string;
+  phone_number: string;
+  voice_url: string | null;
+  status_callback: string | null;
+  voice_application_sid: string | null;
+}
+
+const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
+  queued: 'call.started',
+  initiated: 'call.started',
+  ringing: 'call.started',
+  'in-progress': 'call.answered',
+  completed: 'call.completed',
+  busy: 'call.failed',
+  failed: 'call.failed',
+  'no-answer': 'call.failed',
+  canceled: 'call.failed',
+};
+
+/** provider_two: Twilio's REST API (Basic auth SID:token, form bodies, `.json` paths). */
+export class TwilioProvider implements TelephonyProvider {
+  readonly integration = 'provider_two' as const;
+  private readonly http: ProviderHttp;
+
+  constructor(
+    private readonly config: AppConfig,
+    httpOptions?: ProviderHttpOptions,
+  ) {
+    this.http = new ProviderHttp(
+      'Twilio',
+      (body) => (body as { message?: string } | undefined)?.message,
+      httpOptions,
+    );
+  }
+
+  async validateCredentials(credentials: ProviderCredentials): Promise<void> {
+    const { body } = await this.http.request<{ status?: string }>({
+      method: 'GET',
+      url: this.accountUrl(credentials, '.json'),
+      headers: auth(credentials),
+      retry: true,
+    });
+    if (body.status !== 'active')
+      throw new ProviderError('auth', `Twilio account is ${body.status ?? 'not active'}`);
+  }
+
+  async verifyNumberOwnership(
+    credentials: ProviderCredentials,
+    e164: string,
+  ): Promise<OwnedNumber> {
+    const query = new URLSearchParams({ PhoneNumber: e164, PageSize: '20' });
+    const { body } = await this.http.request<{ incoming_phone_numbers?: TwilioNumber[] }>({
+      method: 'GET',
+      url: this.accountUrl(credentials, `/IncomingPhoneNumbers.json?${query.toString()}`),
+      headers: auth(credentials),
+      retry: true,
+    });
+    // The filter also matches partial numbers, so only an exact match proves ownership.
+    const number = body.incoming_phone_numbers?.find(
+      (candidate) => candidate.phone_number === e164,
+    );
+    if (!number) throw new ProviderError('not_owned', 'The number is not on this Twilio account');
+    return { e164, providerNumberId: number.sid };
+  }
+
+  async configureWebhooks(
+    credentials: ProviderCredentials,
+    number: OwnedNumber,
+    urls: CallbackUrls,
+  ) {
+    await this.http.request({
+      method: 'POST',
+      url: this.numberUrl(credentials, number),
+      headers: auth(credentials),
+      // An application sid would win over VoiceUrl, so it is cleared.
+      form: {
+        VoiceUrl: urls.answerUrl,
+        VoiceMethod: 'POST',
+        StatusCallback: urls.statusUrl,
+        StatusCallbackMethod: 'POST',
+        VoiceApplicationSid: '',
+      },
+      retry: true,
+    });
+    return {};
+  }
+
+  async inspectWebhooks(credentials: ProviderCredentials, number: OwnedNumber, urls: CallbackUrls) {
+    const { body } = await this.http.request<TwilioNumber>({
+      method: 'GET',
+      url: this.numberUrl(credentials, number),
+      headers: auth(credentials),
+      retry: true,
+    });
+    const drift: WiringDrift[] = [];
+    const compare = (field: string, expected: string | null, actual: string | null) => {
+      if ((expected ?? '') !== (actual ?? '')) drift.push({ field, expected, actual });
+    };
+    compare('VoiceUrl', urls.answerUrl, body.voice_url);
+    compare('StatusCallback', urls.statusUrl, body.status_callback);
+    compare('VoiceApplicationSid', null, body.voice_application_sid);
+    return drift;
+  }
+
+  async placeCall(credentials: ProviderCredentials, input: PlaceCallInput) {
+    const { body } = await this.http.request<{ sid: string }>({
+      method: 'POST',
+      url: this.accountUrl(credentials, '/Calls.json'),
+      headers: auth(credentials),
+      form: {
+        To: input.to,
+        From: input.from,
+        Url: input.urls.answerUrl,
+        Method: 'POST',
+        StatusCallback: input.urls.statusUrl,
+        StatusCallbackMethod: 'POST',
+        StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+        Timeout: input.ringTimeoutSeconds?.toString(),
+      },
+    });
+    return { providerCallId: body.sid };
+  }
+
+  async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
+    await this.http.request({
+      method: 'POST',
+      url: this.accountUrl(credentials, `/Calls/${encodeURIComponent(providerCallId)}.json`),
+      headers: auth(credentials),
+      form: { Status: 'completed' },
+      retry: true,
+    });
+  }
+
+  async transferCall(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    target: { url: string },
+  ) {
+    await this.http.request({
+      method: 'POST',
+      url: this.accountUrl(credentials, `/Calls/${encodeURIComponent(providerCallId)}.json`),
+      headers: auth(credentials),
+      form: { Url: target.url, Method: 'POST' },
+    });
+  }
+
+  verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean {
+    return verifyTwilioSignature(
+      credentials.secret,
+      callback.url,
+      callback.method === 'POST' ? callback.rawBody : '',
+      headerValue(callback.headers, 'x-twilio-signature'),
+    );
+  }
+
+  parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
+    const fields = formFields(callback.rawBody);
+    const status = fields.RecordingStatus
+      ? `recording-${fields.RecordingStatus}`
+      : (fields.CallStatus ?? '');
+    const recordingDone = fields.RecordingStatus === 'completed' && fields.RecordingUrl;
+    return {
+      event: recordingDone
+        ? 'call.recording.available'
+        : (STATUS_EVENTS[fields.CallStatus ?? ''] ?? null),
+      providerCallId: fields.CallSid,
+      providerStatus: status,
+      durationSeconds: fields.CallDuration ? Number(fields.CallDuration) : undefined,
+      recordingUrl: fields.RecordingUrl,
+    };
+  }
+
+  private accountUrl(credentials: ProviderCredentials, suffix: string): string {
+    return `${this.config.telephony.providerTwoApiUrl}/2010-04-01/Accounts/${encodeURIComponent(credentials.accountId)}${suffix}`;
+  }
+
+  private numberUrl(credentials: ProviderCredentials, number: OwnedNumber): string {
+    return this.accountUrl(
+      credentials,
+      `/IncomingPhoneNumbers/${encodeURIComponent(number.providerNumberId)}.json`,
+    );
+  }
+}
+
+const auth = (credentials: ProviderCredentials) =>
+  basicAuth(credentials.accountId, credentials.secret);

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { type AppConfig, InjectConfig } from '../../config';
+import { PlivoProvider } from './providers/plivo.provider';
+import { TelnyxProvider } from './providers/telnyx.provider';
+import { TwilioProvider } from './providers/twilio.provider';
+import type { Integration, TelephonyProvider } from './telephony.types';
+
+/** The adapter for each `integration` value. */
+@Injectable()
+export class TelephonyProviders {
+  private readonly providers: Record<Integration, TelephonyProvider>;
+
+  constructor(@InjectConfig() config: AppConfig) {
+    this.providers = {
+      provider_one: new PlivoProvider(config),
+      provider_two: new TwilioProvider(config),
+      provider_three: new TelnyxProvider(config),
+    };
+  }
+
+  get(integration: Integration): TelephonyProvider {
+    return this.providers[integration];
+  }
+}

@@ -1,0 +1,98 @@
+export const INTEGRATIONS = ['provider_one', 'provider_two', 'provider_three'] as const;
+
+/** provider_one = Plivo, provider_two = Twilio, provider_three = Telnyx (contract-additions §4). */
+export type Integration = (typeof INTEGRATIONS)[number];
+
+/** Plivo: auth id + auth token; Twilio: account SID + auth token; Telnyx: app id + API key. */
+export interface ProviderCredentials {
+  accountId: string;
+  secret: string;
+}
+
+/** Where the provider must send our number's callbacks (each URL carries the number's token). */
+export interface CallbackUrls {
+  answerUrl: string;
+  statusUrl: string;
+  /** Plivo application name / Telnyx Call Control Application name for this number. */
+  applicationName: string;
+}
+
+export interface OwnedNumber {
+  e164: string;
+  /** Plivo: digits; Twilio: the PN sid; Telnyx: the phone number resource id. */
+  providerNumberId: string;
+}
+
+export interface WebhookWiring {
+  /** Plivo application id or Telnyx Call Control Application id (the app id); none for Twilio. */
+  appId?: string;
+}
+
+/** One difference between the wiring we configured and what the provider now has. */
+export interface WiringDrift {
+  field: string;
+  expected: string | null;
+  actual: string | null;
+}
+
+export interface PlaceCallInput {
+  from: string;
+  to: string;
+  urls: CallbackUrls;
+  appId?: string;
+  /** Echoed back in callbacks where the provider supports it (Telnyx client_state). */
+  clientState?: string;
+  ringTimeoutSeconds?: number;
+}
+
+export interface InboundCallback {
+  method: 'GET' | 'POST';
+  /** The public URL as the provider called it, query included. */
+  url: string;
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+}
+
+export type ProviderCallEvent =
+  'call.started' | 'call.answered' | 'call.completed' | 'call.failed' | 'call.recording.available';
+
+export interface ParsedCallStatus {
+  event: ProviderCallEvent | null;
+  providerCallId?: string;
+  providerStatus: string;
+  durationSeconds?: number;
+  recordingUrl?: string;
+  hangupCause?: string;
+  clientState?: string;
+}
+
+/** One telephony provider's REST protocol (contract-additions §4). */
+export interface TelephonyProvider {
+  readonly integration: Integration;
+  validateCredentials(credentials: ProviderCredentials): Promise<void>;
+  verifyNumberOwnership(credentials: ProviderCredentials, e164: string): Promise<OwnedNumber>;
+  configureWebhooks(
+    credentials: ProviderCredentials,
+    number: OwnedNumber,
+    urls: CallbackUrls,
+  ): Promise<WebhookWiring>;
+  /** What differs between the wiring the provider holds now and the one we configured. */
+  inspectWebhooks(
+    credentials: ProviderCredentials,
+    number: OwnedNumber,
+    urls: CallbackUrls,
+    wiring: WebhookWiring,
+  ): Promise<WiringDrift[]>;
+  placeCall(
+    credentials: ProviderCredentials,
+    input: PlaceCallInput,
+  ): Promise<{ providerCallId: string }>;
+  hangupCall(credentials: ProviderCredentials, providerCallId: string): Promise<void>;
+  transferCall(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    target: { url: string },
+  ): Promise<void>;
+  verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean;
+  parseStatusCallback(callback: InboundCallback): ParsedCallStatus;
+}

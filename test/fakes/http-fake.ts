@@ -1,0 +1,377 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+/** A urlencoded body or query string: a repeated key becomes an array, in order. */
+export type FormBody = Record<string, string | string[]>;
+
+/** One request the fake received, exactly as it arrived. */
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, still percent-encoded. */
+  path: string;
+  query: FormBody;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** JSON value for `application/json`, a FormBody for urlencoded, otherwise undefined. */
+  body: unknown;
+  receivedAt: Date;
+}
+
+export interface FakeResponse {
+  status: number;
+  /** Sent as JSON; omitted (empty body) when undefined. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteContext {
+  req: RecordedRequest;
+  params: Record<string, string>;
+}
+
+export type RouteHandler = (ctx: RouteContext) => FakeResponse | Promise<FakeResponse>;
+
+/** What a provider's API module gets to register its routes with. */
+export type RouteRegistrar = (method: string, template: string, handler: RouteHandler) => void;
+
+/** Narrows a fault to some requests: `path` is a substring or a pattern of the request path. */
+export interface FaultMatch {
+  method?: string;
+  path?: string | RegExp;
+}
+
+interface Fault {
+  remaining: number;
+  status: number;
+  retryAfterSeconds?: number;
+  match?: FaultMatch;
+}
+
+/** How a callback is signed, for tests of the receiver's rejection paths. */
+export interface DeliveryOptions {
+  signature?: 'valid' | 'invalid' | 'missing';
+  /** Telnyx only: unix seconds to put in `telnyx-timestamp` (default now). */
+  timestamp?: number;
+}
+
+/** One HTTP request the fake made to a URL it was given (status callback or answer fetch). */
+export interface CallbackDelivery {
+  callId: string;
+  /** `status` for status callbacks, `answer` for the answer_url / Url document fetch. */
+  kind: 'status' | 'answer';
+  event: string;
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** What was sent: form parameters (Plivo, Twilio) or the JSON document (Telnyx). */
+  payload: unknown;
+  /** 0 when the receiver could not be reached. */
+  status: number;
+  responseBody: string;
+  responseContentType?: string;
+  error?: string;
+  deliveredAt: Date;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  handler: RouteHandler;
+}
+
+export const newApiId = (): string => randomUUID();
+export const isHttpUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\/[^\s/]+/i.test(value);
+export const appendQuery = (url: string, query: string): string =>
+  query === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${query}`;
+export const randomDigits = (length: number): string => {
+  let out = String(1 + (randomBytes(1)[0] % 9));
+  while (out.length < length) out += String(randomBytes(1)[0] % 10);
+  return out;
+};
+export const randomAlnum = (length: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789') =>
+  Array.from(randomBytes(length), (b) => alphabet[b % alphabet.length]).join('');
+
+export function parseForm(text: string): FormBody {
+  const out: FormBody = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+export function encodeForm(params: FormBody): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const v of Array.isArray(value) ? value : [value]) search.append(key, v);
+  }
+  return search.toString();
+}
+
+/** A body field as a string, from JSON (numbers/booleans stringified) or a form (first value). */
+export function field(body: unknown, key: string): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const value = (body as Record<string, unknown>)[key];
+  if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** Every value of a repeated form key (or a JSON array). */
+export function fieldList(body: unknown, key: string): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const value = (body as Record<string, unknown>)[key];
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return [String(value)];
+  return [];
+}
+
+export function hasField(body: unknown, key: string): boolean {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) && key in body;
+}
+
+/** Basic credentials from an Authorization header, or undefined. */
+export function basicCredentials(
+  headers: IncomingHttpHeaders,
+): { user: string; password: string } | undefined {
+  const match = /^Basic\s+(.+)$/i.exec(headers.authorization ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return undefined;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Shared base of the provider fakes: a `node:http` server on 127.0.0.1 with a tiny router,
+ * request recording, fault injection and outgoing callback delivery.
+ */
+export abstract class HttpFake {
+  readonly requests: RecordedRequest[] = [];
+  readonly deliveries: CallbackDelivery[] = [];
+  private readonly routes: Route[] = [];
+  private readonly faults: Fault[] = [];
+  private server?: Server;
+  private url?: string;
+
+  /** e.g. `http://127.0.0.1:41234`: what Switchboard's `PROVIDER_*_API_URL` is set to. */
+  get baseUrl(): string {
+    if (!this.url) throw new Error('fake server not started');
+    return this.url;
+  }
+
+  protected async listen(): Promise<void> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  clearRequests(): void {
+    this.requests.length = 0;
+  }
+
+  /** Requests with this method whose path contains `path` (or matches the pattern). */
+  requestsTo(method: string, path: string | RegExp): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === method && pathMatches(r.path, path));
+  }
+
+  /** The next `count` matching requests answer `status` with the provider's error body. */
+  failNext(count: number, status: number, match?: FaultMatch): void {
+    this.faults.push({ remaining: count, status, match });
+  }
+
+  /** The next `count` matching requests answer 429 with the provider's body and headers. */
+  rateLimitNext(count: number, retryAfterSeconds?: number, match?: FaultMatch): void {
+    this.faults.push({ remaining: count, status: 429, retryAfterSeconds, match });
+  }
+
+  /** The provider's error response for this status (body shape and, for 429, headers). */
+  protected abstract errorResponse(
+    status: number,
+    message?: string,
+    retryAfterSeconds?: number,
+  ): FakeResponse;
+
+  protected route(method: string, template: string, handler: RouteHandler): void {
+    const names: string[] = [];
+    const source = template
+      .split(/(:[A-Za-z]+)/)
+      .map((part) => {
+        if (part.startsWith(':')) {
+          names.push(part.slice(1));
+          return '([^/]+?)';
+        }
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('');
+    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+  }
+
+  /** Sends one callback and records it; never throws (status 0 when unreachable). */
+  protected async deliver(
+    delivery: Omit<CallbackDelivery, 'status' | 'responseBody' | 'deliveredAt'>,
+  ): Promise<CallbackDelivery> {
+    const record: CallbackDelivery = {
+      ...delivery,
+      status: 0,
+      responseBody: '',
+      deliveredAt: new Date(),
+    };
+    try {
+      const response = await send(delivery.method, delivery.url, delivery.headers, delivery.body);
+      record.status = response.status;
+      record.responseBody = response.body;
+      record.responseContentType = response.contentType;
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+    }
+    this.deliveries.push(record);
+    return record;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let response: FakeResponse;
+    try {
+      const recorded = await record(req);
+      this.requests.push(recorded);
+      response = (await this.dispatch(recorded)) ?? this.errorResponse(404);
+    } catch (error) {
+      response = this.errorResponse(500, error instanceof Error ? error.message : undefined);
+    }
+    const body = response.body === undefined ? '' : JSON.stringify(response.body);
+    res.writeHead(response.status, {
+      ...(body === '' ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      ...response.headers,
+    });
+    res.end(body);
+  }
+
+  private async dispatch(req: RecordedRequest): Promise<FakeResponse | undefined> {
+    const fault = this.faults.find(
+      (f) =>
+        f.remaining > 0 &&
+        (!f.match?.method || f.match.method === req.method) &&
+        (!f.match?.path || pathMatches(req.path, f.match.path)),
+    );
+    if (fault) {
+      fault.remaining -= 1;
+      if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
+      return this.errorResponse(fault.status, undefined, fault.retryAfterSeconds);
+    }
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const match = route.pattern.exec(req.path);
+      if (!match) continue;
+      pathMatched = true;
+      if (route.method !== req.method) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = safeDecode(match[i + 1])));
+      return route.handler({ req, params });
+    }
+    return pathMatched ? this.errorResponse(405) : undefined;
+  }
+}
+
+function pathMatches(path: string, pattern: string | RegExp): boolean {
+  return typeof pattern === 'string' ? path.includes(pattern) : pattern.test(path);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+async function record(req: IncomingMessage): Promise<RecordedRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const rawBody = Buffer.concat(chunks).toString('utf8');
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const contentType = (req.headers['content-type'] ?? '').toLowerCase();
+  let body: unknown;
+  if (contentType.includes('application/json') && rawBody !== '') {
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      body = undefined;
+    }
+  } else if (contentType.includes('application/x-www-form-urlencoded')) {
+    body = parseForm(rawBody);
+  }
+  return {
+    method: req.method ?? 'GET',
+    path: queryAt === -1 ? target : target.slice(0, queryAt),
+    query: queryAt === -1 ? {} : parseForm(target.slice(queryAt + 1)),
+    headers: req.headers,
+    rawBody,
+    body,
+    receivedAt: new Date(),
+  };
+}
+
+// node:http with no keep-alive agent, so nothing lingers after a test; 10 s bound per callback.
+function send(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string; contentType?: string }> {
+  const target = new URL(url);
+  const requester = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = requester(
+      target,
+      {
+        method,
+        agent: false,
+        timeout: 10_000,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            contentType: res.headers['content-type'],
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`callback to ${url} timed out`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}

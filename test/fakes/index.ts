@@ -1,0 +1,31 @@
+export {
+  HttpFake,
+  encodeForm,
+  parseForm,
+  type CallbackDelivery,
+  type DeliveryOptions,
+  type FaultMatch,
+  type FormBody,
+  type RecordedRequest,
+} from './http-fake';
+export * from './signatures';
+export { PlivoFake } from './plivo.fake';
+export type {
+  PlivoAccount,
+  PlivoApplication,
+  PlivoCall,
+  PlivoCallStatus,
+  PlivoNumber,
+} from './plivo.model';
+export { TwilioFake, twilioError } from './twilio.fake';
+export type { TwilioAccount, TwilioCall, TwilioCallStatus, TwilioNumber } from './twilio.model';
+export { TelnyxFake, telnyxError, type TelnyxEventType } from './telnyx.fake';
+export type {
+  TelnyxAccount,
+  TelnyxApplication,
+  TelnyxCall,
+  TelnyxNumber,
+  TelnyxOutboundVoiceProfile,
+  TelnyxWebhook,
+} from './telnyx.model';
+export { startProviderFakes, type ProviderFakes } from './sandbox';

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import {
+  basicCredentials,
+  field,
+  hasField,
+  isHttpUrl,
+  newApiId,
+  type FakeResponse,
+  type RouteContext,
+  type RouteHandler,
+  type RouteRegistrar,
+} from './http-fake';
+import {
+  createApplication,
+  plivoDigits,
+  plivoError,
+  plivoPage,
+  serializeApplication,
+  serializeNumber,
+  type PlivoAccount,
+  type PlivoApplication,
+  type PlivoCall,
+  type PlivoState,
+} from './plivo.model';
+
+const P = '/v1/Account/:authId';
+const APP_NAME = /^[A-Za-z0-9_-]+$/;
+
+type Handler = (ctx: RouteContext, account: PlivoAccount) => FakeResponse;
+type Method = 'GET' | 'POST';
+
+const method = (value: string | undefined): Method | undefined =>
+  value === undefined ? 'POST' : value === 'GET' || value === 'POST' ? value : undefined;
+
+/** Plivo's REST resources under `/v1/Account/{authId}/`; every path ends in `/`. */
+export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void {
+  const authed =
+    (handler: Handler): RouteHandler =>
+    (ctx) => {
+      const credentials = basicCredentials(ctx.req.headers);
+      const account = credentials && state.accounts.get(credentials.user);
+      if (!account || credentials.password !== account.authToken) return plivoError(401);
+      if (ctx.params.authId !== account.authId) return plivoError(401);
+      return handler(ctx, account);
+    };
+  const liveCall = (uuid: string, a: PlivoAccount): PlivoCall | undefined => {
+    const call =
+      state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
+    return call && call.authId === a.authId && !call.endedAt ? call : undefined;
+  };
+
+  route('GET', `${P}/`, authed(getAccount));
+  route('GET', `${P}/Number/`, authed(listNumbers));
+  route('GET', `${P}/Number/:number/`, authed(getNumber));
+  route('POST', `${P}/Number/:number/`, authed(updateNumber));
+  route('GET', `${P}/Application/`, authed(listApps));
+  route('POST', `${P}/Application/`, authed(createApp));
+  route('GET', `${P}/Application/:appId/`, authed(getApp));
+  route('POST', `${P}/Application/:appId/`, authed(updateApp));
+  route('DELETE', `${P}/Application/:appId/`, authed(deleteApp));
+  route(
+    'POST',
+    `${P}/Call/`,
+    authed((ctx, a) => placeCall(ctx, a, state)),
+  );
+  route(
+    'POST',
+    `${P}/Call/:uuid/`,
+    authed((ctx, a) => transfer(ctx, liveCall(ctx.params.uuid, a))),
+  );
+  const hangup = authed((ctx, a) => {
+    const call = liveCall(ctx.params.uuid, a);
+    if (!call) return plivoError(404);
+    call.hangupRequested = true;
+    return { status: 204 };
+  });
+  route('DELETE', `${P}/Call/:uuid/`, hangup);
+  route('DELETE', `${P}/Request/:uuid/`, hangup);
+}
+
+function getAccount(_ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  return {
+    status: 200,
+    body: {
+      account_type: 'standard',
+      address: '',
+      api_id: newApiId(),
+      auth_id: a.authId,
+      auto_recharge: false,
+      billing_mode: 'prepaid',
+      cash_credits: a.cashCredits,
+      city: '',
+      name: a.name,
+      resource_uri: `/v1/Account/${a.authId}/`,
+      state: '',
+      timezone: 'America/Los_Angeles',
+    },
+  };
+}
+
+function paging(ctx: RouteContext): { limit: number; offset: number } | undefined {
+  const limit = Number(field(ctx.req.query, 'limit') ?? 20);
+  const offset = Number(field(ctx.req.query, 'offset') ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 20) return undefined;
+  if (!Number.isInteger(offset) || offset < 0) return undefined;
+  return { limit, offset };
+}
+
+const BAD_PAGING = 'limit must be 1 to 20 and offset at least 0';
+
+function listNumbers(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const page = paging(ctx);
+  if (!page) return plivoError(400, BAD_PAGING);
+  const startsWith = field(ctx.req.query, 'number_startswith') ?? '';
+  const numbers = [...a.numbers.values()]
+    .filter((n) => n.number.startsWith(startsWith))
+    .map((n) => serializeNumber(a.authId, n));
+  const extra = startsWith ? `&number_startswith=${startsWith}` : '';
+  const path = `/v1/Account/${a.authId}/Number/`;
+  return {
+    status: 200,
+    body: plivoPage(newApiId(), path, numbers, page.limit, page.offset, extra),
+  };
+}
+
+// Plivo writes numbers as digits: `Number/+1415.../` is not a number of the account.
+function getNumber(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const n = a.numbers.get(ctx.params.number);
+  if (!n) return plivoError(404);
+  return { status: 200, body: { api_id: newApiId(), ...serializeNumber(a.authId, n) } };
+}
+
+function updateNumber(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const n = a.numbers.get(ctx.params.number);
+  if (!n) return plivoError(404);
+  const body = ctx.req.body;
+  if (hasField(body, 'app_id')) {
+    const appId = field(body, 'app_id') ?? '';
+    if (appId !== '' && !a.applications.has(appId)) return plivoError(404, 'application not found');
+    n.appId = appId === '' ? null : appId;
+  }
+  if (hasField(body, 'alias')) n.alias = field(body, 'alias') ?? null;
+  return { status: 202, body: { api_id: newApiId(), message: 'changed' } };
+}
+
+function listApps(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const page = paging(ctx);
+  if (!page) return plivoError(400, BAD_PAGING);
+  const apps = [...a.applications.values()].map((app) => serializeApplication(a.authId, app));
+  const path = `/v1/Account/${a.authId}/Application/`;
+  return { status: 200, body: plivoPage(newApiId(), path, apps, page.limit, page.offset) };
+}
+
+/** Reads app fields of a create/update body into `app`; returns an error message or undefined. */
+function readAppFields(app: Partial<PlivoApplication>, body: unknown): string | undefined {
+  const text = (key: string) => field(body, key);
+  const appName = text('app_name');
+  if (appName !== undefined && !APP_NAME.test(appName))
+    return 'app_name may contain only letters, digits, hyphens and underscores';
+  for (const key of ['answer_url', 'hangup_url', 'fallback_answer_url', 'message_url']) {
+    const value = text(key);
+    if (value !== undefined && value !== '' && !isHttpUrl(value)) return `invalid ${key}`;
+  }
+  for (const key of ['answer_method', 'hangup_method', 'fallback_method', 'message_method']) {
+    if (method(text(key)) === undefined) return `${key} must be GET or POST`;
+  }
+  const bool = (key: string) => (text(key) === undefined ? undefined : text(key) === 'true');
+  const updates: Partial<PlivoApplication> = {
+    appName,
+    answerUrl: text('answer_url'),
+    answerMethod: text('answer_method'),
+    hangupUrl: text('hangup_url'),
+    hangupMethod: text('hangup_method'),
+    fallbackAnswerUrl: text('fallback_answer_url'),
+    fallbackMethod: text('fallback_method'),
+    messageUrl: text('message_url'),
+    messageMethod: text('message_method'),
+    defaultNumberApp: bool('default_number_app'),
+    defaultEndpointApp: bool('default_endpoint_app'),
+    logIncomingMessages: bool('log_incoming_messages'),
+    subAccount: text('subaccount'),
+  };
+  for (const [key, value] of Object.entries(updates))
+    if (value !== undefined) Object.assign(app, { [key]: value });
+  return undefined;
+}
+
+function createApp(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const body = ctx.req.body;
+  const appName = field(body, 'app_name');
+  const answerUrl = field(body, 'answer_url');
+  if (!appName) return plivoError(400, 'app_name parameter is required');
+  if (!answerUrl) return plivoError(400, 'answer_url parameter is required');
+  if ([...a.applications.values()].some((app) => app.appName === appName))
+    return plivoError(400, 'an application with this app_name already exists');
+  const draft: Partial<PlivoApplication> = {};
+  const invalid = readAppFields(draft, body);
+  if (invalid) return plivoError(400, invalid);
+  const app = createApplication(a, { ...draft, appName, answerUrl });
+  return { status: 201, body: { api_id: newApiId(), app_id: app.appId, message: 'created' } };
+}
+
+function getApp(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const app = a.applications.get(ctx.params.appId);
+  if (!app) return plivoError(404);
+  return { status: 200, body: { api_id: newApiId(), ...serializeApplication(a.authId, app) } };
+}
+
+function updateApp(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  const app = a.applications.get(ctx.params.appId);
+  if (!app) return plivoError(404);
+  const draft: Partial<PlivoApplication> = {};
+  const invalid = readAppFields(draft, ctx.req.body);
+  if (invalid) return plivoError(400, invalid);
+  Object.assign(app, draft);
+  return { status: 202, body: { api_id: newApiId(), message: 'changed' } };
+}
+
+function deleteApp(ctx: RouteContext, a: PlivoAccount): FakeResponse {
+  if (!a.applications.delete(ctx.params.appId)) return plivoError(404);
+  for (const n of a.numbers.values()) if (n.appId === ctx.params.appId) n.appId = null;
+  return { status: 204 };
+}
+
+function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeResponse {
+  const body = ctx.req.body;
+  const from = field(body, 'from');
+  const to = field(body, 'to');
+  const answerUrl = field(body, 'answer_url');
+  if (!from) return plivoError(400, 'from parameter is required');
+  if (!to) return plivoError(400, 'to parameter is required');
+  if (!answerUrl) return plivoError(400, 'answer_url parameter is required');
+  const ringUrl = field(body, 'ring_url') || undefined;
+  const hangupUrl = field(body, 'hangup_url') || answerUrl;
+  if (![answerUrl, ringUrl ?? answerUrl, hangupUrl].every(isHttpUrl))
+    return plivoError(400, 'invalid callback url');
+  const answerMethod = method(field(body, 'answer_method'));
+  const ringMethod = method(field(body, 'ring_method'));
+  const hangupMethod = method(field(body, 'hangup_method'));
+  if (!answerMethod || !ringMethod || !hangupMethod)
+    return plivoError(400, 'methods must be GET or POST');
+  // `<` separates bulk destinations: one call (and one request_uuid) each.
+  const uuids = to.split('<').map((destination) => {
+    const call: PlivoCall = {
+      requestUuid: randomUUID(),
+      callUuid: randomUUID(),
+      authId: a.authId,
+      from: plivoDigits(from),
+      to: plivoDigits(destination),
+      answerUrl,
+      answerMethod,
+      ringUrl,
+      ringMethod,
+      hangupUrl,
+      hangupMethod,
+      params: body,
+      status: 'queued',
+      createdAt: new Date(),
+      hangupRequested: false,
+      transfers: [],
+    };
+    state.calls.set(call.requestUuid, call);
+    return call.requestUuid;
+  });
+  const requestUuid = uuids.length === 1 ? uuids[0] : uuids;
+  return {
+    status: 201,
+    body: { api_id: newApiId(), message: 'call fired', request_uuid: requestUuid },
+  };
+}
+
+function transfer(ctx: RouteContext, call: PlivoCall | undefined): FakeResponse {
+  if (!call || call.status !== 'in-progress') return plivoError(404, 'call not found');
+  const body = ctx.req.body;
+  const legs = field(body, 'legs') ?? 'aleg';
+  if (!['aleg', 'bleg', 'both'].includes(legs)) return plivoError(400, 'invalid legs');
+  if (legs !== 'bleg' && !isHttpUrl(field(body, 'aleg_url')))
+    return plivoError(400, 'aleg_url parameter is required');
+  if (legs !== 'aleg' && !isHttpUrl(field(body, 'bleg_url')))
+    return plivoError(400, 'bleg_url parameter is required');
+  call.transfers.push(body);
+  return {
+    status: 202,
+    body: { api_id: newApiId(), call_uuids: [call.callUuid], message: 'call transferred' },
+  };
+}

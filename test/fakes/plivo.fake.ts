@@ -1,0 +1,236 @@
+import {
+  HttpFake,
+  appendQuery,
+  encodeForm,
+  randomAlnum,
+  type CallbackDelivery,
+  type DeliveryOptions,
+  type FakeResponse,
+  type FormBody,
+} from './http-fake';
+import { registerPlivoApi } from './plivo.api';
+import {
+  PLIVO_HANGUP,
+  createApplication,
+  plivoDigits,
+  plivoError,
+  plivoTime,
+  type PlivoAccount,
+  type PlivoApplication,
+  type PlivoCall,
+  type PlivoCallStatus,
+  type PlivoNumber,
+} from './plivo.model';
+import { plivoNonce, plivoV3Signature } from './signatures';
+
+interface Sent {
+  kind: CallbackDelivery['kind'];
+  event: string;
+  url: string;
+  method: 'GET' | 'POST';
+  params: FormBody;
+}
+
+/**
+ * Plivo's REST API (`https://api.plivo.com`, under `/v1/Account/{authId}/`): Basic auth, JSON
+ * or form bodies, `{api_id, error}` errors, Applications carrying webhook URLs, and V3-signed
+ * form callbacks to the URLs a call was placed with.
+ */
+export class PlivoFake extends HttpFake {
+  readonly accounts = new Map<string, PlivoAccount>();
+  private readonly callsById = new Map<string, PlivoCall>();
+  private readonly lastSent = new Map<string, Sent>();
+
+  static async start(): Promise<PlivoFake> {
+    const fake = new PlivoFake();
+    await fake.listen();
+    return fake;
+  }
+
+  private constructor() {
+    super();
+    const state = { accounts: this.accounts, calls: this.callsById };
+    registerPlivoApi((method, template, handler) => this.route(method, template, handler), state);
+  }
+
+  // ------------------------------------------------------------ seeding and state
+
+  addAccount(
+    init: Partial<Pick<PlivoAccount, 'authId' | 'authToken' | 'name'>> = {},
+  ): PlivoAccount {
+    const account: PlivoAccount = {
+      authId: init.authId ?? `MA${randomAlnum(18)}`,
+      authToken:
+        init.authToken ?? randomAlnum(40, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789'),
+      name: init.name ?? 'Switchboard Test',
+      cashCredits: '10.00000',
+      numbers: new Map(),
+      applications: new Map(),
+    };
+    this.accounts.set(account.authId, account);
+    return account;
+  }
+
+  /** Owns `number` (`+` optional) on the account; voice enabled and unattached by default. */
+  addNumber(
+    account: PlivoAccount | string,
+    number: string,
+    options: Partial<Omit<PlivoNumber, 'number'>> = {},
+  ): PlivoNumber {
+    const owner = this.account(account);
+    const entry: PlivoNumber = {
+      number: plivoDigits(number),
+      alias: null,
+      appId: null,
+      voiceEnabled: true,
+      smsEnabled: true,
+      numberType: 'local',
+      region: 'California, UNITED STATES',
+      addedOn: new Date().toISOString().slice(0, 10),
+      ...options,
+    };
+    owner.numbers.set(entry.number, entry);
+    return entry;
+  }
+
+  addApplication(
+    account: PlivoAccount | string,
+    init: Partial<PlivoApplication> & Pick<PlivoApplication, 'appName' | 'answerUrl'>,
+  ): PlivoApplication {
+    return createApplication(this.account(account), init);
+  }
+
+  account(account: PlivoAccount | string): PlivoAccount {
+    const found = typeof account === 'string' ? this.accounts.get(account) : account;
+    if (!found)
+      throw new Error(`no Plivo account ${typeof account === 'string' ? account : account.authId}`);
+    return found;
+  }
+
+  number(account: PlivoAccount | string, number: string): PlivoNumber | undefined {
+    return this.account(account).numbers.get(plivoDigits(number));
+  }
+
+  applications(account: PlivoAccount | string): PlivoApplication[] {
+    return [...this.account(account).applications.values()];
+  }
+
+  get calls(): PlivoCall[] {
+    return [...this.callsById.values()];
+  }
+
+  /** A call by request_uuid (what `POST Call/` returned) or CallUUID. */
+  call(id: string): PlivoCall {
+    const found = this.callsById.get(id) ?? this.calls.find((c) => c.callUuid === id);
+    if (!found) throw new Error(`no Plivo call ${id}`);
+    return found;
+  }
+
+  // ------------------------------------------------------------ calls and callbacks
+
+  /**
+   * Moves the call on and sends what Plivo sends: `ringing` → ring_url, `in-progress` → fetch of
+   * answer_url (expects 200 XML, kept in `answerFetch`), a final status → hangup_url with Duration
+   * and HangupCause*. Returns the receiver's HTTP status, or undefined when Plivo would send
+   * nothing (no ring_url). `extra` adds or overrides form parameters.
+   */
+  async advanceCall(
+    id: string,
+    status: PlivoCallStatus,
+    extra: Record<string, string> = {},
+    options: DeliveryOptions = {},
+  ): Promise<number | undefined> {
+    const call = this.call(id);
+    if (call.endedAt) throw new Error(`Plivo call ${id} has already ended`);
+    const now = new Date();
+    const base: FormBody = {
+      CallUUID: call.callUuid,
+      From: call.from,
+      To: call.to,
+      Direction: 'outbound',
+      ALegUUID: call.callUuid,
+      ALegRequestUUID: call.requestUuid,
+      RequestUUID: call.requestUuid,
+    };
+    if (status === 'ringing') {
+      call.status = 'ringing';
+      if (!call.ringUrl) return undefined;
+      const params = { ...base, CallStatus: 'ringing', Event: 'Ring', ...extra };
+      const sent = { kind: 'status' as const, event: status, url: call.ringUrl, params };
+      return (await this.send(call, { ...sent, method: call.ringMethod }, options)).status;
+    }
+    if (status === 'in-progress') {
+      call.status = 'in-progress';
+      call.answeredAt = now;
+      const params = { ...base, CallStatus: 'in-progress', Event: 'StartApp', ...extra };
+      const sent = { kind: 'answer' as const, event: status, url: call.answerUrl, params };
+      call.answerFetch = await this.send(call, { ...sent, method: call.answerMethod }, options);
+      return call.answerFetch.status;
+    }
+    call.status = status;
+    call.endedAt = now;
+    const cancelled = !call.answeredAt && call.hangupRequested;
+    const hangup = PLIVO_HANGUP[cancelled ? 'cancel' : status];
+    const duration = call.answeredAt
+      ? Math.max(1, Math.round((now.getTime() - call.answeredAt.getTime()) / 1000))
+      : 0;
+    const billed = Math.ceil(duration / 60) * 60;
+    const params: FormBody = {
+      ...base,
+      CallStatus: status,
+      Event: 'Hangup',
+      Duration: String(duration),
+      BillDuration: String(billed),
+      BillRate: '0.00850',
+      TotalCost: ((billed / 60) * 0.0085).toFixed(5),
+      HangupCause: hangup.cause,
+      HangupCauseName: hangup.name,
+      HangupCauseCode: hangup.code,
+      HangupSource: call.hangupRequested ? 'API Request' : hangup.source,
+      StartTime: plivoTime(call.createdAt),
+      AnswerTime: call.answeredAt ? plivoTime(call.answeredAt) : '',
+      EndTime: plivoTime(now),
+      ...extra,
+    };
+    const sent = { kind: 'status' as const, event: status, url: call.hangupUrl, params };
+    return (await this.send(call, { ...sent, method: call.hangupMethod }, options)).status;
+  }
+
+  /** Sends the call's last callback again (a provider retry), signed with a fresh nonce. */
+  async replayLastCallback(id: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(id);
+    const last = this.lastSent.get(call.requestUuid);
+    if (!last) throw new Error(`Plivo call ${id} has sent no callback yet`);
+    return (await this.send(call, last, options)).status;
+  }
+
+  private async send(call: PlivoCall, sent: Sent, options: DeliveryOptions) {
+    this.lastSent.set(call.requestUuid, sent);
+    const token = this.account(call.authId).authToken;
+    const nonce = plivoNonce();
+    const signWith = options.signature === 'invalid' ? `${token}x` : token;
+    const signature = plivoV3Signature(signWith, sent.method, sent.url, sent.params, nonce);
+    const headers: Record<string, string> = {};
+    if (options.signature !== 'missing') {
+      headers['X-Plivo-Signature-V3'] = signature;
+      headers['X-Plivo-Signature-Ma-V3'] = signature;
+      headers['X-Plivo-Signature-V3-Nonce'] = nonce;
+    }
+    if (sent.method === 'POST') headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const query = encodeForm(sent.params);
+    return this.deliver({
+      callId: call.requestUuid,
+      kind: sent.kind,
+      event: sent.event,
+      method: sent.method,
+      url: sent.method === 'GET' ? appendQuery(sent.url, query) : sent.url,
+      headers,
+      body: sent.method === 'POST' ? query : '',
+      payload: sent.params,
+    });
+  }
+
+  protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {
+    return plivoError(status, message, retryAfter);
+  }
+}

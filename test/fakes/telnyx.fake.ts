@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import {
+  HttpFake,
+  randomAlnum,
+  randomDigits,
+  type DeliveryOptions,
+  type FakeResponse,
+} from './http-fake';
+import { generateEd25519KeyPair, telnyxSignature, type Ed25519KeyPair } from './signatures';
+import { registerTelnyxApi } from './telnyx.api';
+import {
+  createApplication,
+  telnyxErrorFor,
+  type TelnyxAccount,
+  type TelnyxApplication,
+  type TelnyxCall,
+  type TelnyxNumber,
+  type TelnyxOutboundVoiceProfile,
+  type TelnyxWebhook,
+} from './telnyx.model';
+
+export { telnyxError } from './telnyx.model';
+
+export type TelnyxEventType =
+  | 'call.initiated'
+  | 'call.answered'
+  | 'call.hangup'
+  | 'call.bridged'
+  | 'call.machine.detection.ended'
+  | 'call.recording.saved';
+
+/**
+ * Telnyx's API v2 (`https://api.telnyx.com`, under `/v2`): Bearer API key, JSON both ways,
+ * `{data, meta}` lists, `{errors:[{code,title,detail,source}]}` errors, Call Control Applications,
+ * and Ed25519-signed JSON webhooks (`telnyx-signature-ed25519` over `timestamp|body`).
+ */
+export class TelnyxFake extends HttpFake {
+  readonly accounts = new Map<string, TelnyxAccount>();
+  /** Raw 32-byte Ed25519 public key, base64: Switchboard's `PROVIDER_THREE_PUBLIC_KEY`. */
+  readonly publicKey: string;
+  private readonly keyPair: Ed25519KeyPair;
+  private readonly callsById = new Map<string, TelnyxCall>();
+  private readonly lastSent = new Map<string, TelnyxWebhook>();
+
+  static async start(): Promise<TelnyxFake> {
+    const fake = new TelnyxFake();
+    await fake.listen();
+    return fake;
+  }
+
+  private constructor() {
+    super();
+    this.keyPair = generateEd25519KeyPair();
+    this.publicKey = this.keyPair.publicKey;
+    const state = { accounts: this.accounts, calls: this.callsById };
+    registerTelnyxApi((method, template, handler) => this.route(method, template, handler), state);
+  }
+
+  // ------------------------------------------------------------ seeding and state
+
+  /** A new account; it gets a default outbound voice profile unless told otherwise. */
+  addAccount(
+    init: { apiKey?: string; balance?: string; withOutboundVoiceProfile?: boolean } = {},
+  ): TelnyxAccount {
+    const account: TelnyxAccount = {
+      apiKey:
+        init.apiKey ??
+        `KEY${randomAlnum(26)}_${randomAlnum(22, 'abcdefghijkmnopqrstuvwxyzABCDEFGH0123456789')}`,
+      balance: init.balance ?? '300.00',
+      numbers: new Map(),
+      applications: new Map(),
+      outboundVoiceProfiles: new Map(),
+    };
+    this.accounts.set(account.apiKey, account);
+    if (init.withOutboundVoiceProfile !== false) this.addOutboundVoiceProfile(account, 'Default');
+    return account;
+  }
+
+  addOutboundVoiceProfile(
+    account: TelnyxAccount | string,
+    name: string,
+  ): TelnyxOutboundVoiceProfile {
+    const profile = { id: randomDigits(19), name, enabled: true, createdAt: new Date() };
+    this.account(account).outboundVoiceProfiles.set(profile.id, profile);
+    return profile;
+  }
+
+  /** Owns `e164` (`+` added when missing) on the account: active, no connection. */
+  addNumber(
+    account: TelnyxAccount | string,
+    e164: string,
+    options: Partial<Omit<TelnyxNumber, 'phoneNumber'>> = {},
+  ): TelnyxNumber {
+    const now = new Date();
+    const n: TelnyxNumber = {
+      id: randomDigits(19),
+      phoneNumber: e164.startsWith('+') ? e164 : `+${e164}`,
+      status: 'active',
+      connectionId: null,
+      tags: [],
+      createdAt: now,
+      updatedAt: now,
+      ...options,
+    };
+    this.account(account).numbers.set(n.id, n);
+    return n;
+  }
+
+  addApplication(
+    account: TelnyxAccount | string,
+    init: Partial<TelnyxApplication> &
+      Pick<TelnyxApplication, 'applicationName' | 'webhookEventUrl'>,
+  ): TelnyxApplication {
+    return createApplication(this.account(account), init);
+  }
+
+  account(account: TelnyxAccount | string): TelnyxAccount {
+    const found = typeof account === 'string' ? this.accounts.get(account) : account;
+    if (!found) throw new Error('no such Telnyx account');
+    return found;
+  }
+
+  number(account: TelnyxAccount | string, e164: string): TelnyxNumber | undefined {
+    const wanted = e164.startsWith('+') ? e164 : `+${e164}`;
+    return [...this.account(account).numbers.values()].find((n) => n.phoneNumber === wanted);
+  }
+
+  application(account: TelnyxAccount | string, id: string): TelnyxApplication | undefined {
+    return this.account(account).applications.get(id);
+  }
+
+  get calls(): TelnyxCall[] {
+    return [...this.callsById.values()];
+  }
+
+  call(callControlId: string): TelnyxCall {
+    const found = this.callsById.get(callControlId);
+    if (!found) throw new Error(`no Telnyx call ${callControlId}`);
+    return found;
+  }
+
+  // ------------------------------------------------------------ calls and webhooks
+
+  /**
+   * Posts a signed webhook `{data:{id,event_type,occurred_at,record_type,payload},meta}` to the
+   * call's webhook_url (or its app's current webhook_event_url) and returns the receiver's status.
+   * `call.hangup` defaults to normal_clearing after an answer, otherwise no_answer; `extra` adds
+   * or overrides payload fields (hangup_cause, result, recording_urls, ...).
+   */
+  async advanceCall(
+    callControlId: string,
+    eventType: TelnyxEventType,
+    extra: Record<string, unknown> = {},
+    options: DeliveryOptions = {},
+  ): Promise<number> {
+    const call = this.call(callControlId);
+    if (call.endedAt) throw new Error(`Telnyx call ${callControlId} has already ended`);
+    const now = new Date();
+    const payload: Record<string, unknown> = {
+      call_control_id: call.callControlId,
+      call_leg_id: call.callLegId,
+      call_session_id: call.callSessionId,
+      connection_id: call.connectionId,
+      client_state: call.clientState,
+      from: call.from,
+      to: call.to,
+      direction: 'outgoing',
+    };
+    switch (eventType) {
+      case 'call.initiated':
+        call.state = 'initiated';
+        Object.assign(payload, { state: 'bridging', start_time: now.toISOString() });
+        break;
+      case 'call.answered':
+        call.state = 'answered';
+        call.answeredAt = now;
+        Object.assign(payload, { state: 'answered', start_time: call.createdAt.toISOString() });
+        break;
+      case 'call.hangup':
+        call.state = 'hangup';
+        call.endedAt = now;
+        Object.assign(payload, {
+          state: 'hangup',
+          start_time: call.createdAt.toISOString(),
+          end_time: now.toISOString(),
+          hangup_cause: call.answeredAt || call.hangupRequested ? 'normal_clearing' : 'no_answer',
+          hangup_source: call.hangupRequested ? 'caller' : 'callee',
+          sip_hangup_cause: call.answeredAt ? '200' : '480',
+          call_quality_stats: null,
+        });
+        break;
+      case 'call.machine.detection.ended':
+        payload.result = 'human';
+        break;
+      case 'call.recording.saved': {
+        const id = randomUUID();
+        const started = call.answeredAt ?? call.createdAt;
+        const urls = {
+          mp3: `${this.baseUrl}/recordings/${id}.mp3`,
+          wav: `${this.baseUrl}/recordings/${id}.wav`,
+        };
+        Object.assign(payload, {
+          recording_id: id,
+          channels: 'single',
+          recording_started_at: started.toISOString(),
+          recording_ended_at: now.toISOString(),
+          recording_urls: urls,
+          public_recording_urls: urls,
+        });
+        break;
+      }
+      case 'call.bridged':
+        break;
+    }
+    Object.assign(payload, extra);
+    const url =
+      call.webhookUrl ?? this.application(call.apiKey, call.connectionId)?.webhookEventUrl;
+    if (!url) throw new Error(`Telnyx call ${callControlId} has no webhook URL`);
+    const document: TelnyxWebhook = {
+      data: {
+        id: randomUUID(),
+        event_type: eventType,
+        occurred_at: now.toISOString(),
+        record_type: 'event',
+        payload,
+      },
+      meta: { attempt: 1, delivered_to: url },
+    };
+    return this.send(call, document, options);
+  }
+
+  /** Sends the call's last webhook again: same event id, `meta.attempt` + 1, fresh signature. */
+  async replayLastCallback(callControlId: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(callControlId);
+    const last = this.lastSent.get(call.callControlId);
+    if (!last) throw new Error(`Telnyx call ${callControlId} has sent no webhook yet`);
+    return this.send(
+      call,
+      { ...last, meta: { ...last.meta, attempt: last.meta.attempt + 1 } },
+      options,
+    );
+  }
+
+  private async send(call: TelnyxCall, document: TelnyxWebhook, options: DeliveryOptions) {
+    this.lastSent.set(call.callControlId, document);
+    const body = JSON.stringify(document);
+    const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+    const signer =
+      options.signature === 'invalid'
+        ? generateEd25519KeyPair().privateKey
+        : this.keyPair.privateKey;
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'telnyx-webhooks',
+    };
+    if (options.signature !== 'missing') {
+      headers['telnyx-signature-ed25519'] = telnyxSignature(signer, timestamp, body);
+      headers['telnyx-timestamp'] = timestamp;
+    }
+    const delivery = await this.deliver({
+      callId: call.callControlId,
+      kind: 'status',
+      event: document.data.event_type,
+      method: 'POST',
+      url: document.meta.delivered_to,
+      headers,
+      body,
+      payload: document,
+    });
+    return delivery.status;
+  }
+
+  protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {
+    return telnyxErrorFor(status, message, retryAfter);
+  }
+}

@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import {
+  HttpFake,
+  appendQuery,
+  encodeForm,
+  type CallbackDelivery,
+  type DeliveryOptions,
+  type FakeResponse,
+  type FormBody,
+} from './http-fake';
+import { twilioSignature } from './signatures';
+import { registerTwilioApi, twilioSid } from './twilio.api';
+import {
+  SIP_RESPONSE,
+  TWILIO_API_VERSION,
+  callDuration,
+  findNumber,
+  formatted,
+  rfc2822,
+  subscribedEvent,
+  twilioErrorFor,
+  type TwilioAccount,
+  type TwilioCall,
+  type TwilioCallStatus,
+  type TwilioNumber,
+} from './twilio.model';
+
+export { twilioError } from './twilio.model';
+
+const TERMINAL: TwilioCallStatus[] = ['completed', 'busy', 'failed', 'no-answer', 'canceled'];
+
+interface Sent {
+  kind: CallbackDelivery['kind'];
+  event: string;
+  url: string;
+  method: 'GET' | 'POST';
+  params: FormBody;
+  idempotencyToken: string;
+}
+
+/**
+ * Twilio's REST API (`https://api.twilio.com`, under `/2010-04-01/Accounts/{Sid}`): Basic auth,
+ * form bodies with repeated keys, `.json` resources, `{code,message,more_info,status}` errors, and
+ * `X-Twilio-Signature`-signed status callbacks to the StatusCallback a call was placed with.
+ */
+export class TwilioFake extends HttpFake {
+  readonly accounts = new Map<string, TwilioAccount>();
+  private readonly callsBySid = new Map<string, TwilioCall>();
+  private readonly lastSent = new Map<string, Sent>();
+
+  static async start(): Promise<TwilioFake> {
+    const fake = new TwilioFake();
+    await fake.listen();
+    return fake;
+  }
+
+  private constructor() {
+    super();
+    const state = { accounts: this.accounts, calls: this.callsBySid };
+    registerTwilioApi((method, template, handler) => this.route(method, template, handler), state);
+  }
+
+  // ------------------------------------------------------------ seeding and state
+
+  addAccount(
+    init: Partial<
+      Pick<TwilioAccount, 'sid' | 'authToken' | 'friendlyName' | 'status' | 'type'>
+    > = {},
+  ): TwilioAccount {
+    const account: TwilioAccount = {
+      sid: twilioSid('AC'),
+      authToken: randomBytes(16).toString('hex'),
+      friendlyName: 'Switchboard Test',
+      status: 'active',
+      type: 'Full',
+      apiKeys: new Map(),
+      numbers: new Map(),
+      createdAt: new Date(),
+      ...init,
+    };
+    this.accounts.set(account.sid, account);
+    return account;
+  }
+
+  /** An API Key (SK…) whose secret authenticates like the auth token. */
+  addApiKey(account: TwilioAccount | string): { sid: string; secret: string } {
+    const key = { sid: twilioSid('SK'), secret: randomBytes(16).toString('hex') };
+    this.account(account).apiKeys.set(key.sid, key.secret);
+    return key;
+  }
+
+  /** Owns `e164` (`+` added when missing) on the account, voice capable and unconfigured. */
+  addNumber(
+    account: TwilioAccount | string,
+    e164: string,
+    options: Partial<Omit<TwilioNumber, 'phoneNumber'>> = {},
+  ): TwilioNumber {
+    const phoneNumber = e164.startsWith('+') ? e164 : `+${e164}`;
+    const now = new Date();
+    const entry: TwilioNumber = {
+      sid: twilioSid('PN'),
+      phoneNumber,
+      friendlyName: formatted(phoneNumber),
+      voiceUrl: '',
+      voiceMethod: 'POST',
+      voiceFallbackUrl: '',
+      voiceFallbackMethod: 'POST',
+      statusCallback: '',
+      statusCallbackMethod: 'POST',
+      voiceApplicationSid: '',
+      voiceCallerIdLookup: false,
+      capabilities: { voice: true, sms: true, mms: true, fax: false },
+      createdAt: now,
+      updatedAt: now,
+      ...options,
+    };
+    this.account(account).numbers.set(entry.sid, entry);
+    return entry;
+  }
+
+  account(account: TwilioAccount | string): TwilioAccount {
+    const found = typeof account === 'string' ? this.accounts.get(account) : account;
+    if (!found)
+      throw new Error(`no Twilio account ${typeof account === 'string' ? account : account.sid}`);
+    return found;
+  }
+
+  /** The IncomingPhoneNumber with this +E.164 (or `+`-less) number, if the account owns it. */
+  number(account: TwilioAccount | string, e164: string): TwilioNumber | undefined {
+    return findNumber(this.account(account), e164);
+  }
+
+  get calls(): TwilioCall[] {
+    return [...this.callsBySid.values()];
+  }
+
+  call(callSid: string): TwilioCall {
+    const found = this.callsBySid.get(callSid);
+    if (!found) throw new Error(`no Twilio call ${callSid}`);
+    return found;
+  }
+
+  // ------------------------------------------------------------ calls and callbacks
+
+  /**
+   * Moves the call to `status`. On `in-progress` the fake first fetches the call's `Url` (expects
+   * 200 TwiML, kept in `answerFetch`). A status callback goes to StatusCallback only when its
+   * StatusCallbackEvent was requested (initiated | ringing | answered | completed for every final
+   * status). Returns the receiver's status for that callback, else for the Url fetch, else
+   * undefined. `extra` adds or overrides form parameters (e.g. AnsweredBy, RecordingUrl).
+   */
+  async advanceCall(
+    callSid: string,
+    status: Exclude<TwilioCallStatus, 'queued'>,
+    extra: Record<string, string> = {},
+    options: DeliveryOptions = {},
+  ): Promise<number | undefined> {
+    const call = this.call(callSid);
+    if (call.endedAt) throw new Error(`Twilio call ${callSid} has already ended`);
+    const now = new Date();
+    call.status = status;
+    call.updatedAt = now;
+    const base: FormBody = {
+      AccountSid: call.accountSid,
+      ApiVersion: TWILIO_API_VERSION,
+      CallSid: call.sid,
+      CallStatus: status,
+      Called: call.to,
+      Caller: call.from,
+      Direction: 'outbound-api',
+      From: call.from,
+      To: call.to,
+      ...(call.machineDetection && (status === 'in-progress' || status === 'completed')
+        ? { AnsweredBy: 'human' }
+        : {}),
+    };
+    let answerStatus: number | undefined;
+    if (status === 'in-progress') {
+      call.answeredAt = now;
+      if (call.url) {
+        const sent = this.sent('answer', status, call.url, call.method, { ...base, ...extra });
+        call.answerFetch = await this.send(call, sent, options);
+        answerStatus = call.answerFetch.status;
+      }
+    }
+    if (TERMINAL.includes(status)) call.endedAt = now;
+    const event = subscribedEvent(status);
+    if (!call.statusCallback || !call.statusCallbackEvents.includes(event)) return answerStatus;
+    const sip = SIP_RESPONSE[status];
+    const params: FormBody = {
+      ...base,
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(call.sequence++),
+      Timestamp: rfc2822(now),
+      ...(sip ? { SipResponseCode: sip } : {}),
+      ...(event === 'completed' ? { CallDuration: String(callDuration(call, now)) } : {}),
+      ...extra,
+    };
+    const sent = this.sent(
+      'status',
+      status,
+      call.statusCallback,
+      call.statusCallbackMethod,
+      params,
+    );
+    return (await this.send(call, sent, options)).status;
+  }
+
+  /** Sends the call's last callback again, same parameters and I-Twilio-Idempotency-Token. */
+  async replayLastCallback(callSid: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(callSid);
+    const last = this.lastSent.get(call.sid);
+    if (!last) throw new Error(`Twilio call ${callSid} has sent no callback yet`);
+    return (await this.send(call, last, options)).status;
+  }
+
+  private sent(
+    kind: Sent['kind'],
+    event: string,
+    url: string,
+    m: Sent['method'],
+    params: FormBody,
+  ): Sent {
+    return {
+      kind,
+      event,
+      url,
+      method: m,
+      params,
+      idempotencyToken: randomBytes(16).toString('hex'),
+    };
+  }
+
+  private async send(call: TwilioCall, sent: Sent, options: DeliveryOptions) {
+    this.lastSent.set(call.sid, sent);
+    const token = this.account(call.accountSid).authToken;
+    const query = encodeForm(sent.params);
+    const url = sent.method === 'GET' ? appendQuery(sent.url, query) : sent.url;
+    const signed = sent.method === 'GET' ? {} : sent.params;
+    const headers: Record<string, string> = {
+      'I-Twilio-Idempotency-Token': sent.idempotencyToken,
+      'User-Agent': 'TwilioProxy/1.1',
+    };
+    if (options.signature !== 'missing') {
+      const key = options.signature === 'invalid' ? `${token}x` : token;
+      headers['X-Twilio-Signature'] = twilioSignature(key, url, signed);
+    }
+    if (sent.method === 'POST') headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    return this.deliver({
+      callId: call.sid,
+      kind: sent.kind,
+      event: sent.event,
+      method: sent.method,
+      url,
+      headers,
+      body: sent.method === 'POST' ? query : '',
+      payload: sent.params,
+    });
+  }
+
+  protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {
+    return twilioErrorFor(status, message, retryAfter);
+  }
+}

@@ -9,6 +9,7 @@ import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { HealthModule } from './modules/health/health.module';
+import { PhonesModule } from './modules/phones/phones.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
 
@@ -30,6 +31,7 @@ export class AppModule {
         QueueModule.forRoot(config),
         AuthModule,
         HealthModule,
+        PhonesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

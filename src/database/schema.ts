@@ -2,3 +2,4 @@
 export * from '../modules/organizations/organizations.schema';
 export * from '../modules/users/users.schema';
 export * from '../modules/api-keys/api-keys.schema';
+export * from '../modules/phones/phones.schema';

@@ -1,0 +1,75 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { INTEGRATIONS } from '../../telephony/telephony.types';
+
+export class PhoneNumberDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({ example: '65f1c0ffee0123456789abce' })
+  userId!: string;
+
+  @ApiProperty({ example: '+14155551234' })
+  phoneNumber!: string;
+
+  @ApiProperty({ enum: INTEGRATIONS })
+  integration!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  createdAt!: string;
+}
+
+export class PhoneNumberListItemDto extends PhoneNumberDto {
+  @ApiProperty({ enum: ['active', 'inactive'], description: 'Only active numbers are dialed from' })
+  status!: string;
+}
+
+export class DeletePhoneResponseDto {
+  @ApiProperty({ example: true })
+  success!: boolean;
+
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  deletedId!: string;
+}
+
+export class WiringDriftDto {
+  @ApiProperty({ example: 'VoiceUrl' })
+  field!: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  expected!: string | null;
+
+  @ApiProperty({ nullable: true, type: String })
+  actual!: string | null;
+}
+
+export class PhoneVerificationDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({ example: '+14155551234' })
+  phoneNumber!: string;
+
+  @ApiProperty({ enum: INTEGRATIONS })
+  integration!: string;
+
+  @ApiProperty({ description: 'The stored credentials are still accepted by the provider' })
+  credentialsValid!: boolean;
+
+  @ApiProperty({ description: 'The number is still on the provider account' })
+  numberOwned!: boolean;
+
+  @ApiProperty({ description: 'The provider still sends this number’s calls to Switchboard' })
+  webhooksInSync!: boolean;
+
+  @ApiProperty({
+    type: [WiringDriftDto],
+    description: 'What the provider holds that differs from our wiring',
+  })
+  drift!: WiringDriftDto[];
+
+  @ApiProperty({ description: 'True when `repair=true` re-applied the wiring' })
+  repaired!: boolean;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  checkedAt!: string;
+}

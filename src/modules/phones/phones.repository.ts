@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { and, desc, eq } from 'drizzle-orm';
+import { Database } from '../../database';
+import { phoneNumbers, type PhoneNumberRow } from './phones.schema';
+
+export type NewPhoneNumber = Omit<
+  typeof phoneNumbers.$inferInsert,
+  'organizationId' | 'createdAt' | 'updatedAt'
+>;
+
+@Injectable()
+export class PhonesRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(organizationId: string, values: NewPhoneNumber): Promise<PhoneNumberRow> {
+    const [row] = await this.database.db
+      .insert(phoneNumbers)
+      .values({ ...values, organizationId })
+      .returning();
+    return row;
+  }
+
+  async findById(organizationId: string, id: string): Promise<PhoneNumberRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(phoneNumbers)
+      .where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)));
+    return row;
+  }
+
+  async findByUserAndNumber(organizationId: string, userId: string, phoneNumber: string) {
+    const [row] = await this.database.db
+      .select({ id: phoneNumbers.id })
+      .from(phoneNumbers)
+      .where(
+        and(
+          eq(phoneNumbers.organizationId, organizationId),
+          eq(phoneNumbers.userId, userId),
+          eq(phoneNumbers.phoneNumber, phoneNumber),
+        ),
+      );
+    return row;
+  }
+
+  list(organizationId: string): Promise<PhoneNumberRow[]> {
+    return this.database.db
+      .select()
+      .from(phoneNumbers)
+      .where(eq(phoneNumbers.organizationId, organizationId))
+      .orderBy(desc(phoneNumbers.createdAt), desc(phoneNumbers.id));
+  }
+
+  async update(organizationId: string, id: string, values: Partial<NewPhoneNumber>): Promise<void> {
+    await this.database.db
+      .update(phoneNumbers)
+      .set(values)
+      .where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)));
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const deleted = await this.database.db
+      .delete(phoneNumbers)
+      .where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)))
+      .returning({ id: phoneNumbers.id });
+    return deleted.length > 0;
+  }
+}

@@ -1,0 +1,39 @@
+import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
+import { organizations } from '../organizations/organizations.schema';
+import type { Integration } from '../telephony/telephony.types';
+import { users } from '../users/users.schema';
+
+export type PhoneStatus = 'active' | 'inactive';
+
+/** A telephony number attached to the workspace, with its provider credentials sealed. */
+export const phoneNumbers = pgTable(
+  'phone_numbers',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: objectIdRef('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** E.164. */
+    phoneNumber: text('phone_number').notNull(),
+    integration: text('integration').$type<Integration>().notNull(),
+    /** AES-256-GCM sealed JSON of the account id, secret and callback token (SecretBox). */
+    credentials: text('credentials').notNull(),
+    providerNumberId: text('provider_number_id').notNull(),
+    /** Plivo application id or Telnyx Call Control Application id. */
+    providerAppId: text('provider_app_id'),
+    status: text('status').$type<PhoneStatus>().notNull().default('active'),
+    webhooksCheckedAt: timestamp('webhooks_checked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('phone_numbers_user_number_key').on(t.userId, t.phoneNumber),
+    index('phone_numbers_organization_created_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;

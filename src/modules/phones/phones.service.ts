@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import {
+  BadGatewayException,
+  BadRequestException,
+  Injectable,
+  InternalServerErrorException,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import { newObjectId } from '../../common/object-id';
+import { maskPhoneNumber, toE164 } from '../../common/phone-number';
+import { type AppConfig, InjectConfig } from '../../config';
+import { isUniqueViolation } from '../../database';
+import { ProviderError } from '../telephony/provider-error';
+import { TelephonyProviders } from '../telephony/telephony-providers';
+import type { OwnedNumber, ProviderCredentials } from '../telephony/telephony.types';
+import { UsersService } from '../users/users.service';
+import { callbackUrlsFor } from './callback-urls';
+import type { AddPhoneDto } from './dto/add-phone.dto';
+import type {
+  DeletePhoneResponseDto,
+  PhoneNumberDto,
+  PhoneNumberListItemDto,
+  PhoneVerificationDto,
+} from './dto/phone.dto';
+import { PhoneCredentials } from './phone-credentials';
+import { PhonesRepository } from './phones.repository';
+import type { PhoneNumberRow } from './phones.schema';
+
+const DUPLICATE = 'Phone number already exists for this user';
+
+@Injectable()
+export class PhonesService {
+  private readonly logger = new Logger(PhonesService.name);
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly phones: PhonesRepository,
+    private readonly users: UsersService,
+    private readonly providers: TelephonyProviders,
+    private readonly credentials: PhoneCredentials,
+  ) {}
+
+  /**
+   * Validates the credentials and the number at the provider, wires the provider's callbacks to
+   * us, and only then saves the number: a failure at any step saves nothing.
+   */
+  async add(organizationId: string, dto: AddPhoneDto): Promise<PhoneNumberDto> {
+    if (!(await this.users.findById(organizationId, dto.userId)))
+      throw new NotFoundException('User not found');
+    const e164 = toE164(dto.phoneNumber);
+    if (!e164)
+      throw new BadRequestException('Invalid phoneNumber: expected a number with its country code');
+    if (await this.phones.findByUserAndNumber(organizationId, dto.userId, e164))
+      throw new BadRequestException(DUPLICATE);
+    if (dto.integration !== 'provider_three' && dto.accSId.trim() === '') {
+      throw new BadRequestException('accSId is required for this integration');
+    }
+
+    const provider = this.providers.get(dto.integration);
+    const credentials: ProviderCredentials = {
+      accountId: dto.accSId.trim(),
+      secret: dto.authToken,
+    };
+    const owned = await this.checkAtProvider(() => provider.validateCredentials(credentials)).then(
+      () => this.checkAtProvider(() => provider.verifyNumberOwnership(credentials, e164)),
+    );
+
+    const id = newObjectId();
+    const callbackToken = randomBytes(32).toString('base64url');
+    const urls = callbackUrlsFor(
+      this.config.http.publicBaseUrl,
+      dto.integration,
+      id,
+      callbackToken,
+    );
+    let appId: string | undefined;
+    try {
+      ({ appId } = await provider.configureWebhooks(credentials, owned, urls));
+    } catch (error) {
+      this.logger.warn(
+        `Webhook set-up failed for ${dto.integration} number ${maskPhoneNumber(e164)}: ${describe(error)}`,
+      );
+      throw new InternalServerErrorException(`Webhook set-up failure: ${describe(error)}`);
+    }
+
+    // For provider_three the app id is the Call Control Application we configured.
+    const stored = {
+      ...credentials,
+      accountId: appId && dto.integration === 'provider_three' ? appId : credentials.accountId,
+    };
+    try {
+      const row = await this.phones.create(organizationId, {
+        id,
+        userId: dto.userId,
+        phoneNumber: e164,
+        integration: dto.integration,
+        credentials: this.credentials.seal(organizationId, id, { ...stored, callbackToken }),
+        providerNumberId: owned.providerNumberId,
+        providerAppId: appId ?? null,
+        webhooksCheckedAt: new Date(),
+      });
+      return toPhoneDto(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new BadRequestException(DUPLICATE);
+      throw error;
+    }
+  }
+
+  async list(organizationId: string): Promise<PhoneNumberListItemDto[]> {
+    return (await this.phones.list(organizationId)).map((row) => ({
+      ...toPhoneDto(row),
+      status: row.status,
+    }));
+  }
+
+  async delete(organizationId: string, id: string): Promise<DeletePhoneResponseDto> {
+    if (!(await this.phones.delete(organizationId, id)))
+      throw new NotFoundException('Phone number not found');
+    return { success: true, deletedId: id };
+  }
+
+  /** Re-checks credentials, ownership and webhook wiring at the provider; `repair` re-applies the wiring. */
+  async verify(organizationId: string, id: string, repair: boolean): Promise<PhoneVerificationDto> {
+    const row = await this.phones.findById(organizationId, id);
+    if (!row) throw new NotFoundException('Phone number not found');
+    const { callbackToken, ...credentials } = this.credentials.open(
+      organizationId,
+      id,
+      row.credentials,
+    );
+    const provider = this.providers.get(row.integration);
+    const urls = callbackUrlsFor(
+      this.config.http.publicBaseUrl,
+      row.integration,
+      id,
+      callbackToken,
+    );
+    const owned: OwnedNumber = { e164: row.phoneNumber, providerNumberId: row.providerNumberId };
+    const report: PhoneVerificationDto = {
+      ...pick(row),
+      credentialsValid: false,
+      numberOwned: false,
+      webhooksInSync: false,
+      drift: [],
+      repaired: false,
+      checkedAt: new Date().toISOString(),
+    };
+    try {
+      await provider.validateCredentials(credentials);
+      report.credentialsValid = true;
+      await provider.verifyNumberOwnership(credentials, row.phoneNumber);
+      report.numberOwned = true;
+      const wiring = { appId: row.providerAppId ?? undefined };
+      report.drift = await provider.inspectWebhooks(credentials, owned, urls, wiring);
+      if (report.drift.length > 0 && repair) {
+        const { appId } = await provider.configureWebhooks(credentials, owned, urls);
+        await this.phones.update(organizationId, id, { providerAppId: appId ?? null });
+        report.repaired = true;
+      }
+      report.webhooksInSync = report.drift.length === 0 || report.repaired;
+    } catch (error) {
+      if (
+        !(error instanceof ProviderError) ||
+        !['auth', 'not_owned', 'not_found'].includes(error.kind)
+      ) {
+        throw new BadGatewayException(`Could not verify at the provider: ${describe(error)}`);
+      }
+    }
+    await this.phones.update(organizationId, id, {
+      status: report.credentialsValid && report.numberOwned ? 'active' : 'inactive',
+      webhooksCheckedAt: new Date(report.checkedAt),
+    });
+    return report;
+  }
+
+  /** Provider answers about the customer's input become 400; outages become 500. */
+  private async checkAtProvider<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (
+        error instanceof ProviderError &&
+        ['auth', 'not_found', 'invalid_request'].includes(error.kind)
+      ) {
+        throw new BadRequestException(`Invalid provider credentials: ${error.message}`);
+      }
+      if (error instanceof ProviderError && error.kind === 'not_owned') {
+        throw new BadRequestException(
+          `Phone number not owned by the provider account: ${error.message}`,
+        );
+      }
+      throw new InternalServerErrorException(`Telephony provider unavailable: ${describe(error)}`);
+    }
+  }
+}
+
+function toPhoneDto(row: PhoneNumberRow): PhoneNumberDto {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    phoneNumber: row.phoneNumber,
+    integration: row.integration,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function pick(row: PhoneNumberRow) {
+  return { _id: row.id, phoneNumber: row.phoneNumber, integration: row.integration };
+}
+
+function describe(error: unknown): string {
+  return error instanceof ProviderError ? error.message : 'unexpected error';
+}

@@ -1,4 +1,4 @@
-import type { INestApplicationContext, LoggerService } from '@nestjs/common';
+import type { LoggerService } from '@nestjs/common';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
@@ -6,7 +6,7 @@ const SHUTDOWN_TIMEOUT_MS = 30_000;
  * On SIGTERM or SIGINT: stop accepting connections, let in-flight requests and jobs finish
  * (app.close() runs every shutdown hook), then exit 0; exit 1 if that takes longer than 30 s.
  */
-export function closeOnSignals(app: INestApplicationContext, logger: LoggerService): void {
+export function closeOnSignals(app: { close(): Promise<void> }, logger: LoggerService): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;

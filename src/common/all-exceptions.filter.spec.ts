@@ -1,6 +1,8 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { describeUnknown } from './describe-error';
 import { TooManyRequestsException } from './too-many-requests.exception';
 
 function render(exception: unknown) {
@@ -28,6 +30,9 @@ function render(exception: unknown) {
 }
 
 describe('AllExceptionsFilter', () => {
+  beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
+  afterAll(() => jest.restoreAllMocks());
+
   it('renders HTTP errors in the envelope with their status', () => {
     expect(render(new NotFoundException('Batch not found'))).toMatchObject({
       status: 404,
@@ -36,6 +41,19 @@ describe('AllExceptionsFilter', () => {
     expect(render(new BadRequestException(['a is bad', 'b is bad'])).body).toMatchObject({
       errorMessage: 'a is bad; b is bad',
     });
+  });
+
+  it('logs an unknown error by class, code and location only', () => {
+    const error = Object.assign(new Error("insert into users values ('secret@example.com')"), {
+      code: '23505',
+    });
+    const described = describeUnknown(error);
+    expect(described).toEqual({
+      error: 'Error',
+      code: '23505',
+      at: expect.stringMatching(/all-exceptions\.filter\.spec\.ts:\d+:\d+$/),
+    });
+    expect(JSON.stringify(described)).not.toMatch(/secret|insert/);
   });
 
   it('answers unknown errors with a bare 500 and the request id, never their text', () => {

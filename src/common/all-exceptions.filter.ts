@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { ErrorEnvelope } from '@app/contracts';
 import type { Request, Response } from 'express';
+import { describeUnknown } from './describe-error';
 import { TooManyRequestsException } from './too-many-requests.exception';
 import { ValidationFailedException } from './validation';
 
@@ -82,12 +83,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error({ requestId: request.id, status, error: exception.name }, 'Server error');
       return { ...envelope(status, titleOf(status), detailOf(exception)), requestId: request.id };
     }
-    // Unknown errors: log the class and stack for operators, answer with a correlation id only.
-    const error = exception instanceof Error ? exception : new Error('non-error thrown');
-    this.logger.error(
-      { requestId: request.id, error: error.name, stack: error.stack },
-      'Unhandled error',
-    );
+    // Unknown errors: log where and what class, never the message (it can hold SQL or data),
+    // and answer with a correlation id only.
+    this.logger.error({ requestId: request.id, ...describeUnknown(exception) }, 'Unhandled error');
     return {
       ...envelope(HttpStatus.INTERNAL_SERVER_ERROR, TITLES[500], 'An unexpected error occurred'),
       requestId: request.id,

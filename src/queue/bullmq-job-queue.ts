@@ -18,6 +18,7 @@ import {
   type JobPayloads,
   type JobRetryPolicy,
 } from './jobs';
+import { describeUnknown } from '../common/describe-error';
 
 /** One queue for every job; job names tell the handlers apart. Keys: `<REDIS_PREFIX>:jobs:*`. */
 export const JOBS_QUEUE_NAME = 'jobs';
@@ -72,7 +73,7 @@ export class BullMqJobQueue
     this.worker.on('error', (error: Error) => this.logger.warn(`Worker: ${error.message}`));
     this.worker.on('failed', (job: Job | undefined, error: Error) => {
       if (!job) return;
-      const message = `Job ${job.name} ${job.id} failed attempt ${job.attemptsMade}: ${error.message}`;
+      const message = `Job ${job.name} ${job.id} failed attempt ${job.attemptsMade}: ${JSON.stringify(describeUnknown(error))}`;
       // finishedOn is set only when BullMQ moved the job to failed for good.
       if (job.finishedOn) this.logger.error(`${message} (giving up)`);
       else this.logger.warn(`${message} (will retry)`);

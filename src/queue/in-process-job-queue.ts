@@ -17,6 +17,7 @@ import {
   type JobPayloads,
   type JobRetryPolicy,
 } from './jobs';
+import { describeUnknown } from '../common/describe-error';
 
 /** How long shutdown waits for running jobs before giving up on them. */
 export const IN_PROCESS_DRAIN_TIMEOUT_MS = 10_000;
@@ -111,7 +112,7 @@ export class InProcessJobQueue
       await this.registry.get(name).handle(payload, { attempt, jobId });
       this.pending.delete(jobId);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = JSON.stringify(describeUnknown(error));
       if (attempt >= this.policy.attempts || this.stopping) {
         this.pending.delete(jobId);
         this.logger.error(`Job ${name} ${jobId} failed after ${attempt} attempt(s): ${reason}`);

@@ -8,6 +8,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import type { ApiKeyRow } from './api-keys.schema';
 import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import type { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { describeUnknown } from '../../common/describe-error';
 
 /** Keys remembered as recently used; beyond this the oldest is forgotten (and may re-enqueue). */
 const RECENT_USE_MEMORY = 10_000;
@@ -93,7 +94,7 @@ export class ApiKeysService {
       )
       .catch((error: unknown) => {
         this.lastEnqueuedAt.delete(row.id);
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = JSON.stringify(describeUnknown(error));
         this.logger.warn(`Could not queue last-use of API key ${row.id}: ${reason}`);
       });
   }

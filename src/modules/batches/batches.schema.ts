@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
+import { organizations } from '../organizations/organizations.schema';
+import { users } from '../users/users.schema';
+
+export type QueueStatus = 'active' | 'paused' | 'completed';
+
+/** A calling campaign: its contacts are call records; its counters are kept in step with them. */
+export const batches = pgTable(
+  'batches',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: objectIdRef('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    batchName: text('batch_name').notNull(),
+    /** Phone record ids the dialer rotates through. */
+    callingNumbers: text('calling_numbers').array().notNull(),
+    retry: integer('retry').notNull().default(0),
+    /** Seconds between retries. */
+    delay: integer('delay').notNull().default(0),
+    timezone: text('timezone').notNull().default('UTC'),
+    callingHourStart: text('calling_hour_start'),
+    callingHourEnd: text('calling_hour_end'),
+    allowedDays: integer('allowed_days')
+      .array()
+      .notNull()
+      .default(sql`'{0,1,2,3,4,5,6}'`),
+    enforceCalleeLocalHours: boolean('enforce_callee_local_hours').notNull().default(true),
+    queueStatus: text('queue_status').$type<QueueStatus>().notNull().default('active'),
+    /** Why a batch was paused by the system (e.g. no calling number left). */
+    pausedReason: text('paused_reason'),
+    totalCalls: integer('total_calls').notNull().default(0),
+    callsPicked: integer('calls_picked').notNull().default(0),
+    callsCompleted: integer('calls_completed').notNull().default(0),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('batches_owner_listing_idx')
+      .on(t.organizationId, t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`NOT ${t.isDeleted}`),
+    index('batches_calling_numbers_idx').using('gin', t.callingNumbers),
+  ],
+);
+
+export type BatchRow = typeof batches.$inferSelect;

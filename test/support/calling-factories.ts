@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { Database } from '../../src/database';
+import { batches, type BatchRow } from '../../src/modules/batches/batches.schema';
+import {
+  callRecords,
+  type CallRecordRow,
+  phoneLogs,
+  type PhoneLogRow,
+} from '../../src/modules/call-records/call-records.schema';
+import type { TestApp } from './test-app';
+
+/**
+ * Repository-level factories for calling data (phone logs are written by the dialer, which no
+ * HTTP route exposes). Each takes overrides; ids and numbers are unique per call.
+ */
+export class CallingFactories {
+  private sequence = 0;
+
+  constructor(private readonly t: TestApp) {}
+
+  private get db() {
+    return this.t.app.get(Database).db;
+  }
+
+  async batch(
+    organizationId: string,
+    userId: string,
+    overrides: Partial<typeof batches.$inferInsert> = {},
+  ): Promise<BatchRow> {
+    const [row] = await this.db
+      .insert(batches)
+      .values({
+        organizationId,
+        userId,
+        batchName: `Batch ${(this.sequence += 1)}`,
+        callingNumbers: [],
+        ...overrides,
+      })
+      .returning();
+    return row;
+  }
+
+  /** Adds call records to a batch and keeps its totalCalls counter in step. */
+  async callRecords(
+    batch: BatchRow,
+    contacts: Record<string, string>[],
+    overrides: Partial<typeof callRecords.$inferInsert> = {},
+  ): Promise<CallRecordRow[]> {
+    const rows = await this.db
+      .insert(callRecords)
+      .values(
+        contacts.map((contact) => ({
+          organizationId: batch.organizationId,
+          batchId: batch.id,
+          phoneNumber:
+            contact.phoneNumber ?? `+1415${String(5_000_000 + (this.sequence += 1)).slice(-7)}`,
+          contact: Object.fromEntries(
+            Object.entries(contact).filter(([key]) => key !== 'phoneNumber'),
+          ),
+          ...overrides,
+        })),
+      )
+      .returning();
+    await this.db
+      .update(batches)
+      .set({ totalCalls: sql`${batches.totalCalls} + ${rows.length}` })
+      .where(eq(batches.id, batch.id));
+    return rows;
+  }
+
+  /** A call attempt of a record; also moves the record's lastCallStatus. */
+  async phoneLog(
+    record: CallRecordRow,
+    overrides: Partial<typeof phoneLogs.$inferInsert> = {},
+  ): Promise<PhoneLogRow> {
+    const [row] = await this.db
+      .insert(phoneLogs)
+      .values({
+        organizationId: record.organizationId,
+        batchId: record.batchId,
+        callRecordId: record.id,
+        requestUuid: randomUUID(),
+        callStatus: 'completed',
+        callDuration: 42,
+        ...overrides,
+      })
+      .returning();
+    await this.db
+      .update(callRecords)
+      .set({ lastCallStatus: row.callStatus })
+      .where(eq(callRecords.id, record.id));
+    return row;
+  }
+}

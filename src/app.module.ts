@@ -8,6 +8,7 @@ import { createValidationPipe } from './common/validation';
 import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
+import { BatchesModule } from './modules/batches/batches.module';
 import { HealthModule } from './modules/health/health.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { QueueModule } from './queue';
@@ -32,6 +33,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         PhonesModule,
+        BatchesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -68,7 +68,14 @@ export class AccessGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     const useApiKey = policy.apiKey !== false && request.headers[API_KEY_HEADER] !== undefined;
-    await (useApiKey ? this.apiKey : this.bearer).canActivate(context);
+    try {
+      await (useApiKey ? this.apiKey : this.bearer).canActivate(context);
+    } catch (error) {
+      if (policy.unauthenticatedStatus === 403 && error instanceof UnauthorizedException) {
+        throw new ForbiddenException(error.message);
+      }
+      throw error;
+    }
 
     const denied = denialReason(policy, request.user!);
     if (denied) throw new ForbiddenException(denied);

@@ -1,4 +1,4 @@
 export { DatabaseModule, DATABASE_CONNECTION } from './database.module';
 export { Database } from './database.service';
 export type { AppDatabase, DatabaseConnection, DatabaseDriver } from './database.types';
-export { isUniqueViolation } from './errors';
+export { isInvalidRegex, isUniqueViolation, sqlStateOf } from './errors';

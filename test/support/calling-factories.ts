@@ -8,6 +8,7 @@ import {
   phoneLogs,
   type PhoneLogRow,
 } from '../../src/modules/call-records/call-records.schema';
+import { phoneNumbers } from '../../src/modules/phones/phones.schema';
 import type { TestApp } from './test-app';
 
 /**
@@ -21,6 +22,27 @@ export class CallingFactories {
 
   private get db() {
     return this.t.app.get(Database).db;
+  }
+
+  /** A phone record (credentials are a placeholder: no provider is called). */
+  async phone(
+    organizationId: string,
+    userId: string,
+    overrides: Partial<typeof phoneNumbers.$inferInsert> = {},
+  ) {
+    const [row] = await this.db
+      .insert(phoneNumbers)
+      .values({
+        organizationId,
+        userId,
+        phoneNumber: `+1415${String(6_000_000 + (this.sequence += 1)).slice(-7)}`,
+        integration: 'provider_two',
+        credentials: 'v1.placeholder',
+        providerNumberId: `PN${this.sequence}`,
+        ...overrides,
+      })
+      .returning();
+    return row;
   }
 
   async batch(

@@ -20,6 +20,8 @@ export interface AuthenticatedOptions {
   admin?: boolean;
   /** Whether `x-api-key` is accepted; false for bearer-only operations. Default true. */
   apiKey?: boolean;
+  /** Status for missing or invalid credentials: 401, or 403 where the seed says so (create-batch). */
+  unauthenticatedStatus?: 401 | 403;
 }
 
 export type AccessPolicy = { kind: 'public' } | ({ kind: 'authenticated' } & AuthenticatedOptions);
@@ -35,7 +37,9 @@ export function Authenticated(
   const policy: AccessPolicy = { kind: 'authenticated', ...options };
   const security = [ApiBearerAuth(BEARER_SCHEME)];
   if (options.apiKey !== false) security.push(ApiSecurity(API_KEY_SCHEME));
-  const errors = options.admin || options.permission ? ApiErrors(401, 403) : ApiErrors(401);
+  const statuses = new Set([options.unauthenticatedStatus ?? 401]);
+  if (options.admin || options.permission) statuses.add(403);
+  const errors = ApiErrors(...statuses);
   return applyDecorators(SetMetadata(ACCESS_METADATA, policy), ...security, errors);
 }
 

@@ -34,7 +34,7 @@ CREATE TABLE "call_records" (
 	"batch_id" varchar(24) NOT NULL,
 	"phone_number" text NOT NULL,
 	"contact" jsonb DEFAULT '{}'::jsonb NOT NULL,
-	"search_text" text GENERATED ALWAYS AS (jsonb_path_query_array(contact, 'strict $.*')::text) STORED,
+	"search_text" text GENERATED ALWAYS AS (regexp_replace(jsonb_path_query_array(contact, 'strict $.*')::text, '^\["|"\]$|", "', E'\n', 'g')) STORED,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone,

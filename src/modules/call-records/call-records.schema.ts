@@ -33,9 +33,12 @@ export const callRecords = pgTable(
       .references(() => batches.id, { onDelete: 'cascade' }),
     phoneNumber: text('phone_number').notNull(),
     contact: jsonb('contact').$type<Record<string, string>>().notNull().default({}),
-    /** Every string value of `contact`, for the trigram-indexed regular-expression search. */
+    /**
+     * Every value of `contact`, one per line, for the trigram-indexed regular-expression search;
+     * searched in newline-sensitive mode so ^ and $ anchor at each field.
+     */
     searchText: text('search_text').generatedAlwaysAs(
-      sql`jsonb_path_query_array(contact, 'strict $.*')::text`,
+      sql`regexp_replace(jsonb_path_query_array(contact, 'strict $.*')::text, '^\\["|"\\]$|", "', E'\\n', 'g')`,
     ),
     status: text('status').$type<CallRecordStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SecretBox } from '../../common/crypto/secret-box';
+import { BatchesModule } from '../batches/batches.module';
 import { TelephonyModule } from '../telephony/telephony.module';
 import { UsersModule } from '../users/users.module';
 import { PhoneCredentials } from './phone-credentials';
@@ -8,7 +9,7 @@ import { PhonesRepository } from './phones.repository';
 import { PhonesService } from './phones.service';
 
 @Module({
-  imports: [TelephonyModule, UsersModule],
+  imports: [TelephonyModule, UsersModule, BatchesModule],
   controllers: [PhonesController],
   providers: [PhonesRepository, PhonesService, PhoneCredentials, SecretBox],
   exports: [PhonesService],

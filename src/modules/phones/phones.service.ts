@@ -10,7 +10,8 @@ import {
 import { newObjectId } from '../../common/object-id';
 import { maskPhoneNumber, toE164 } from '../../common/phone-number';
 import { type AppConfig, InjectConfig } from '../../config';
-import { isUniqueViolation } from '../../database';
+import { Database, isUniqueViolation } from '../../database';
+import { BatchesService } from '../batches/batches.service';
 import { ProviderError } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import type { OwnedNumber, ProviderCredentials } from '../telephony/telephony.types';
@@ -39,6 +40,8 @@ export class PhonesService {
     private readonly users: UsersService,
     private readonly providers: TelephonyProviders,
     private readonly credentials: PhoneCredentials,
+    private readonly database: Database,
+    private readonly batches: BatchesService,
   ) {}
 
   /**
@@ -114,9 +117,13 @@ export class PhonesService {
     }));
   }
 
+  /** Removes the number from the workspace and from every batch (batches left with none pause). */
   async delete(organizationId: string, id: string): Promise<DeletePhoneResponseDto> {
-    if (!(await this.phones.delete(organizationId, id)))
-      throw new NotFoundException('Phone number not found');
+    await this.database.transaction(async () => {
+      if (!(await this.phones.delete(organizationId, id)))
+        throw new NotFoundException('Phone number not found');
+      await this.batches.removeCallingNumber(organizationId, id);
+    });
     return { success: true, deletedId: id };
   }
 

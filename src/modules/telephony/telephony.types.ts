@@ -91,7 +91,7 @@ export interface TelephonyProvider {
   transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string },
+    target: { url: string; to?: string },
   ): Promise<void>;
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean;
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus;

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { type AnyColumn, and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { Database } from '../../database';
+import {
+  callRecords,
+  type CallRecordRow,
+  phoneLogs,
+  type PhoneLogRow,
+} from '../call-records/call-records.schema';
+
+export type PhoneLogField =
+  'callStatus' | 'callDuration' | 'recordingUrl' | 'transcript' | 'requestUUID';
+
+export interface CallRecordPageQuery {
+  page: number;
+  limit: number;
+  /** Conditions on each record's latest phone log. */
+  filter: Partial<Record<PhoneLogField, string | number | boolean | null>>;
+  sortBy: string;
+  sortOrder: 'asc' | 'desc';
+  /** A POSIX regular expression over the contact fields (case-insensitive). */
+  search?: string;
+}
+
+const LATEST_LOG_COLUMN: Record<Exclude<PhoneLogField, 'callStatus'>, string> = {
+  callDuration: 'call_duration',
+  recordingUrl: 'recording_url',
+  transcript: 'transcript',
+  requestUUID: 'request_uuid::text',
+};
+
+/** Reads a batch's call records with their phone logs for the batch-details operation. */
+@Injectable()
+export class BatchDetailsRepository {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * One page of records and, unless `knownTotal` is given, the number matching. Throws
+   * PostgreSQL's invalid_regular_expression for a bad search pattern.
+   */
+  async page(
+    organizationId: string,
+    batchId: string,
+    query: CallRecordPageQuery,
+    knownTotal?: number,
+  ): Promise<{ rows: CallRecordRow[]; total: number }> {
+    const where = and(
+      eq(callRecords.organizationId, organizationId),
+      eq(callRecords.batchId, batchId),
+      // Newline-sensitive: ^ and $ anchor at each contact field (one per line in search_text).
+      query.search
+        ? sql`${callRecords.searchText} ~* ('(?n)' || ${query.search}::text)`
+        : undefined,
+      ...Object.entries(query.filter).map(([field, value]) =>
+        filterCondition(field as PhoneLogField, value),
+      ),
+    );
+    const direction = query.sortOrder === 'desc' ? desc : asc;
+    const rows = this.database.db
+      .select()
+      .from(callRecords)
+      .where(where)
+      .orderBy(direction(sortExpression(query.sortBy)), direction(callRecords.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit);
+    if (knownTotal !== undefined) return { rows: await rows, total: knownTotal };
+    const [pageRows, [{ total }]] = await Promise.all([
+      rows,
+      this.database.db.select({ total: count() }).from(callRecords).where(where),
+    ]);
+    return { rows: pageRows, total };
+  }
+
+  /** Every phone log of the given records, oldest first. */
+  logsFor(organizationId: string, callRecordIds: string[]): Promise<PhoneLogRow[]> {
+    if (callRecordIds.length === 0) return Promise.resolve([]);
+    return this.database.db
+      .select()
+      .from(phoneLogs)
+      .where(
+        and(
+          eq(phoneLogs.organizationId, organizationId),
+          inArray(phoneLogs.callRecordId, callRecordIds),
+        ),
+      )
+      .orderBy(asc(phoneLogs.createdAt), asc(phoneLogs.id));
+  }
+}
+
+function filterCondition(
+  field: PhoneLogField,
+  value: string | number | boolean | null | undefined,
+): SQL {
+  if (field === 'callStatus') {
+    return value === null
+      ? sql`${callRecords.lastCallStatus} IS NULL`
+      : eq(callRecords.lastCallStatus, String(value));
+  }
+  const latest = sql`(SELECT ${sql.raw(LATEST_LOG_COLUMN[field])} FROM phone_logs pl
+    WHERE pl.call_record_id = ${callRecords.id} ORDER BY pl.created_at DESC, pl.id DESC LIMIT 1)`;
+  if (value === null) return sql`${latest} IS NULL`;
+  return field === 'callDuration'
+    ? sql`${latest} = ${Number(value)}`
+    : sql`${latest} = ${String(value)}`;
+}
+
+function sortExpression(sortBy: string): SQL | AnyColumn {
+  switch (sortBy) {
+    case 'createdAt':
+      return callRecords.createdAt;
+    case 'phoneNumber':
+      return callRecords.phoneNumber;
+    case 'callStatus':
+      return callRecords.lastCallStatus;
+    default:
+      return sql`${callRecords.contact} ->> ${sortBy}`;
+  }
+}

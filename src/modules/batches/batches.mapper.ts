@@ -1,0 +1,57 @@
+import type { CallRecordRow, PhoneLogRow } from '../call-records/call-records.schema';
+import type { BatchDetailsDto, CallRecordDto, PhoneLogDto } from './dto/batch-details.dto';
+import type { BatchSummaryDto } from './dto/batch.dto';
+import type { BatchRow } from './batches.schema';
+
+export function toBatchSummary(row: BatchRow): BatchSummaryDto {
+  return {
+    _id: row.id,
+    batchName: row.batchName,
+    totalCalls: row.totalCalls,
+    callsPicked: row.callsPicked,
+    callsCompleted: row.callsCompleted,
+    queue_status: row.queueStatus,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toPhoneLog(row: PhoneLogRow): PhoneLogDto {
+  return {
+    _id: row.id,
+    requestUUID: row.requestUuid,
+    callStatus: row.callStatus,
+    callDuration: row.callDuration,
+    recordingUrl: row.recordingUrl,
+    transcript: row.transcript,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Contact fields spread first, so the record's own fields always win. */
+export function toCallRecord(row: CallRecordRow, logs: PhoneLogRow[]): CallRecordDto {
+  return {
+    ...row.contact,
+    _id: row.id,
+    phoneNumber: row.phoneNumber,
+    ...(logs.length > 0 ? { phoneLogs: logs.map(toPhoneLog) } : {}),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toBatchDetails(
+  batch: BatchRow,
+  page: { page: number; limit: number; total: number },
+  records: CallRecordDto[],
+): BatchDetailsDto {
+  return {
+    batchId: batch.id,
+    batchName: batch.batchName,
+    batchStatus: batch.queueStatus,
+    page: page.page,
+    limit: page.limit,
+    total: page.total,
+    totalPages: Math.ceil(page.total / page.limit),
+    data: records,
+  };
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { BatchDetailsRepository } from './batch-details.repository';
+import { BatchesController } from './batches.controller';
+import { BatchesRepository } from './batches.repository';
+import { BatchesService } from './batches.service';
+
+@Module({
+  imports: [IdempotencyModule],
+  controllers: [BatchesController],
+  providers: [BatchesRepository, BatchDetailsRepository, BatchesService],
+  exports: [BatchesService],
+})
+export class BatchesModule {}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
+import { escapeLike } from '../../common/page.query';
+import { Database } from '../../database';
+import { phoneNumbers } from '../phones/phones.schema';
+import { users } from '../users/users.schema';
+import { batches, type BatchRow, type QueueStatus } from './batches.schema';
+
+export type NewBatch = Omit<
+  typeof batches.$inferInsert,
+  'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'isDeleted' | 'deletedAt'
+>;
+
+@Injectable()
+export class BatchesRepository {
+  constructor(private readonly database: Database) {}
+
+  async create(organizationId: string, values: NewBatch): Promise<BatchRow> {
+    const [row] = await this.database.db
+      .insert(batches)
+      .values({ ...values, organizationId })
+      .returning();
+    return row;
+  }
+
+  /** A batch that is not deleted. */
+  async findLive(organizationId: string, id: string): Promise<BatchRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(batches)
+      .where(
+        and(eq(batches.organizationId, organizationId), eq(batches.id, id), not(batches.isDeleted)),
+      );
+    return row;
+  }
+
+  /** One page of a user's live batches, newest first, with the total matching. */
+  async listForOwner(
+    organizationId: string,
+    userId: string,
+    { page, limit, search }: { page: number; limit: number; search?: string },
+  ): Promise<{ rows: BatchRow[]; total: number }> {
+    const term = search ? `%${escapeLike(search)}%` : undefined;
+    const where = and(
+      eq(batches.organizationId, organizationId),
+      eq(batches.userId, userId),
+      not(batches.isDeleted),
+      term ? or(ilike(batches.batchName, term), ilike(batches.queueStatus, term)) : undefined,
+    );
+    const [rows, [{ total }]] = await Promise.all([
+      this.database.db
+        .select()
+        .from(batches)
+        .where(where)
+        .orderBy(desc(batches.createdAt), desc(batches.id))
+        .limit(limit)
+        .offset((page - 1) * limit),
+      this.database.db.select({ total: count() }).from(batches).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  /** Returns whether a live batch was deleted. */
+  async softDelete(organizationId: string, id: string, at: Date): Promise<boolean> {
+    const deleted = await this.database.db
+      .update(batches)
+      .set({ isDeleted: true, deletedAt: at })
+      .where(
+        and(eq(batches.organizationId, organizationId), eq(batches.id, id), not(batches.isDeleted)),
+      )
+      .returning({ id: batches.id });
+    return deleted.length > 0;
+  }
+
+  async setQueueStatus(
+    organizationId: string,
+    id: string,
+    status: QueueStatus,
+    reason: string | null,
+  ) {
+    const [row] = await this.database.db
+      .update(batches)
+      .set({ queueStatus: status, pausedReason: reason })
+      .where(
+        and(eq(batches.organizationId, organizationId), eq(batches.id, id), not(batches.isDeleted)),
+      )
+      .returning();
+    return row;
+  }
+
+  /**
+   * Removes a phone record from every batch's callingNumbers; a live batch left with none is
+   * paused with the reason shown. Returns the ids of the batches it paused.
+   */
+  async removeCallingNumber(
+    organizationId: string,
+    phoneId: string,
+    pausedReason: string,
+  ): Promise<string[]> {
+    const inBatches = and(
+      eq(batches.organizationId, organizationId),
+      sql`${batches.callingNumbers} @> ARRAY[${phoneId}]::text[]`,
+    );
+    await this.database.db
+      .update(batches)
+      .set({ callingNumbers: sql`array_remove(${batches.callingNumbers}, ${phoneId})` })
+      .where(inBatches);
+    const paused = await this.database.db
+      .update(batches)
+      .set({ queueStatus: 'paused', pausedReason })
+      .where(
+        and(
+          eq(batches.organizationId, organizationId),
+          not(batches.isDeleted),
+          eq(batches.queueStatus, 'active'),
+          sql`cardinality(${batches.callingNumbers}) = 0`,
+        ),
+      )
+      .returning({ id: batches.id });
+    return paused.map((row) => row.id);
+  }
+
+  /** The given phone records of the organization, with their status. */
+  findCallingNumbers(organizationId: string, ids: string[]) {
+    return this.database.db
+      .select({ id: phoneNumbers.id, status: phoneNumbers.status })
+      .from(phoneNumbers)
+      .where(and(eq(phoneNumbers.organizationId, organizationId), inArray(phoneNumbers.id, ids)));
+  }
+
+  async userExists(organizationId: string, userId: string): Promise<boolean> {
+    const [row] = await this.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)));
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
+import type { Principal } from '../../auth/access';
+import { toPagination } from '../../common/page.query';
+import { isInvalidRegex } from '../../database';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { BatchDetailsRepository } from './batch-details.repository';
+import { parsePhoneLogFilter } from './batch-filter';
+import { BatchesRepository } from './batches.repository';
+import type { BatchRow } from './batches.schema';
+import { toBatchDetails, toBatchSummary, toCallRecord } from './batches.mapper';
+import type { BatchDetailsDto } from './dto/batch-details.dto';
+import type { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
+import type { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
+import type { CreateBatchDto } from './dto/create-batch.dto';
+
+export const NO_CALLING_NUMBER_REASON =
+  'No calling number left: every phone number of this batch was deleted';
+
+@Injectable()
+export class BatchesService {
+  constructor(
+    private readonly batches: BatchesRepository,
+    private readonly records: BatchDetailsRepository,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /** Creates an active batch owned by the caller (an API key's creator); the id is the answer. */
+  async create(
+    principal: Principal,
+    dto: CreateBatchDto,
+    idempotencyKey?: string,
+  ): Promise<string> {
+    return this.idempotency.run(
+      principal.organizationId,
+      'createBatch',
+      idempotencyKey,
+      dto,
+      async () => {
+        await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
+        if (!(await this.batches.userExists(principal.organizationId, principal.userId))) {
+          throw new ForbiddenException('No user found for these credentials');
+        }
+        const row = await this.batches.create(principal.organizationId, {
+          userId: principal.userId,
+          batchName: dto.batchName,
+          callingNumbers: dto.callingNumbers,
+          retry: dto.retry ?? 0,
+          delay: dto.delay ?? 0,
+          timezone: dto.timezone ?? 'UTC',
+          callingHourStart: dto.callingHour?.start ?? null,
+          callingHourEnd: dto.callingHour?.end ?? null,
+          allowedDays: dto.allowedDays ? [...dto.allowedDays].sort() : undefined,
+          enforceCalleeLocalHours: dto.enforceCalleeLocalHours ?? true,
+        });
+        return row.id;
+      },
+    );
+  }
+
+  /** The caller's own live batches, newest first; 404 when none match (as the seed says). */
+  async listForUser(
+    principal: Principal,
+    userId: string,
+    query: ListBatchesQuery,
+  ): Promise<BatchListDto> {
+    if (userId !== principal.userId)
+      throw new ForbiddenException('Only your own batches can be listed');
+    const { rows, total } = await this.batches.listForOwner(
+      principal.organizationId,
+      userId,
+      query,
+    );
+    if (total === 0) throw new NotFoundException('No batches found for this user');
+    return {
+      batches: rows.map(toBatchSummary),
+      pagination: toPagination(total, query.page, query.limit),
+    };
+  }
+
+  async details(
+    principal: Principal,
+    batchId: string,
+    query: BatchDetailsQuery,
+  ): Promise<BatchDetailsDto> {
+    const batch = await this.batches.findLive(principal.organizationId, batchId);
+    if (!batch || batch.userId !== principal.userId) throw new NotFoundException('Batch not found');
+    const filter = parsePhoneLogFilter(query.filter);
+    const unfiltered = Object.keys(filter).length === 0 && !query.search;
+    try {
+      const { rows, total } = await this.records.page(
+        principal.organizationId,
+        batch.id,
+        { ...query, filter, sortBy: query.sortBy ?? 'createdAt' },
+        // The counter is kept in step with the records: no count over a large batch.
+        unfiltered ? batch.totalCalls : undefined,
+      );
+      const logs = await this.records.logsFor(
+        principal.organizationId,
+        rows.map((row) => row.id),
+      );
+      const records = rows.map((row) =>
+        toCallRecord(
+          row,
+          logs.filter((log) => log.callRecordId === row.id),
+        ),
+      );
+      return toBatchDetails(batch, { page: query.page, limit: query.limit, total }, records);
+    } catch (error) {
+      if (isInvalidRegex(error))
+        throw new BadRequestException('search is not a valid regular expression');
+      throw error;
+    }
+  }
+
+  async delete(organizationId: string, batchId: string): Promise<DeleteBatchResponseDto> {
+    if (!(await this.batches.softDelete(organizationId, batchId, new Date()))) {
+      throw new NotFoundException('Batch not found or already deleted');
+    }
+    return { success: true, message: 'Batch deleted' };
+  }
+
+  async pause(principal: Principal, batchId: string): Promise<BatchSummaryDto> {
+    const batch = await this.ownedOrAdministered(principal, batchId);
+    if (batch.queueStatus !== 'active')
+      throw new ConflictException(`A ${batch.queueStatus} batch cannot be paused`);
+    return toBatchSummary(
+      await this.batches.setQueueStatus(principal.organizationId, batchId, 'paused', null),
+    );
+  }
+
+  async resume(principal: Principal, batchId: string): Promise<BatchSummaryDto> {
+    const batch = await this.ownedOrAdministered(principal, batchId);
+    if (batch.queueStatus !== 'paused')
+      throw new ConflictException(`A ${batch.queueStatus} batch cannot be resumed`);
+    await this.assertCallingNumbers(
+      principal.organizationId,
+      batch.callingNumbers,
+      ConflictException,
+    );
+    return toBatchSummary(
+      await this.batches.setQueueStatus(principal.organizationId, batchId, 'active', null),
+    );
+  }
+
+  /** Called when a phone number is deleted: it leaves every batch, which pause when left with none. */
+  removeCallingNumber(organizationId: string, phoneId: string): Promise<string[]> {
+    return this.batches.removeCallingNumber(organizationId, phoneId, NO_CALLING_NUMBER_REASON);
+  }
+
+  private async ownedOrAdministered(principal: Principal, batchId: string): Promise<BatchRow> {
+    const batch = await this.batches.findLive(principal.organizationId, batchId);
+    if (!batch || (batch.userId !== principal.userId && principal.role !== 'admin')) {
+      throw new NotFoundException('Batch not found');
+    }
+    return batch;
+  }
+
+  /** Every id must be a phone record of the organization, and one of them active. */
+  private async assertCallingNumbers(
+    organizationId: string,
+    ids: string[],
+    failure: new (message: string) => Error = BadRequestException,
+  ): Promise<void> {
+    const found = await this.batches.findCallingNumbers(organizationId, ids);
+    const unknown = ids.filter((id) => !found.some((phone) => phone.id === id));
+    if (unknown.length > 0)
+      throw new failure(`callingNumbers not found in this organization: ${unknown.join(', ')}`);
+    if (!found.some((phone) => phone.status === 'active')) {
+      throw new failure('At least one active outbound phone number is required');
+    }
+  }
+}

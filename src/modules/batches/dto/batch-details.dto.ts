@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+
+export class PhoneLogDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The call id the DNC add operation accepts as requestUUID',
+  })
+  requestUUID!: string;
+
+  @ApiProperty({ example: 'completed' })
+  callStatus!: string;
+
+  @ApiProperty({ example: 63, description: 'Seconds' })
+  callDuration!: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  recordingUrl!: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  transcript!: string | null;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  createdAt!: string;
+}
+
+@ApiSchema({
+  description:
+    'A call record: its number, its dynamic contact fields (strings) and its call attempts',
+})
+export class CallRecordDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({ example: '+14155551234', description: 'E.164' })
+  phoneNumber!: string;
+
+  @ApiPropertyOptional({
+    type: [PhoneLogDto],
+    description: 'Present when call attempts exist, oldest first',
+  })
+  phoneLogs?: PhoneLogDto[];
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  createdAt!: string;
+
+  /** Dynamic contact fields (name, account_id, priority, …). */
+  [field: string]: unknown;
+}
+
+export class BatchDetailsDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  batchId!: string;
+
+  @ApiProperty({ example: 'November renewals' })
+  batchName!: string;
+
+  @ApiProperty({ enum: ['active', 'paused', 'completed'] })
+  batchStatus!: string;
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 10 })
+  limit!: number;
+
+  @ApiProperty({ example: 1200, description: 'Calls in the batch matching the filter and search' })
+  total!: number;
+
+  @ApiProperty({ example: 120 })
+  totalPages!: number;
+
+  @ApiProperty({
+    type: 'array',
+    items: {
+      allOf: [
+        { $ref: '#/components/schemas/CallRecordDto' },
+        { type: 'object', additionalProperties: { type: 'string' } },
+      ],
+    },
+  })
+  data!: CallRecordDto[];
+}

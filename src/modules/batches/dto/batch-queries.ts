@@ -1,0 +1,56 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { PageQuery } from '../../../common/page.query';
+
+export class ListBatchesQuery extends PageQuery {
+  @ApiPropertyOptional({
+    description: 'Case-insensitive text matched against batchName or queue_status',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+export const PHONE_LOG_FILTER_FIELDS = [
+  'callStatus',
+  'callDuration',
+  'recordingUrl',
+  'transcript',
+  'requestUUID',
+] as const;
+
+export class BatchDetailsQuery extends PageQuery {
+  @ApiPropertyOptional({
+    example: '{"callStatus":"completed"}',
+    description: `JSON object keyed by phone-log fields (${PHONE_LOG_FILTER_FIELDS.join(', ')}); matched against each call record's latest phone log.`,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2_000)
+  filter?: string;
+
+  @ApiPropertyOptional({
+    example: 'createdAt',
+    default: 'createdAt',
+    description: 'createdAt, phoneNumber, callStatus, or the name of a contact field',
+  })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_ .-]{1,64}$/, { message: 'sortBy must be a field name' })
+  sortBy?: string;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'asc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sortOrder: 'asc' | 'desc' = 'asc';
+
+  @ApiPropertyOptional({
+    example: 'smith|jones',
+    description:
+      'Case-insensitive POSIX regular expression over every string contact field; an invalid pattern answers 400',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}

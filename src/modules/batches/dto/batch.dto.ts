@@ -1,0 +1,46 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PaginationDto } from '../../../common/page.query';
+
+const QUEUE_STATUSES = ['active', 'paused', 'completed'];
+
+export class BatchSummaryDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({ example: 'November renewals' })
+  batchName!: string;
+
+  @ApiProperty({ example: 1200 })
+  totalCalls!: number;
+
+  @ApiProperty({ example: 310, description: 'Calls picked up or answered' })
+  callsPicked!: number;
+
+  @ApiProperty({ example: 280, description: 'Calls completed successfully' })
+  callsCompleted!: number;
+
+  @ApiProperty({ enum: QUEUE_STATUSES, example: 'active' })
+  queue_status!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:05:00.000Z' })
+  updatedAt!: string;
+}
+
+export class BatchListDto {
+  @ApiProperty({ type: [BatchSummaryDto] })
+  batches!: BatchSummaryDto[];
+
+  @ApiProperty({ type: PaginationDto })
+  pagination!: PaginationDto;
+}
+
+export class DeleteBatchResponseDto {
+  @ApiProperty({ example: true })
+  success!: boolean;
+
+  @ApiProperty({ example: 'Batch deleted' })
+  message!: string;
+}

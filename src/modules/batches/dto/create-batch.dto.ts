@@ -1,0 +1,131 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsObjectId } from '../../../common/is-object-id.validator';
+import { IsTimeZone } from './is-time-zone.validator';
+
+const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const MAX_JSON_CONTACTS = 10_000;
+
+export class CallingHourDto {
+  @ApiProperty({ example: '09:00', description: 'HH:MM, 24-hour clock, in the batch time zone' })
+  @Matches(CLOCK_TIME, { message: 'start must be a clock time in HH:MM form' })
+  start!: string;
+
+  @ApiProperty({ example: '18:00', description: 'HH:MM, 24-hour clock; after start' })
+  @Matches(CLOCK_TIME, { message: 'end must be a clock time in HH:MM form' })
+  end!: string;
+}
+
+export class CreateBatchDto {
+  @ApiProperty({ example: 'November renewals', maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  batchName!: string;
+
+  @ApiProperty({
+    type: [String],
+    example: ['65f1c0ffee0123456789abcd'],
+    description:
+      'Phone record ids of this organization the dialer rotates through; at least one active',
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ArrayUnique()
+  @IsObjectId({ each: true })
+  callingNumbers!: string[];
+
+  @ApiPropertyOptional({
+    example: 2,
+    minimum: 0,
+    maximum: 10,
+    default: 0,
+    description: 'Retry attempts for failed calls',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  retry?: number;
+
+  @ApiPropertyOptional({
+    example: 300,
+    minimum: 0,
+    maximum: 86_400,
+    default: 0,
+    description: 'Seconds between retries',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  delay?: number;
+
+  @ApiPropertyOptional({
+    example: 'America/New_York',
+    default: 'UTC',
+    description: 'IANA time zone name',
+  })
+  @IsOptional()
+  @IsTimeZone()
+  timezone?: string;
+
+  @ApiPropertyOptional({ type: CallingHourDto, description: 'Daily calling window' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CallingHourDto)
+  callingHour?: CallingHourDto;
+
+  @ApiPropertyOptional({
+    type: [Number],
+    example: [1, 2, 3, 4, 5],
+    default: [0, 1, 2, 3, 4, 5, 6],
+    description: '0 = Sunday through 6 = Saturday',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(6, { each: true })
+  allowedDays?: number[];
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'Call only between 08:00 and 21:00 in every time zone the callee’s number may be in. ' +
+      'Set false only for non-solicitation calls (reminders, consented service calls).',
+  })
+  @IsOptional()
+  @IsBoolean()
+  enforceCalleeLocalHours?: boolean;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', additionalProperties: { type: 'string' } },
+    example: [{ phoneNumber: '+14155551234', name: 'Ada', account_id: 'A-1', priority: 'high' }],
+    description: `Contacts: each needs phoneNumber; other string fields are the dynamic contact fields. At most ${MAX_JSON_CONTACTS} per request (upload a CSV for more).`,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_JSON_CONTACTS)
+  @IsObject({ each: true })
+  contacts?: Record<string, unknown>[];
+}

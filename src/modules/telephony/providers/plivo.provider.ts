@@ -211,7 +211,9 @@ export class PlivoProvider implements TelephonyProvider {
         : canceled
           ? 'call.failed'
           : (STATUS_EVENTS[fields.CallStatus ?? ''] ?? null),
-      providerCallId: fields.CallUUID ?? fields.call_uuid,
+      // placeCall returns the request_uuid; callbacks carry it as ALegRequestUUID (CallUUID is new).
+      providerCallId:
+        fields.ALegRequestUUID || fields.RequestUUID || fields.CallUUID || fields.call_uuid,
       providerStatus: fields.CallStatus ?? (recordingUrl ? 'recording' : ''),
       durationSeconds: fields.Duration ? Number(fields.Duration) : undefined,
       recordingUrl,

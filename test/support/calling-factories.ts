@@ -9,6 +9,10 @@ import {
   type PhoneLogRow,
 } from '../../src/modules/call-records/call-records.schema';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
+import {
+  type NewPhoneLog,
+  PhoneLogsRepository,
+} from '../../src/modules/call-records/phone-logs.repository';
 import type { TestApp } from './test-app';
 
 /**
@@ -91,27 +95,13 @@ export class CallingFactories {
     return rows;
   }
 
-  /** A call attempt of a record; also moves the record's lastCallStatus. */
-  async phoneLog(
-    record: CallRecordRow,
-    overrides: Partial<typeof phoneLogs.$inferInsert> = {},
-  ): Promise<PhoneLogRow> {
-    const [row] = await this.db
-      .insert(phoneLogs)
-      .values({
-        organizationId: record.organizationId,
-        batchId: record.batchId,
-        callRecordId: record.id,
-        requestUuid: randomUUID(),
-        callStatus: 'completed',
-        callDuration: 42,
-        ...overrides,
-      })
-      .returning();
-    await this.db
-      .update(callRecords)
-      .set({ lastCallStatus: row.callStatus })
-      .where(eq(callRecords.id, record.id));
-    return row;
+  /** A call attempt of a record, written as the dialer writes it (status counters included). */
+  phoneLog(record: CallRecordRow, overrides: Partial<NewPhoneLog> = {}): Promise<PhoneLogRow> {
+    return this.t.app.get(PhoneLogsRepository).append(record.organizationId, record.id, {
+      requestUuid: randomUUID(),
+      callStatus: 'completed',
+      callDuration: 42,
+      ...overrides,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CallRecordsModule } from '../call-records/call-records.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { BatchesController } from './batches.controller';
@@ -6,7 +7,7 @@ import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, CallRecordsModule],
   controllers: [BatchesController],
   providers: [BatchesRepository, BatchDetailsRepository, BatchesService],
   exports: [BatchesService],

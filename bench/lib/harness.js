@@ -72,6 +72,7 @@ async function startServer(env, entry = DEFAULT_ENTRY) {
   child.stderr.on('data', (chunk) => output.push(chunk));
   const server = {
     child,
+    port,
     exit: null,
     exited: new Promise((resolve) =>
       child.once('exit', (code, signal) => {

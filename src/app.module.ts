@@ -9,6 +9,7 @@ import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { DncModule } from './modules/dnc/dnc.module';
 import { HealthModule } from './modules/health/health.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { QueueModule } from './queue';
@@ -33,6 +34,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         PhonesModule,
+        DncModule,
         BatchesModule,
       ],
       providers: [

@@ -36,6 +36,15 @@ export class UsersRepository {
       .orderBy(asc(users.createdAt), asc(users.id));
   }
 
+  /** The organization's admins, oldest first (who gets the organization's notifications). */
+  async listAdmins(organizationId: string): Promise<Pick<UserRow, 'id' | 'name' | 'email'>[]> {
+    return this.database.db
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.role, 'admin')))
+      .orderBy(asc(users.createdAt), asc(users.id));
+  }
+
   /** Login is by e-mail before any organization is known; e-mails are unique across them. */
   async findByEmailForLogin(email: string): Promise<UserRow | undefined> {
     const [row] = await this.database.db.select().from(users).where(eq(users.email, email));

@@ -60,6 +60,11 @@ export class UsersService {
     return this.users.findById(organizationId, id);
   }
 
+  /** Name and e-mail of the organization's admins: the recipients of its notifications. */
+  listAdmins(organizationId: string): Promise<Pick<UserRow, 'id' | 'name' | 'email'>[]> {
+    return this.users.listAdmins(organizationId);
+  }
+
   /** Checks a password; answers in the same time whether or not the e-mail exists. */
   async verifyCredentials(email: string, password: string): Promise<UserRow | undefined> {
     const user = await this.users.findByEmailForLogin(email.trim().toLowerCase());

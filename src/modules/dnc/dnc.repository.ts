@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { and, count, desc, eq, ilike, inArray, like, not, or, type SQL } from 'drizzle-orm';
+import { escapeLike } from '../../common/page.query';
+import { Database } from '../../database';
+import { batches } from '../batches/batches.schema';
+import { callRecords, phoneLogs } from '../call-records/call-records.schema';
+import { dncEntries, type DncEntryRow } from './dnc.schema';
+
+export type NewDncEntry = Omit<
+  typeof dncEntries.$inferInsert,
+  'id' | 'organizationId' | 'createdAt'
+>;
+
+export interface DncListPage {
+  page: number;
+  limit: number;
+  search?: string;
+}
+
+/** The DNC list, and the reads and writes of calling data that adding a number involves. */
+@Injectable()
+export class DncRepository {
+  constructor(private readonly database: Database) {}
+
+  /** A batch that is not deleted. */
+  async findBatch(organizationId: string, batchId: string) {
+    const [row] = await this.database.db
+      .select({ id: batches.id, batchName: batches.batchName, userId: batches.userId })
+      .from(batches)
+      .where(
+        and(
+          eq(batches.organizationId, organizationId),
+          eq(batches.id, batchId),
+          not(batches.isDeleted),
+        ),
+      );
+    return row;
+  }
+
+  /** The phone log of that call in that batch, with the number of its call record. */
+  async findCall(organizationId: string, batchId: string, requestUuid: string) {
+    const [row] = await this.database.db
+      .select({
+        phoneLogId: phoneLogs.id,
+        callRecordId: phoneLogs.callRecordId,
+        requestUuid: phoneLogs.requestUuid,
+        recordingUrl: phoneLogs.recordingUrl,
+        transcript: phoneLogs.transcript,
+        phoneNumber: callRecords.phoneNumber,
+      })
+      .from(phoneLogs)
+      .innerJoin(callRecords, eq(callRecords.id, phoneLogs.callRecordId))
+      .where(
+        and(
+          eq(phoneLogs.organizationId, organizationId),
+          eq(phoneLogs.batchId, batchId),
+          eq(phoneLogs.requestUuid, requestUuid),
+        ),
+      );
+    return row;
+  }
+
+  /** Undefined when the number is already listed: the unique index decides, also under a race. */
+  async create(organizationId: string, values: NewDncEntry): Promise<DncEntryRow | undefined> {
+    const [row] = await this.database.db
+      .insert(dncEntries)
+      .values({ ...values, organizationId })
+      .onConflictDoNothing({ target: [dncEntries.organizationId, dncEntries.phoneNumber] })
+      .returning();
+    return row;
+  }
+
+  /**
+   * Takes the number out of the queue of every active or paused (not deleted) batch of the
+   * organization: its pending call records become do_not_call. Returns how many changed.
+   */
+  async markPendingAsDoNotCall(organizationId: string, phoneNumber: string): Promise<number> {
+    const liveBatches = this.database.db
+      .select({ id: batches.id })
+      .from(batches)
+      .where(
+        and(
+          eq(batches.organizationId, organizationId),
+          not(batches.isDeleted),
+          inArray(batches.queueStatus, ['active', 'paused']),
+        ),
+      );
+    const changed = await this.database.db
+      .update(callRecords)
+      .set({ status: 'do_not_call' })
+      .where(
+        and(
+          eq(callRecords.organizationId, organizationId),
+          eq(callRecords.phoneNumber, phoneNumber),
+          eq(callRecords.status, 'pending'),
+          inArray(callRecords.batchId, liveBatches),
+        ),
+      )
+      .returning({ id: callRecords.id });
+    return changed.length;
+  }
+
+  async list(
+    organizationId: string,
+    { page, limit, search }: DncListPage,
+  ): Promise<{ rows: DncEntryRow[]; total: number }> {
+    const where = and(eq(dncEntries.organizationId, organizationId), searchCondition(search));
+    const [rows, [{ total }]] = await Promise.all([
+      this.database.db
+        .select()
+        .from(dncEntries)
+        .where(where)
+        .orderBy(desc(dncEntries.createdAt), desc(dncEntries.id))
+        .limit(limit)
+        .offset((page - 1) * limit),
+      this.database.db.select({ total: count() }).from(dncEntries).where(where),
+    ]);
+    return { rows, total };
+  }
+
+  async findByNumber(organizationId: string, phoneNumber: string) {
+    const [row] = await this.database.db
+      .select({ id: dncEntries.id })
+      .from(dncEntries)
+      .where(
+        and(eq(dncEntries.organizationId, organizationId), eq(dncEntries.phoneNumber, phoneNumber)),
+      );
+    return row;
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const deleted = await this.database.db
+      .delete(dncEntries)
+      .where(and(eq(dncEntries.organizationId, organizationId), eq(dncEntries.id, id)))
+      .returning({ id: dncEntries.id });
+    return deleted.length > 0;
+  }
+}
+
+/** Digits of the text against the number; the text itself against the type. */
+function searchCondition(search: string | undefined): SQL | undefined {
+  const text = search?.trim();
+  if (!text) return undefined;
+  const digits = text.replace(/\D/g, '');
+  const byType = ilike(dncEntries.type, `%${escapeLike(text)}%`);
+  return digits ? or(like(dncEntries.phoneNumber, `%${digits}%`), byType) : byType;
+}

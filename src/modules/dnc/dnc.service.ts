@@ -1,0 +1,142 @@
+import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import type { Principal } from '../../auth/access';
+import { describeUnknown } from '../../common/describe-error';
+import { toPagination } from '../../common/page.query';
+import { maskPhoneNumber, toE164 } from '../../common/phone-number';
+import { Database, isUniqueViolation } from '../../database';
+import { NotificationsService } from '../notifications/notifications.service';
+import { UsersService } from '../users/users.service';
+import { type DncAddedFacts, dncAddedNotice } from './dnc-notice';
+import { DncRepository } from './dnc.repository';
+import type { DncEntryRow } from './dnc.schema';
+import type { AddDncDto } from './dto/add-dnc.dto';
+import type { DncCheckDto, DncEntryDto, DncListDto } from './dto/dnc-entry.dto';
+import type { ListDncQuery } from './dto/dnc-queries';
+
+const DUPLICATE = "Number already in the organization's do-not-call list";
+const INVALID_NUMBER = 'Invalid phoneNumber: expected a number with its country code';
+
+@Injectable()
+export class DncService {
+  private readonly logger = new Logger(DncService.name);
+
+  constructor(
+    private readonly database: Database,
+    private readonly dnc: DncRepository,
+    private readonly users: UsersService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /**
+   * Lists the number of a call of a batch, and in the same transaction withdraws its pending
+   * calls from every active or paused batch. The admins are e-mailed after the commit; that
+   * e-mail never fails the request.
+   */
+  async add(principal: Principal, dto: AddDncDto): Promise<void> {
+    const { organizationId } = principal;
+    const phoneNumber = toE164(dto.phoneNumber);
+    if (!phoneNumber) throw new BadRequestException(INVALID_NUMBER);
+    const batch = await this.dnc.findBatch(organizationId, dto.batchId);
+    if (!batch) throw new NotFoundException('Batch not found');
+    if (!(await this.users.findById(organizationId, batch.userId)))
+      throw new NotFoundException('User of the batch not found');
+    const call = await this.dnc.findCall(organizationId, batch.id, dto.requestUUID.toLowerCase());
+    if (!call) throw new NotFoundException('Call record not found for this batch and requestUUID');
+    if (call.phoneNumber !== phoneNumber) {
+      throw new BadRequestException(
+        'phoneNumber does not match the number of the call record identified by requestUUID',
+      );
+    }
+
+    const { entry, withdrawnCalls } = await this.database
+      .transaction(async () => {
+        const created = await this.dnc.create(organizationId, {
+          phoneNumber,
+          type: dto.type?.trim() || null,
+          batchId: batch.id,
+          callRecordId: call.callRecordId,
+          phoneLogId: call.phoneLogId,
+          requestUuid: call.requestUuid,
+          recordingUrl: call.recordingUrl,
+          transcript: call.transcript,
+          createdByUserId: principal.userId,
+        });
+        if (!created) throw new BadRequestException(DUPLICATE);
+        const withdrawn = await this.dnc.markPendingAsDoNotCall(organizationId, phoneNumber);
+        return { entry: created, withdrawnCalls: withdrawn };
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new BadRequestException(DUPLICATE);
+        throw error;
+      });
+    this.logger.log(
+      `Added ${maskPhoneNumber(phoneNumber)} to the DNC list; ${withdrawnCalls} pending call(s) withdrawn`,
+    );
+
+    // Not awaited: the answer does not wait for the SMTP server (the send is bounded and logged).
+    void this.notifyAdded(principal, {
+      phoneNumber,
+      batchName: batch.batchName,
+      type: entry.type,
+      addedAt: entry.createdAt,
+      withdrawnCalls,
+    });
+  }
+
+  async list(organizationId: string, query: ListDncQuery): Promise<DncListDto> {
+    const { rows, total } = await this.dnc.list(organizationId, query);
+    return {
+      entries: rows.map(toEntryDto),
+      pagination: toPagination(total, query.page, query.limit),
+    };
+  }
+
+  async check(organizationId: string, input: string): Promise<DncCheckDto> {
+    const phoneNumber = toE164(input);
+    if (!phoneNumber) throw new BadRequestException(INVALID_NUMBER);
+    const entry = await this.dnc.findByNumber(organizationId, phoneNumber);
+    return entry
+      ? { phoneNumber, onDncList: true, entryId: entry.id }
+      : { phoneNumber, onDncList: false };
+  }
+
+  /** Never rejects: the entry is committed whatever happens to its e-mail. */
+  private async notifyAdded(
+    principal: Principal,
+    facts: Omit<DncAddedFacts, 'addedBy' | 'viaApiKey'>,
+  ): Promise<void> {
+    try {
+      const addedBy = await this.users.findById(principal.organizationId, principal.userId);
+      await this.notifications.notifyAdmins(
+        principal.organizationId,
+        dncAddedNotice({
+          ...facts,
+          addedBy: addedBy && { name: addedBy.name, email: addedBy.email },
+          viaApiKey: principal.kind === 'apiKey',
+        }),
+      );
+    } catch (error) {
+      this.logger.warn(`DNC notification not prepared: ${JSON.stringify(describeUnknown(error))}`);
+    }
+  }
+
+  /** Future imports may dial the number again; records already marked do_not_call stay so. */
+  async remove(organizationId: string, id: string): Promise<void> {
+    if (!(await this.dnc.delete(organizationId, id)))
+      throw new NotFoundException('DNC entry not found');
+  }
+}
+
+function toEntryDto(row: DncEntryRow): DncEntryDto {
+  return {
+    _id: row.id,
+    phoneNumber: row.phoneNumber,
+    type: row.type,
+    batchId: row.batchId,
+    callRecordId: row.callRecordId,
+    requestUUID: row.requestUuid,
+    recordingUrl: row.recordingUrl,
+    transcript: row.transcript,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -123,43 +123,37 @@ const SECONDARY_INDEXES = [
 
 /** The statements the app runs for one request of each shape, for the bare-client floor. */
 function floorQueries(shape, organizationId, batchId) {
-  const page = `SELECT * FROM call_records WHERE organization_id = $1 AND batch_id = $2`;
-  const order = 'ORDER BY created_at, id LIMIT 10';
-  const common = [
-    {
-      text: 'SELECT * FROM batches WHERE organization_id = $1 AND id = $2 AND NOT is_deleted',
-      values: [organizationId, batchId],
-    },
-  ];
+  // Deferred join, as the app does: ids from an index-only scan, then the page's rows.
+  const page = (condition, offset) =>
+    `SELECT * FROM call_records WHERE organization_id = $1 AND id IN (SELECT id FROM call_records WHERE batch_id = $2 ${condition} ORDER BY created_at, id LIMIT 10 OFFSET ${offset}) ORDER BY created_at, id`;
+  const batch = {
+    text: 'SELECT * FROM batches WHERE organization_id = $1 AND id = $2 AND NOT is_deleted',
+    values: [organizationId, batchId],
+  };
+  const search = "AND search_text ~* ('(?n)' || $3::text)";
   switch (shape) {
     case 'default':
-      return [...common, { text: `${page} ${order} OFFSET 0`, values: [organizationId, batchId] }];
+      return [batch, { text: page('', 0), values: [organizationId, batchId] }];
     case 'page1000':
-      return [
-        ...common,
-        { text: `${page} ${order} OFFSET 9990`, values: [organizationId, batchId] },
-      ];
+      return [batch, { text: page('', 9990), values: [organizationId, batchId] }];
     case 'filter':
       return [
-        ...common,
+        batch,
         {
-          text: 'SELECT count FROM batch_status_counts WHERE batch_id = $1 AND call_status = $2',
-          values: [batchId, 'completed'],
+          text: 'SELECT count FROM batch_status_counts JOIN batches ON batches.id = batch_id AND batches.organization_id = $1 WHERE batch_id = $2 AND call_status = $3',
+          values: [organizationId, batchId, 'completed'],
         },
         {
-          text: `${page} AND last_call_status = $3 ${order} OFFSET 0`,
+          text: page('AND last_call_status = $3', 0),
           values: [organizationId, batchId, 'completed'],
         },
       ];
     case 'search':
       return [
-        ...common,
+        batch,
+        { text: page(search, 0), values: [organizationId, batchId, 'needle-42'] },
         {
-          text: `${page} AND search_text ~* ('(?n)' || $3::text) ${order} OFFSET 0`,
-          values: [organizationId, batchId, 'needle-42'],
-        },
-        {
-          text: `SELECT count(*) FROM call_records WHERE organization_id = $1 AND batch_id = $2 AND search_text ~* ('(?n)' || $3::text)`,
+          text: `SELECT count(*) FROM call_records WHERE organization_id = $1 AND batch_id = $2 ${search}`,
           values: [organizationId, batchId, 'needle-42'],
         },
       ];

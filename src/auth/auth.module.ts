@@ -10,6 +10,7 @@ import { AccessGuard } from './access.guard';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { jwtKey } from './jwt-key';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
 
@@ -22,7 +23,7 @@ import { LoginThrottle } from './login-throttle';
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        secret: config.auth.jwtSecret,
+        privateKey: jwtKey(config),
         signOptions: {
           algorithm: 'HS256',
           expiresIn: config.auth.jwtTtlSeconds,

@@ -1,6 +1,7 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { jwtKey } from './jwt-key';
 import { isObjectId } from '../common/object-id';
 import { type AppConfig, InjectConfig } from '../config';
 import { UsersService } from '../modules/users/users.service';
@@ -17,7 +18,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: config.auth.jwtSecret,
+      secretOrKey: jwtKey(config),
       // Pinned: `alg: none` and key-confusion tokens are refused by jsonwebtoken itself.
       algorithms: ['HS256'],
       issuer: config.auth.jwtIssuer,

@@ -9,6 +9,7 @@ import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { ContactsModule } from './modules/contacts/contacts.module';
 import { DncModule } from './modules/dnc/dnc.module';
 import { HealthModule } from './modules/health/health.module';
 import { PhonesModule } from './modules/phones/phones.module';
@@ -36,6 +37,7 @@ export class AppModule {
         PhonesModule,
         DncModule,
         BatchesModule,
+        ContactsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,0 +1,145 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { newObjectId } from '../../common/object-id';
+import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
+import { prepareContact, type PreparedContact } from './contact-row';
+import { csvContactRows } from './csv-contact-rows';
+import { type ImportReport, ImportReportBuilder, type ImportRowError } from './import-report';
+
+/** Rows per database round trip: DNC check, INSERT and counter update in one statement. */
+export const IMPORT_CHUNK_ROWS = 5_000;
+
+/** Imports that add this many rows refresh the planner statistics (ANALYZE) at the end. */
+export const ANALYZE_AFTER_ROWS = 50_000;
+
+/** Accepted rows serialized in `payload`, with their numbers and row numbers alongside. */
+interface Chunk {
+  rows: number;
+  payload: ContactPayload;
+  numbers: string[];
+  rowNumbers: number[];
+  seen: Set<string>;
+  /** Rows rejected before the database, in row order. */
+  errors: ImportRowError[];
+}
+
+const newChunk = (): Chunk => ({
+  rows: 0,
+  payload: new ContactPayload(),
+  numbers: [],
+  rowNumbers: [],
+  seen: new Set(),
+  errors: [],
+});
+
+function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
+  chunk.rows += 1;
+  if (!prepared.ok) {
+    const { reason, phoneNumber, field } = prepared;
+    chunk.errors.push({
+      row,
+      reason,
+      ...(phoneNumber !== undefined ? { phoneNumber } : {}),
+      ...(field !== undefined ? { field } : {}),
+    });
+  } else if (chunk.seen.has(prepared.phoneNumber)) {
+    chunk.errors.push({ row, phoneNumber: prepared.phoneNumber, reason: 'duplicate_in_batch' });
+  } else {
+    const { phoneNumber, contact } = prepared;
+    chunk.seen.add(phoneNumber);
+    chunk.payload.add({ id: newObjectId(), phoneNumber, contact });
+    chunk.numbers.push(phoneNumber);
+    chunk.rowNumbers.push(row);
+  }
+}
+
+/**
+ * Appends contacts to a batch as call records. Rows stream through in chunks, so memory stays
+ * flat whatever the number of rows; while one chunk is in the database the next one is read
+ * and validated. Each chunk commits on its own with its totalCalls increment: an import that
+ * fails halfway keeps the chunks before the failure, and the counter always matches the rows.
+ * Called inside a caller's transaction (create-batch), the chunks join that transaction.
+ */
+@Injectable()
+export class ContactsImportService {
+  constructor(private readonly records: CallRecordsRepository) {}
+
+  /** 404 unless the batch belongs to the organization and is not deleted. */
+  async assertBatch(organizationId: string, batchId: string): Promise<void> {
+    if (!(await this.records.findBatchForOrganization(organizationId, batchId))) {
+      throw new NotFoundException('Batch not found');
+    }
+  }
+
+  /** Contacts from a CSV stream (header row first, one column phoneNumber). */
+  importCsv(
+    organizationId: string,
+    batchId: string,
+    csv: NodeJS.ReadableStream,
+  ): Promise<ImportReport> {
+    return this.importRows(organizationId, batchId, csvContactRows(csv));
+  }
+
+  /** Contacts as objects: `phoneNumber` plus string fields. Row numbers count from 1. */
+  async importRows(
+    organizationId: string,
+    batchId: string,
+    rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+  ): Promise<ImportReport> {
+    await this.assertBatch(organizationId, batchId);
+    const report = new ImportReportBuilder();
+    let writing: Promise<void> = Promise.resolve();
+    let chunk = newChunk();
+    let row = 0;
+    try {
+      for await (const values of rows) {
+        row += 1;
+        addRow(chunk, row, prepareContact(values));
+        if (chunk.rows >= IMPORT_CHUNK_ROWS) {
+          await writing; // one chunk in the database at a time, in row order
+          writing = this.write(organizationId, batchId, chunk, report);
+          // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
+          writing.catch(() => undefined);
+          chunk = newChunk();
+        }
+      }
+    } catch (error) {
+      await writing.catch(() => undefined);
+      throw error;
+    }
+    await writing;
+    if (chunk.rows > 0) await this.write(organizationId, batchId, chunk, report);
+    const result = report.build();
+    if (result.imported >= ANALYZE_AFTER_ROWS) await this.records.refreshStatistics();
+    return result;
+  }
+
+  private async write(
+    organizationId: string,
+    batchId: string,
+    chunk: Chunk,
+    report: ImportReportBuilder,
+  ): Promise<void> {
+    // One statement: atomic on its own, and one round trip however busy this process is.
+    const { onDnc, duplicates } = await this.records.appendContacts(
+      organizationId,
+      batchId,
+      chunk.payload,
+    );
+    report.countReceived(chunk.rows);
+    report.countImported(chunk.payload.count - onDnc.size - duplicates.size);
+    const errors = chunk.errors;
+    if (onDnc.size + duplicates.size > 0) {
+      chunk.numbers.forEach((phoneNumber, index) => {
+        const onList = onDnc.has(phoneNumber);
+        if (!onList && !duplicates.has(phoneNumber)) return;
+        errors.push({
+          row: chunk.rowNumbers[index],
+          phoneNumber,
+          reason: onList ? 'on_dnc_list' : 'duplicate_in_batch',
+        });
+      });
+    }
+    errors.sort((a, b) => a.row - b.row);
+    for (const error of errors) report.reject(error);
+  }
+}

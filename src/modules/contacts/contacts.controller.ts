@@ -1,0 +1,109 @@
+import { Body, Controller, Get, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
+import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiEnvelope } from '../../common/envelope.decorators';
+import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
+import { ContactsExportService } from './contacts-export.service';
+import { IMPORT_CHUNK_ROWS } from './contacts-import.service';
+import { ContactsUploadService } from './contacts-upload.service';
+import { ExportCsvQuery } from './dto/export-csv.query';
+import { CONTACT_RULES, ImportContactsDto } from './dto/import-contacts.dto';
+import { ImportReportDto } from './dto/import-report.dto';
+
+const CSV_UPLOAD_DESCRIPTION =
+  'multipart/form-data: a CSV (UTF-8, comma-separated) in the field `file`, streamed as it ' +
+  'arrives, at most UPLOAD_MAX_BYTES (20 MiB by default; larger answers 413). The header row ' +
+  'names the columns; one must be phoneNumber (any letter case), the others become contact ' +
+  'fields, and an invalid or reserved column name answers 400. Survives spreadsheet damage: a ' +
+  'BOM, blank lines, spaces and quotes around cells, a stripped +, ="..." and scientific ' +
+  'notation when it carries every digit (1.4155551234E+10; a shortened 1.41556E+10 is ' +
+  'invalid_number, its last digits are lost).';
+
+@ApiTags('Contacts')
+@Controller('api/call')
+export class ContactsController {
+  constructor(
+    private readonly uploads: ContactsUploadService,
+    private readonly exports: ContactsExportService,
+  ) {}
+
+  @Post('batches/:batchId/contacts')
+  @Authenticated({ permission: 'calls' })
+  @ApiOperation({
+    summary: 'Append contacts to a batch',
+    description:
+      'JSON contacts or a CSV upload. Every row is accounted for: counts plus one error per ' +
+      'rejected row (invalid or missing number, invalid field, duplicate within the batch or ' +
+      `this import, number on the do-not-call list). ${CONTACT_RULES} Rows are committed in ` +
+      `chunks of ${IMPORT_CHUNK_ROWS.toLocaleString('en-US')} together with the batch ` +
+      'totalCalls: if the request fails halfway, the chunks before the failure stay imported.',
+  })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiExtraModels(ImportContactsDto)
+  @ApiBody({
+    description:
+      'application/json: `{ contacts }` (the first schema); multipart/form-data: a CSV in the ' +
+      'field `file` (the second schema).',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(ImportContactsDto) },
+        {
+          title: 'CSV upload',
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string', format: 'binary', description: CSV_UPLOAD_DESCRIPTION },
+          },
+        },
+      ],
+    },
+  })
+  @ApiEnvelope({
+    status: 201,
+    message: 'Contacts imported',
+    type: ImportReportDto,
+    errorMessage: true,
+  })
+  @ApiErrors(400, 404, 413, 415)
+  importContacts(
+    @CurrentPrincipal() principal: Principal,
+    @Param('batchId', ParseObjectIdPipe) batchId: string,
+    @Body() body: ImportContactsDto,
+    @Req() request: Request,
+  ): Promise<ImportReportDto> {
+    return this.uploads.importRequest(principal.organizationId, batchId, body, request);
+  }
+
+  @Get('export/csv')
+  @Authenticated({ permission: 'calls' })
+  @ApiOperation({ summary: "Download a batch's call records as CSV" })
+  @ApiOkResponse({
+    description:
+      'Streamed text/csv (attachment batch-<batchId>.csv, CRLF lines, RFC 4180 quoting, no BOM), ' +
+      'one row per call record in creation order. Columns: _id, phoneNumber, every contact field ' +
+      'used in the batch (sorted by name; one named like a fixed column is written as ' +
+      'contact.<name>), then the latest phone log: callStatus, callDuration, recordingUrl, ' +
+      'transcript, requestUUID, lastCalledAt (empty when never called), then createdAt; times ' +
+      'in ISO 8601 UTC. Against formula injection every cell that starts with = + - @, tab or ' +
+      "CR gets a leading ' — E.164 numbers too ('+14155551234); the contacts import accepts " +
+      'that form back.',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(400, 404)
+  exportBatchCsv(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ExportCsvQuery,
+  ): Promise<StreamableFile> {
+    return this.exports.exportCsv(principal.organizationId, query.batchId);
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional } from 'class-validator';
+import { CONTACT_LIMITS } from '../contact-row';
+
+/** Contacts per JSON request; a CSV upload has no row limit, only the upload size limit. */
+export const MAX_JSON_CONTACTS = 10_000;
+
+/** The rules every contact follows, JSON or CSV; shown in the API description. */
+export const CONTACT_RULES =
+  'Each contact needs phoneNumber (normalized to E.164; a number without + is read with its ' +
+  'country code). Every other field is a dynamic contact field: names of 1-' +
+  `${CONTACT_LIMITS.maxKeyLength} characters (letters, digits, space, _ . -), not ` +
+  `${CONTACT_LIMITS.reservedKeys.join(', ')}; values are strings of at most ` +
+  `${CONTACT_LIMITS.maxValueLength} characters (numbers and booleans become strings; empty ` +
+  `values are left out); at most ${CONTACT_LIMITS.maxFields} fields per contact.`;
+
+export class ImportContactsDto {
+  @ApiPropertyOptional({
+    type: 'array',
+    maxItems: MAX_JSON_CONTACTS,
+    items: { type: 'object', additionalProperties: { type: 'string' } },
+    example: [
+      { phoneNumber: '+14155551234', name: 'Ada', account_id: 'A-1', priority: 'high' },
+      { phoneNumber: '14155551235', name: 'Grace' },
+    ],
+    description:
+      `Required with application/json. At most ${MAX_JSON_CONTACTS} per request, and the ` +
+      `body within JSON_BODY_LIMIT_BYTES (1 MiB by default): upload a CSV for more. ${CONTACT_RULES}`,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_JSON_CONTACTS)
+  @IsObject({ each: true, message: 'each contact must be an object' })
+  contacts?: Record<string, unknown>[];
+}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CallRecordsModule } from '../call-records/call-records.module';
+import { UsersModule } from '../users/users.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { BatchesController } from './batches.controller';
@@ -7,7 +8,7 @@ import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
 
 @Module({
-  imports: [IdempotencyModule, CallRecordsModule],
+  imports: [IdempotencyModule, CallRecordsModule, UsersModule],
   controllers: [BatchesController],
   providers: [BatchesRepository, BatchDetailsRepository, BatchesService],
   exports: [BatchesService],

@@ -3,7 +3,6 @@ import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm'
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
 import { phoneNumbers } from '../phones/phones.schema';
-import { users } from '../users/users.schema';
 import { batches, type BatchRow, type QueueStatus } from './batches.schema';
 
 export type NewBatch = Omit<
@@ -126,13 +125,5 @@ export class BatchesRepository {
       .select({ id: phoneNumbers.id, status: phoneNumbers.status })
       .from(phoneNumbers)
       .where(and(eq(phoneNumbers.organizationId, organizationId), inArray(phoneNumbers.id, ids)));
-  }
-
-  async userExists(organizationId: string, userId: string): Promise<boolean> {
-    const [row] = await this.database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.organizationId, organizationId), eq(users.id, userId)));
-    return row !== undefined;
   }
 }

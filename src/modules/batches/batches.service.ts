@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/access';
 import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import { UsersService } from '../users/users.service';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { parsePhoneLogFilter } from './batch-filter';
@@ -30,6 +31,7 @@ export class BatchesService {
     private readonly records: BatchDetailsRepository,
     private readonly idempotency: IdempotencyService,
     private readonly phoneLogs: PhoneLogsRepository,
+    private readonly users: UsersService,
   ) {}
 
   /** Creates an active batch owned by the caller (an API key's creator); the id is the answer. */
@@ -45,7 +47,7 @@ export class BatchesService {
       dto,
       async () => {
         await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
-        if (!(await this.batches.userExists(principal.organizationId, principal.userId))) {
+        if (!(await this.users.findById(principal.organizationId, principal.userId))) {
           throw new ForbiddenException('No user found for these credentials');
         }
         const row = await this.batches.create(principal.organizationId, {
@@ -165,6 +167,11 @@ export class BatchesService {
     return toBatchSummary(
       await this.batches.setQueueStatus(principal.organizationId, batchId, 'active', null),
     );
+  }
+
+  /** A batch of the organization that is not deleted. */
+  findLive(organizationId: string, batchId: string): Promise<BatchRow | undefined> {
+    return this.batches.findLive(organizationId, batchId);
   }
 
   /** Called when a phone number is deleted: it leaves every batch, which pause when left with none. */

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable, Logger, NotFoundException, StreamableFile } from '@nestjs/common';
 import { describeUnknown } from '../../common/describe-error';
+import { BatchesRepository } from '../batches/batches.repository';
 import {
   CallRecordsRepository,
   type ExportCursor,
@@ -60,10 +61,13 @@ function recordCells(record: ExportRow, keys: readonly string[]): (string | null
 export class ContactsExportService {
   private readonly logger = new Logger(ContactsExportService.name);
 
-  constructor(private readonly records: CallRecordsRepository) {}
+  constructor(
+    private readonly records: CallRecordsRepository,
+    private readonly batches: BatchesRepository,
+  ) {}
 
   async exportCsv(organizationId: string, batchId: string): Promise<StreamableFile> {
-    if (!(await this.records.findBatchForOrganization(organizationId, batchId))) {
+    if (!(await this.batches.findLive(organizationId, batchId))) {
       throw new NotFoundException('Batch not found');
     }
     const keys = (await this.records.contactKeys(organizationId, batchId)).sort();

@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { newObjectId } from '../../common/object-id';
+import { BatchesRepository } from '../batches/batches.repository';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
 import { csvContactRows } from './csv-contact-rows';
@@ -61,11 +62,14 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  */
 @Injectable()
 export class ContactsImportService {
-  constructor(private readonly records: CallRecordsRepository) {}
+  constructor(
+    private readonly records: CallRecordsRepository,
+    private readonly batches: BatchesRepository,
+  ) {}
 
   /** 404 unless the batch belongs to the organization and is not deleted. */
   async assertBatch(organizationId: string, batchId: string): Promise<void> {
-    if (!(await this.records.findBatchForOrganization(organizationId, batchId))) {
+    if (!(await this.batches.findLive(organizationId, batchId))) {
       throw new NotFoundException('Batch not found');
     }
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BatchesModule } from '../batches/batches.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { UsersModule } from '../users/users.module';
 import { DncController } from './dnc.controller';
@@ -6,7 +7,7 @@ import { DncRepository } from './dnc.repository';
 import { DncService } from './dnc.service';
 
 @Module({
-  imports: [UsersModule, NotificationsModule],
+  imports: [UsersModule, NotificationsModule, BatchesModule],
   controllers: [DncController],
   providers: [DncRepository, DncService],
   exports: [DncService],

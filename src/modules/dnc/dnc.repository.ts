@@ -22,21 +22,6 @@ export interface DncListPage {
 export class DncRepository {
   constructor(private readonly database: Database) {}
 
-  /** A batch that is not deleted. */
-  async findBatch(organizationId: string, batchId: string) {
-    const [row] = await this.database.db
-      .select({ id: batches.id, batchName: batches.batchName, userId: batches.userId })
-      .from(batches)
-      .where(
-        and(
-          eq(batches.organizationId, organizationId),
-          eq(batches.id, batchId),
-          not(batches.isDeleted),
-        ),
-      );
-    return row;
-  }
-
   /** The phone log of that call in that batch, with the number of its call record. */
   async findCall(organizationId: string, batchId: string, requestUuid: string) {
     const [row] = await this.database.db

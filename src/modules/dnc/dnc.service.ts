@@ -4,6 +4,7 @@ import { describeUnknown } from '../../common/describe-error';
 import { toPagination } from '../../common/page.query';
 import { maskPhoneNumber, toE164 } from '../../common/phone-number';
 import { Database, isUniqueViolation } from '../../database';
+import { BatchesService } from '../batches/batches.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { UsersService } from '../users/users.service';
 import { type DncAddedFacts, dncAddedNotice } from './dnc-notice';
@@ -23,6 +24,7 @@ export class DncService {
   constructor(
     private readonly database: Database,
     private readonly dnc: DncRepository,
+    private readonly batches: BatchesService,
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
   ) {}
@@ -36,7 +38,7 @@ export class DncService {
     const { organizationId } = principal;
     const phoneNumber = toE164(dto.phoneNumber);
     if (!phoneNumber) throw new BadRequestException(INVALID_NUMBER);
-    const batch = await this.dnc.findBatch(organizationId, dto.batchId);
+    const batch = await this.batches.findLive(organizationId, dto.batchId);
     if (!batch) throw new NotFoundException('Batch not found');
     if (!(await this.users.findById(organizationId, batch.userId)))
       throw new NotFoundException('User of the batch not found');

@@ -9,6 +9,7 @@ import { Pool } from 'pg';
 import type { AppConfig } from '../config';
 import type { AppDatabase, DatabaseConnection } from './database.types';
 import { acquireDataDirLock } from './pglite-lock';
+import { withTimeout } from '../common/with-timeout';
 import * as schema from './schema';
 
 /** Migrations are plain SQL files; the build copies them next to the compiled code. */
@@ -82,12 +83,4 @@ async function openPglite(dataDir: string, logger: Logger): Promise<DatabaseConn
     release();
     throw error;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

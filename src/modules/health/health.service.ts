@@ -1,6 +1,7 @@
 import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../../database';
+import { withTimeout } from '../../common/with-timeout';
 import { InjectRedis } from '../../redis/redis.module';
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -24,7 +25,7 @@ export class HealthService {
     const [database, redis] = await Promise.all([
       probe(() => this.database.ping(CHECK_TIMEOUT_MS)),
       this.redis
-        ? probe(() => pingRedis(this.redis!))
+        ? probe(() => withTimeout(this.redis!.ping(), CHECK_TIMEOUT_MS).then(() => undefined))
         : Promise.resolve<ComponentState>('not configured'),
     ]);
     const down = Object.entries({ database, redis }).filter(([, state]) => state === 'down');
@@ -43,17 +44,5 @@ async function probe(check: () => Promise<void>): Promise<ComponentState> {
     return 'up';
   } catch {
     return 'down';
-  }
-}
-
-async function pingRedis(redis: Redis): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([redis.ping(), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

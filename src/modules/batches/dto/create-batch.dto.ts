@@ -17,10 +17,10 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
+import { MAX_JSON_CONTACTS } from '../../contacts/dto/import-contacts.dto';
 import { IsTimeZone } from './is-time-zone.validator';
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-export const MAX_JSON_CONTACTS = 10_000;
 
 export class CallingHourDto {
   @ApiProperty({ example: '09:00', description: 'HH:MM, 24-hour clock, in the batch time zone' })

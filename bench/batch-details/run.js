@@ -37,20 +37,6 @@ function parseArgs(argv) {
   return options;
 }
 
-async function json(port, method, route, body, token) {
-  const response = await fetch(`http://127.0.0.1:${port}${route}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
 /**
  * Seeds one batch with `size` records in bulk: secondary indexes are dropped first and built
  * once afterwards (a trigram index maintained row by row would cost minutes per million).
@@ -212,24 +198,15 @@ async function load(port, token, route, seconds) {
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const loadBefore = require('node:os').loadavg()[0];
-  const database = await h.createDatabase();
-  const server = await h.startServer({
-    DATABASE_URL: database.url,
-    DATA_DIR: h.newDataDir(),
-    JWT_SECRET: h.randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: h.randomBytes(32).toString('base64'),
-  });
+  const { server, database, db } = await h.startOnPostgres();
   const port = server.port;
-  const session = await json(port, 'POST', '/api/auth/register', {
+  const session = await h.json(port, 'POST', '/api/auth/register', {
     organizationName: 'Bench',
     name: 'Bench',
     email: 'bench@example.com',
     password: 'bench password',
   });
   const { accessToken: token, user } = session.data;
-  const db = new Client({ connectionString: database.url });
-  db.on('error', () => undefined); // the database is dropped with FORCE on any exit path
-  await db.connect();
   const phoneId = randomUUID().replace(/-/g, '').slice(0, 24);
   await db.query(
     `INSERT INTO phone_numbers (id, organization_id, user_id, phone_number, integration, credentials, provider_number_id)
@@ -314,10 +291,4 @@ async function main() {
   }
 }
 
-h.installCleanup();
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.stack : error);
-    process.exitCode = 1;
-  })
-  .finally(h.cleanup);
+h.run(main);

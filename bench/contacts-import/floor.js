@@ -161,10 +161,4 @@ async function main() {
   }
 }
 
-h.installCleanup();
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(h.cleanup);
+h.run(main);

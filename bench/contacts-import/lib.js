@@ -6,45 +6,19 @@
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const { Client } = require('pg');
 const h = require('../lib/harness');
 
 const SECTION = '## Contacts import and export';
 const MB = 1024 * 1024;
 
 /** The built server on a new database, with uploads large enough for a 1M-row CSV. */
-async function startBenchServer() {
-  const database = await h.createDatabase();
-  const server = await h.startServer({
-    DATA_DIR: h.newDataDir(),
-    DATABASE_URL: database.url,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    UPLOAD_MAX_BYTES: String(512 * MB),
-  });
-  const db = new Client({ connectionString: database.url });
-  await db.connect();
-  return { server, database, db };
-}
-
-async function json(port, method, route, body, token) {
-  const response = await fetch(`http://127.0.0.1:${port}${route}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok) {
-    throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  }
-  return response.json();
+function startBenchServer() {
+  return h.startOnPostgres({ UPLOAD_MAX_BYTES: String(512 * MB) });
 }
 
 /** Registers an organization; inserts its batch directly (create-batch needs a live provider). */
 async function organizationWithBatch(port, db) {
-  const { data } = await json(port, 'POST', '/api/auth/register', {
+  const { data } = await h.json(port, 'POST', '/api/auth/register', {
     organizationName: 'Bench org',
     name: 'Bench Admin',
     email: `bench-${randomBytes(4).toString('hex')}@example.com`,
@@ -196,5 +170,4 @@ module.exports = {
   describeRun,
   mb,
   seconds,
-  json,
 };

@@ -131,10 +131,4 @@ async function main() {
   }
 }
 
-h.installCleanup();
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(h.cleanup);
+h.run(main);

@@ -268,7 +268,54 @@ function installCleanup() {
   });
 }
 
+/** The built server on a new PostgreSQL database (secrets generated), and a client on that database. */
+async function startOnPostgres(extraEnv = {}) {
+  const { Client } = require('pg');
+  const database = await createDatabase();
+  const server = await startServer({
+    DATA_DIR: newDataDir(),
+    DATABASE_URL: database.url,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...extraEnv,
+  });
+  const db = new Client({ connectionString: database.url });
+  db.on('error', () => undefined); // the database is dropped WITH (FORCE) on every exit path
+  await db.connect();
+  return { server, database, db };
+}
+
+/** One JSON request to the server; throws on a non-2xx answer. */
+async function json(port, method, route, body, token) {
+  const response = await fetch(`http://127.0.0.1:${port}${route}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) {
+    throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  }
+  return response.json();
+}
+
+/** Runs a script's main with cleanup on every exit path and a non-zero exit on failure. */
+function run(main) {
+  installCleanup();
+  main()
+    .catch((error) => {
+      console.error(error instanceof Error ? error.stack : error);
+      process.exitCode = 1;
+    })
+    .finally(cleanup);
+}
+
 module.exports = {
+  startOnPostgres,
+  json,
+  run,
   ROOT,
   DEFAULT_ENTRY,
   DOC,

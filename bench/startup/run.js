@@ -30,8 +30,7 @@ const {
   machine,
   describeMachine,
   writeSection,
-  cleanup,
-  installCleanup,
+  run,
   randomBytes,
 } = require('../lib/harness');
 
@@ -196,10 +195,4 @@ async function main() {
   }
 }
 
-installCleanup();
-main()
-  .catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(cleanup);
+run(main);

@@ -288,18 +288,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       const { token, id } = await place();
       await plivo.advanceCall(id, 'completed');
       const [callback] = await callbacksFor(token, 1);
-      expect(adapter.verifySignature(credentials, callback)).toBe(true);
-      const forged = tamperForm(callback.rawBody, 'CallStatus', 'busy');
-      expect(adapter.verifySignature(credentials, { ...callback, rawBody: forged })).toBe(false);
-      const otherUrl = callback.url.replace(token, newToken());
-      expect(adapter.verifySignature(credentials, { ...callback, url: otherUrl })).toBe(false);
-      const wrongSecret = { ...credentials, secret: `${credentials.secret}x` };
-      expect(adapter.verifySignature(wrongSecret, callback)).toBe(false);
-      const unsigned = {
-        ...callback,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      };
-      expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
+      expectFormSignatureGuards(adapter, credentials, callback, token);
     });
 
     it.each(['busy', 'no-answer'] as const)('maps a call ending %s to call.failed', async (end) => {
@@ -449,18 +438,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       const { token, id } = await place();
       await twilio.advanceCall(id, 'completed');
       const [callback] = await callbacksFor(token, 1);
-      expect(adapter.verifySignature(credentials, callback)).toBe(true);
-      const forged = tamperForm(callback.rawBody, 'CallStatus', 'busy');
-      expect(adapter.verifySignature(credentials, { ...callback, rawBody: forged })).toBe(false);
-      const otherUrl = callback.url.replace(token, newToken());
-      expect(adapter.verifySignature(credentials, { ...callback, url: otherUrl })).toBe(false);
-      const wrongSecret = { ...credentials, secret: `${credentials.secret}x` };
-      expect(adapter.verifySignature(wrongSecret, callback)).toBe(false);
-      const unsigned = {
-        ...callback,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      };
-      expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
+      expectFormSignatureGuards(adapter, credentials, callback, token);
     });
 
     it.each(['busy', 'no-answer'] as const)('maps a call ending %s to call.failed', async (end) => {
@@ -876,3 +854,24 @@ describe('telephony adapters on the call path, against the provider fakes', () =
     });
   });
 });
+
+/** A form callback verifies as sent, and not once its body, URL token, secret or headers change. */
+function expectFormSignatureGuards(
+  adapter: TelephonyProvider,
+  credentials: ProviderCredentials,
+  callback: InboundCallback,
+  token: string,
+): void {
+  expect(adapter.verifySignature(credentials, callback)).toBe(true);
+  const forged = tamperForm(callback.rawBody, 'CallStatus', 'busy');
+  expect(adapter.verifySignature(credentials, { ...callback, rawBody: forged })).toBe(false);
+  const otherUrl = callback.url.replace(token, newToken());
+  expect(adapter.verifySignature(credentials, { ...callback, url: otherUrl })).toBe(false);
+  const wrongSecret = { ...credentials, secret: `${credentials.secret}x` };
+  expect(adapter.verifySignature(wrongSecret, callback)).toBe(false);
+  const unsigned = {
+    ...callback,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+  expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
+}

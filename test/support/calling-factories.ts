@@ -5,7 +5,6 @@ import { batches, type BatchRow } from '../../src/modules/batches/batches.schema
 import {
   callRecords,
   type CallRecordRow,
-  phoneLogs,
   type PhoneLogRow,
 } from '../../src/modules/call-records/call-records.schema';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';

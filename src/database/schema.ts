@@ -7,3 +7,4 @@ export * from '../modules/batches/batches.schema';
 export * from '../modules/call-records/call-records.schema';
 export * from '../modules/dnc/dnc.schema';
 export * from '../modules/idempotency/idempotency.schema';
+export * from '../modules/webhooks/webhooks.schema';

@@ -1,2 +1,3 @@
 export * from './identity';
 export * from './envelope';
+export * from './events';

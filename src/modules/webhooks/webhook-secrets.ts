@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { SecretBox } from '../../common/crypto/secret-box';
+import type { WebhookRow } from './webhooks.schema';
+
+/** Standard Webhooks symmetric secrets: `whsec_` + base64 of 24 to 64 random bytes. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+export const WEBHOOK_SECRET_BYTES = 32;
+
+export function generateWebhookSecret(): string {
+  return WEBHOOK_SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('base64');
+}
+
+/** Binds a sealed secret to its webhook and organization (copied elsewhere, it won't open). */
+const associatedData = (organizationId: string, webhookId: string) =>
+  `webhooks:${organizationId}:${webhookId}`;
+
+/** Seals and opens webhook signing secrets; the only place that knows how they are stored. */
+@Injectable()
+export class WebhookSecrets {
+  constructor(private readonly box: SecretBox) {}
+
+  seal(organizationId: string, webhookId: string, secret: string): string {
+    return this.box.seal(secret, associatedData(organizationId, webhookId));
+  }
+
+  /**
+   * The secrets that sign a delivery made at `now`: the current one, then the previous one
+   * while its rotation grace period lasts (receivers accept any signature that matches).
+   */
+  signingSecrets(
+    webhook: Pick<
+      WebhookRow,
+      'id' | 'organizationId' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'
+    >,
+    now: Date,
+  ): string[] {
+    const aad = associatedData(webhook.organizationId, webhook.id);
+    const secrets = [this.box.open(webhook.secret, aad)];
+    if (
+      webhook.previousSecret &&
+      webhook.previousSecretExpiresAt &&
+      webhook.previousSecretExpiresAt > now
+    ) {
+      secrets.push(this.box.open(webhook.previousSecret, aad));
+    }
+    return secrets;
+  }
+}

@@ -23,9 +23,9 @@ export class ContactsUploadService {
     if (request.is('multipart/form-data')) {
       // Before reading the upload: an unknown batch should not cost the whole file.
       await this.importer.assertBatch(organizationId, batchId);
-      return streamCsvUpload(request, this.config.storage.uploadMaxBytes, (file) =>
-        this.importer.importCsv(organizationId, batchId, file),
-      );
+      return streamCsvUpload(request, this.config.storage.uploadMaxBytes, {
+        file: (file) => this.importer.importCsv(organizationId, batchId, file),
+      });
     }
     if (request.is('application/json')) {
       if (!body.contacts) {

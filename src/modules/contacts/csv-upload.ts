@@ -34,17 +34,36 @@ const tooLarge = (maxBytes: number) =>
 /** Form fields sent before the file part; a repeated field (callingNumbers) gives an array. */
 export type UploadFields = Record<string, string | string[]>;
 
+/** What a handler gets besides the file. */
+export interface UploadForm {
+  /** The form fields sent before the file part (create-batch sends its scalar fields first). */
+  fields: UploadFields;
+  /**
+   * Settles once the whole request body has been read: resolves with the names of the fields
+   * sent after the file part, rejects when the body turns out malformed. A handler that must
+   * not commit a half-read request awaits it before committing.
+   */
+  ended: Promise<string[]>;
+}
+
+export interface CsvUploadHandlers<T> {
+  /** Gets the CSV as it arrives. */
+  file: (file: Readable, form: UploadForm) => Promise<T>;
+  /** Called when the body had no file part; without it such a request answers 400. */
+  withoutFile?: (fields: UploadFields) => Promise<T>;
+}
+
 /**
- * Streams the `file` part of a multipart/form-data request into `handle` as it arrives: the
+ * Streams the `file` part of a multipart/form-data request into a handler as it arrives: the
  * upload is never held in memory or on disk. The file is capped at `maxBytes` (413); a part
- * that is not a CSV answers 415; a body without a file part answers 400. On any failure the
- * rest of the request is drained, so the client still reads the error. `handle` also gets the
- * form fields that came before the file (create-batch sends its scalar fields first).
+ * that is not a CSV answers 415; a body without a file part answers 400 unless `withoutFile`
+ * handles it. On any failure the rest of the request is drained, so the client still reads the
+ * error.
  */
 export function streamCsvUpload<T>(
   request: Request,
   maxBytes: number,
-  handle: (file: Readable, fields: UploadFields) => Promise<T>,
+  handlers: CsvUploadHandlers<T>,
 ): Promise<T> {
   const declared = Number(request.headers['content-length']);
   if (declared > maxBytes + MULTIPART_ALLOWANCE_BYTES) return Promise.reject(tooLarge(maxBytes));
@@ -63,17 +82,41 @@ export function streamCsvUpload<T>(
     let settled = false;
     let fileSeen = false;
     const fields: UploadFields = {};
+    const lateFields: string[] = [];
+    let endBody: (late: string[]) => void = () => undefined;
+    let breakBody: (error: Error) => void = () => undefined;
+    const ended = new Promise<string[]>((resolve, reject) => {
+      endBody = resolve;
+      breakBody = reject;
+    });
+    ended.catch(() => undefined); // only handlers that commit await it
     parser.on('field', (name, value) => {
-      if (fileSeen) return;
+      if (fileSeen) {
+        lateFields.push(name);
+        return;
+      }
       const previous = fields[name];
       fields[name] = previous === undefined ? value : [previous, value].flat();
     });
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
+      breakBody(error instanceof Error ? error : new Error(String(error)));
       request.unpipe(parser);
       request.resume();
       reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const settle = (handled: Promise<T>, onError: () => void = () => undefined): void => {
+      handled.then(
+        (value) => {
+          settled = true;
+          resolve(value);
+        },
+        (error: unknown) => {
+          onError();
+          fail(error);
+        },
+      );
     };
     parser.on('file', (name, file, info) => {
       if (name !== CSV_FILE_FIELD || fileSeen) {
@@ -94,20 +137,14 @@ export function streamCsvUpload<T>(
       // import sees that error through its own pipeline, possibly after it was emitted.
       file.on('error', () => undefined);
       file.on('limit', () => file.destroy(tooLarge(maxBytes)));
-      handle(file, fields).then(
-        (value) => {
-          settled = true;
-          resolve(value);
-        },
-        (error: unknown) => {
-          file.resume();
-          fail(error);
-        },
-      );
+      settle(handlers.file(file, { fields, ended }), () => file.resume());
     });
     parser.on('error', () => fail(new BadRequestException('Malformed multipart/form-data body')));
     parser.on('close', () => {
-      if (!fileSeen) {
+      endBody(lateFields);
+      if (fileSeen || settled) return;
+      if (handlers.withoutFile) settle(handlers.withoutFile(fields));
+      else {
         fail(
           new BadRequestException(
             `The request needs a CSV file in a field named ${CSV_FILE_FIELD}`,

@@ -15,13 +15,23 @@ export interface EnvelopeOptions {
   /** The seed lists `errorMessage: ""` on batch, phone and DNC successes. */
   errorMessage?: boolean;
   description?: string;
+  /**
+   * Optional top-level fields beside `data` (create-batch's contacts report). The handler then
+   * returns `{ data, ...fields }`; a field left undefined is not sent.
+   */
+  fields?: Record<string, { type: Type<unknown>; description: string }>;
 }
 
 export interface EnvelopeMetadata {
   message: string;
   errorMessage: boolean;
   hasData: boolean;
+  /** Names of the extra top-level fields; the handler's result is then `{ data, ...fields }`. */
+  fields?: string[];
 }
+
+/** What a handler with extra envelope fields returns. */
+export type WithEnvelopeFields<T, F extends object> = { data: T } & Partial<F>;
 
 /** Wraps the handler's return value in the common envelope and documents that shape. */
 export function ApiEnvelope(options: EnvelopeOptions): MethodDecorator {
@@ -30,6 +40,7 @@ export function ApiEnvelope(options: EnvelopeOptions): MethodDecorator {
     message: options.message,
     errorMessage: options.errorMessage ?? false,
     hasData: options.type !== undefined,
+    ...(options.fields ? { fields: Object.keys(options.fields) } : {}),
   };
   const properties: Record<string, SchemaObject> = {
     message: { type: 'string', example: options.message },
@@ -52,6 +63,13 @@ export function ApiEnvelope(options: EnvelopeOptions): MethodDecorator {
     properties.data = { $ref: getSchemaPath(options.type as Type<unknown>) };
   }
   if (properties.data) required.push('data');
+  for (const [name, field] of Object.entries(options.fields ?? {})) {
+    models.push(field.type);
+    properties[name] = {
+      allOf: [{ $ref: getSchemaPath(field.type) }],
+      description: field.description,
+    };
+  }
   return applyDecorators(
     SetMetadata(ENVELOPE_METADATA, metadata),
     HttpCode(status),

@@ -1,4 +1,9 @@
-import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import {
+  BadRequestException,
+  type Type,
+  ValidationPipe,
+  type ValidationError,
+} from '@nestjs/common';
 import type { FieldError } from '@app/contracts';
 
 /** A 400 carrying one entry per failed field; the filter renders it as `errors`. */
@@ -25,4 +30,15 @@ export function createValidationPipe(): ValidationPipe {
     stopAtFirstError: false,
     exceptionFactory: (errors) => new ValidationFailedException(flattenValidationErrors(errors)),
   });
+}
+
+/**
+ * Validates a body the route reads itself (a JSON body or a converted multipart form) with the
+ * same rules and the same 400 as the global pipe.
+ */
+export async function validateBody<T extends object>(
+  metatype: Type<T>,
+  value: unknown,
+): Promise<T> {
+  return (await createValidationPipe().transform(value, { type: 'body', metatype })) as T;
 }

@@ -1,19 +1,67 @@
-import { Body, Controller, Delete, Get, Headers, Param, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope, ApiRawResponse } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
+import { CONTACT_RULES, CSV_UPLOAD_DESCRIPTION } from '../contacts/dto/import-contacts.dto';
+import { ImportReportDto } from '../contacts/dto/import-report.dto';
 import { BatchesService } from './batches.service';
+import { CreateBatchService, type CreatedBatch } from './create-batch.service';
 import { BatchDetailsDto } from './dto/batch-details.dto';
 import { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
 import { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
 
+/** createBatch's bodies: the JSON DTO, or the same fields as a form with an optional CSV. */
+const CREATE_BATCH_BODY = {
+  required: true,
+  content: {
+    'application/json': { schema: { $ref: getSchemaPath(CreateBatchDto) } },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['batchName', 'callingNumbers'],
+        properties: {
+          batchName: { type: 'string', maxLength: 200, example: 'November renewals' },
+          callingNumbers: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'Phone record ids: the field repeated, or one JSON array text',
+          },
+          retry: { type: 'integer', minimum: 0, maximum: 10 },
+          delay: { type: 'integer', minimum: 0, maximum: 86_400 },
+          timezone: { type: 'string', example: 'America/New_York' },
+          callingHour: {
+            type: 'string',
+            example: '{"start":"09:00","end":"18:00"}',
+            description: 'JSON text of { start, end } (HH:MM)',
+          },
+          allowedDays: {
+            type: 'array',
+            items: { type: 'integer', minimum: 0, maximum: 6 },
+            description: '0 = Sunday through 6 = Saturday: repeated, or one JSON array text',
+          },
+          enforceCalleeLocalHours: { type: 'boolean', default: true },
+          file: { type: 'string', format: 'binary', description: CSV_UPLOAD_DESCRIPTION },
+        },
+      },
+      encoding: {
+        callingNumbers: { style: 'form', explode: true },
+        allowedDays: { style: 'form', explode: true },
+      },
+    },
+  },
+};
+
 @ApiTags('Batches')
 @Controller('api/call')
 export class BatchesController {
-  constructor(private readonly batches: BatchesService) {}
+  constructor(
+    private readonly batches: BatchesService,
+    private readonly creator: CreateBatchService,
+  ) {}
 
   @Get('batches/:userId')
   @Authenticated({ permission: 'calls' })
@@ -41,20 +89,50 @@ export class BatchesController {
 
   @Post('createBatch')
   @Authenticated({ permission: 'calls', unauthenticatedStatus: 403 })
+  @ApiOperation({
+    summary: 'Create a batch, optionally with its contacts',
+    description:
+      'application/json: the fields below, `contacts` optional. multipart/form-data: the same ' +
+      'fields as form fields (numbers and booleans as text, callingHour as JSON text, ' +
+      'callingNumbers and allowedDays repeated or as one JSON array text), all before an ' +
+      `optional CSV in \`file\`. Both are validated alike (400 with \`errors\`). ${CONTACT_RULES} ` +
+      'The batch and its contacts are created in one transaction: rejected rows are listed in ' +
+      'the `contacts` report, while a request that fails (invalid field, file without a ' +
+      'phoneNumber column or malformed, over UPLOAD_MAX_BYTES: 413, not a CSV: 415) creates ' +
+      'no batch.',
+    requestBody: CREATE_BATCH_BODY,
+  })
+  @ApiExtraModels(CreateBatchDto)
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
     description:
-      'Retry-safe creation: the same key and body returns the first result for 24 hours; another body answers 422',
+      'Retry-safe creation: the same key and request returns the first result for 24 hours; ' +
+      'another request answers 422. A JSON request is compared by its body. A multipart ' +
+      'request is compared by its fields and the SHA-256 of the file bytes, hashed as the file ' +
+      'streams in: the key is claimed in the same transaction as the batch, just before it ' +
+      'commits, and a repeat reads the file through without importing it.',
   })
-  @ApiEnvelope({ status: 201, message: 'Batch created', type: String, errorMessage: true })
-  @ApiErrors(400, 409, 422)
+  @ApiEnvelope({
+    status: 201,
+    message: 'Batch created',
+    type: String,
+    errorMessage: true,
+    fields: {
+      contacts: {
+        type: ImportReportDto,
+        description:
+          'Only when contacts were sent (a contacts array or a file): counts and one error per ' +
+          'rejected row, as append-contacts answers',
+      },
+    },
+  })
+  @ApiErrors(400, 409, 413, 415, 422)
   createBatch(
     @CurrentPrincipal() principal: Principal,
-    @Body() dto: CreateBatchDto,
-    @Headers('idempotency-key') idempotencyKey?: string,
-  ): Promise<string> {
-    return this.batches.create(principal, dto, idempotencyKey);
+    @Req() request: Request,
+  ): Promise<CreatedBatch> {
+    return this.creator.create(principal, request);
   }
 
   @Delete('delete-batch/:batchId')

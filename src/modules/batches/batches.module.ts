@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { CallRecordsModule } from '../call-records/call-records.module';
+import { ContactsModule } from '../contacts/contacts.module';
 import { UsersModule } from '../users/users.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { BatchesController } from './batches.controller';
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
+import { CreateBatchService } from './create-batch.service';
 
 @Module({
-  imports: [IdempotencyModule, CallRecordsModule, UsersModule],
+  imports: [IdempotencyModule, CallRecordsModule, UsersModule, ContactsModule],
   controllers: [BatchesController],
-  providers: [BatchesRepository, BatchDetailsRepository, BatchesService],
+  providers: [BatchesRepository, BatchDetailsRepository, BatchesService, CreateBatchService],
   exports: [BatchesService],
 })
 export class BatchesModule {}

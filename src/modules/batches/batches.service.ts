@@ -10,7 +10,6 @@ import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { UsersService } from '../users/users.service';
-import { IdempotencyService } from '../idempotency/idempotency.service';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { parsePhoneLogFilter } from './batch-filter';
 import { BatchesRepository } from './batches.repository';
@@ -29,42 +28,32 @@ export class BatchesService {
   constructor(
     private readonly batches: BatchesRepository,
     private readonly records: BatchDetailsRepository,
-    private readonly idempotency: IdempotencyService,
     private readonly phoneLogs: PhoneLogsRepository,
     private readonly users: UsersService,
   ) {}
 
-  /** Creates an active batch owned by the caller (an API key's creator); the id is the answer. */
-  async create(
-    principal: Principal,
-    dto: CreateBatchDto,
-    idempotencyKey?: string,
-  ): Promise<string> {
-    return this.idempotency.run(
-      principal.organizationId,
-      'createBatch',
-      idempotencyKey,
-      dto,
-      async () => {
-        await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
-        if (!(await this.users.findById(principal.organizationId, principal.userId))) {
-          throw new ForbiddenException('No user found for these credentials');
-        }
-        const row = await this.batches.create(principal.organizationId, {
-          userId: principal.userId,
-          batchName: dto.batchName,
-          callingNumbers: dto.callingNumbers,
-          retry: dto.retry ?? 0,
-          delay: dto.delay ?? 0,
-          timezone: dto.timezone ?? 'UTC',
-          callingHourStart: dto.callingHour?.start ?? null,
-          callingHourEnd: dto.callingHour?.end ?? null,
-          allowedDays: dto.allowedDays ? [...dto.allowedDays].sort() : undefined,
-          enforceCalleeLocalHours: dto.enforceCalleeLocalHours ?? true,
-        });
-        return row.id;
-      },
-    );
+  /**
+   * Creates an active batch owned by the caller (an API key's creator) and answers its id.
+   * Contacts and Idempotency-Key are CreateBatchService's: this is the batch row's own rules.
+   */
+  async create(principal: Principal, dto: CreateBatchDto): Promise<string> {
+    await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
+    if (!(await this.users.findById(principal.organizationId, principal.userId))) {
+      throw new ForbiddenException('No user found for these credentials');
+    }
+    const row = await this.batches.create(principal.organizationId, {
+      userId: principal.userId,
+      batchName: dto.batchName,
+      callingNumbers: dto.callingNumbers,
+      retry: dto.retry ?? 0,
+      delay: dto.delay ?? 0,
+      timezone: dto.timezone ?? 'UTC',
+      callingHourStart: dto.callingHour?.start ?? null,
+      callingHourEnd: dto.callingHour?.end ?? null,
+      allowedDays: dto.allowedDays ? [...dto.allowedDays].sort() : undefined,
+      enforceCalleeLocalHours: dto.enforceCalleeLocalHours ?? true,
+    });
+    return row.id;
   }
 
   /** The caller's own live batches, newest first; 404 when none match (as the seed says). */

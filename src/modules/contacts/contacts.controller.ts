@@ -17,17 +17,12 @@ import { ContactsExportService } from './contacts-export.service';
 import { IMPORT_CHUNK_ROWS } from './contacts-import.service';
 import { ContactsUploadService } from './contacts-upload.service';
 import { ExportCsvQuery } from './dto/export-csv.query';
-import { CONTACT_RULES, ImportContactsDto } from './dto/import-contacts.dto';
+import {
+  CONTACT_RULES,
+  CSV_UPLOAD_DESCRIPTION,
+  ImportContactsDto,
+} from './dto/import-contacts.dto';
 import { ImportReportDto } from './dto/import-report.dto';
-
-const CSV_UPLOAD_DESCRIPTION =
-  'multipart/form-data: a CSV (UTF-8, comma-separated) in the field `file`, streamed as it ' +
-  'arrives, at most UPLOAD_MAX_BYTES (20 MiB by default; larger answers 413). The header row ' +
-  'names the columns; one must be phoneNumber (any letter case), the others become contact ' +
-  'fields, and an invalid or reserved column name answers 400. Survives spreadsheet damage: a ' +
-  'BOM, blank lines, spaces and quotes around cells, a stripped +, ="..." and scientific ' +
-  'notation when it carries every digit (1.4155551234E+10; a shortened 1.41556E+10 is ' +
-  'invalid_number, its last digits are lost).';
 
 @ApiTags('Contacts')
 @Controller('api/call')

@@ -14,6 +14,16 @@ export const CONTACT_RULES =
   `${CONTACT_LIMITS.maxValueLength} characters (numbers and booleans become strings; empty ` +
   `values are left out); at most ${CONTACT_LIMITS.maxFields} fields per contact.`;
 
+/** The CSV file part, as documented on append-contacts and create-batch. */
+export const CSV_UPLOAD_DESCRIPTION =
+  'multipart/form-data: a CSV (UTF-8, comma-separated) in the field `file`, streamed as it ' +
+  'arrives, at most UPLOAD_MAX_BYTES (20 MiB by default; larger answers 413). The header row ' +
+  'names the columns; one must be phoneNumber (any letter case), the others become contact ' +
+  'fields, and an invalid or reserved column name answers 400. Survives spreadsheet damage: a ' +
+  'BOM, blank lines, spaces and quotes around cells, a stripped +, ="..." and scientific ' +
+  'notation when it carries every digit (1.4155551234E+10; a shortened 1.41556E+10 is ' +
+  'invalid_number, its last digits are lost).';
+
 export class ImportContactsDto {
   @ApiPropertyOptional({
     type: 'array',

@@ -311,6 +311,21 @@ describe('createBatch with contacts', () => {
     });
   });
 
+  it('creates one batch for two concurrent uploads with the same key, both answered alike', async () => {
+    const batchName = nextName();
+    const csv = `phoneNumber\n${nextNumber()}\n${nextNumber()}\n${nextNumber()}\n`;
+    const send = () =>
+      postForm(requiredFields(batchName), csv, {
+        request: post().set(bearer(admin.token)).set('Idempotency-Key', 'form-twins-1'),
+      });
+    const [first, second] = await Promise.all([send(), send()]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body).toEqual(first.body);
+    const rows = await batchesNamed(batchName);
+    expect(rows).toHaveLength(1);
+    expect(await recordCount(rows[0].id)).toBe(3);
+  });
+
   describe('access', () => {
     it('accepts an API key and a bearer token, for JSON and for a form', async () => {
       const { key } = await createApiKey(t.http, admin.token);

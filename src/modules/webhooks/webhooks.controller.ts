@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
@@ -17,6 +17,7 @@ import {
   RotateWebhookSecretDto,
   UpdateWebhookDto,
 } from './dto/write-webhook.dto';
+import { WEBHOOK_EVENT_MODELS } from './dto/webhook-event-payloads.dto';
 import { WebhooksService } from './webhooks.service';
 
 const SIGNING =
@@ -26,6 +27,8 @@ const SIGNING =
   'during a rotation). Verify with any Standard Webhooks library or @app/webhooks.';
 
 @ApiTags('Webhooks')
+// The delivered payloads: documented here so readers of `events` find their schemas.
+@ApiExtraModels(...WEBHOOK_EVENT_MODELS)
 @Controller('api/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -15,10 +15,14 @@ import { HealthModule } from './modules/health/health.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
+import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** Where JSON log lines go; stdout by default (tests capture them). */
   logStream?: Writable;
+  /** Resolves webhook host names for the SSRF checks; the OS resolver by default (tests fake it). */
+  webhookDnsResolver?: WebhookDnsResolver;
 }
 
 @Module({})
@@ -38,6 +42,8 @@ export class AppModule {
         DncModule,
         BatchesModule,
         ContactsModule,
+        WebhookDnsModule.forRoot(options.webhookDnsResolver),
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

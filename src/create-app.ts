@@ -1,18 +1,21 @@
-import type { Writable } from 'node:stream';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import type { AppModuleOptions } from './app.module';
 import type { AppConfig } from './config';
 import { serveOpenApi } from './openapi';
 
 /** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
 export async function createApp(
   config: AppConfig,
-  options: { logger?: boolean; logStream?: Writable } = {},
+  options: { logger?: boolean } & AppModuleOptions = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, { logStream: options.logStream }),
+    AppModule.forRoot(config, {
+      logStream: options.logStream,
+      webhookDnsResolver: options.webhookDnsResolver,
+    }),
     {
       bodyParser: false,
       bufferLogs: options.logger !== false,

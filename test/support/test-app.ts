@@ -6,6 +6,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { loadConfig, type AppConfig } from '../../src/config';
 import { createApp } from '../../src/create-app';
+import type { WebhookDnsResolver } from '../../src/modules/webhooks/ssrf';
 import { createTestDatabase, type TestDatabase } from './postgres';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -26,6 +27,8 @@ export interface TestAppOptions {
   logStream?: Writable;
   /** Use the real Redis with a key prefix unique to this app. */
   redis?: boolean;
+  /** Answers the webhook SSRF checks instead of the OS resolver (see WEBHOOK_DNS_RESOLVER). */
+  webhookDnsResolver?: WebhookDnsResolver;
 }
 
 /** Boots the whole app against a fresh PostgreSQL database (and optionally real Redis). */
@@ -42,7 +45,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : {}),
     ...options.env,
   });
-  const app = await createApp(config, { logger: false, logStream: options.logStream });
+  const app = await createApp(config, {
+    logger: false,
+    logStream: options.logStream,
+    webhookDnsResolver: options.webhookDnsResolver,
+  });
   await app.init();
   return {
     app,

@@ -41,6 +41,7 @@ describe('Database.transaction after-commit hooks', () => {
     const ran: string[] = [];
     await expect(
       database.transaction(async () => {
+        await database.db.execute(sql`SELECT 1`);
         database.afterCommit(() => void ran.push('outer'));
         throw new Error('rollback');
       }),
@@ -49,11 +50,13 @@ describe('Database.transaction after-commit hooks', () => {
       database.afterCommit(() => void ran.push('kept'));
       await database
         .transaction(async () => {
+          await database.db.execute(sql`SELECT 1`);
           database.afterCommit(() => void ran.push('savepoint rolled back'));
           throw new Error('inner');
         })
         .catch(() => undefined);
       await database.transaction(async () => {
+        await database.db.execute(sql`SELECT 1`);
         database.afterCommit(() => void ran.push('savepoint released'));
       });
       // A released savepoint's hooks wait for the outer commit.
@@ -66,6 +69,7 @@ describe('Database.transaction after-commit hooks', () => {
     const ran: string[] = [];
     await expect(
       database.transaction(async () => {
+        await database.db.execute(sql`SELECT 1`);
         database.afterCommit(() => {
           throw new Error('Redis is down');
         });
@@ -80,6 +84,7 @@ describe('Database.transaction after-commit hooks', () => {
     expect(database.inTransaction).toBe(false);
     expect(() => database.afterCommit(() => undefined)).toThrow('inside Database.transaction()');
     await database.transaction(async () => {
+      await database.db.execute(sql`SELECT 1`);
       expect(database.inTransaction).toBe(true);
     });
   });

@@ -19,6 +19,8 @@ const common = {
   moduleNameMapper: {
     '^@app/contracts$': '<rootDir>/libs/contracts/src',
     '^@app/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
+    '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
+    '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform,

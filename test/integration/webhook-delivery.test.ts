@@ -147,7 +147,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
       const raised = await t.app.get(EventsService).raise(admin.organizationId, {
         type: 'call.completed',
         callId: 'call-off',
-        data: {},
+        data: {} as never,
       });
       await updateWebhook(t.app, off.id, { active: false });
       await db().delete(webhooks).where(eq(webhooks.id, deleted.id));
@@ -182,7 +182,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
       t.app.get(EventsService).raise(admin.organizationId, {
         type: 'call.completed',
         callId: 'c',
-        data: {},
+        data: {} as never,
       }),
     ).rejects.toThrow('inside Database.transaction()');
     // A later event reaches the receiver first and alone.
@@ -418,7 +418,15 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
       const payload = new Webhook(hook.plainSecret).verify(received.body, received.headers) as {
         type: string;
       };
-      expect(payload.type).toBe('webhook.test');
+      expect(payload).toEqual({
+        type: 'webhook.test',
+        timestamp: expect.any(String),
+        data: {
+          webhook_id: hook.id,
+          message: 'This is a test event from Switchboard.',
+          occurred_at: expect.any(String),
+        },
+      });
       expect(receiver.at(otherPath)).toHaveLength(0);
     });
 

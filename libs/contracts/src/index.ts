@@ -1,3 +1,4 @@
 export * from './identity';
 export * from './envelope';
 export * from './events';
+export * from './webhook-events';

@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import type { CallEventType } from '@app/contracts';
-import { WEBHOOK_TEST_EVENT_TYPE } from '@app/contracts';
+import {
+  type CallEventType,
+  WEBHOOK_TEST_EVENT_TYPE,
+  type WebhookEventDataMap,
+} from '@app/contracts';
 import { Clock } from '../../common/clock';
 import { Database } from '../../database';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { newEventId } from './event-id';
 import { type EventAudience, EventsRepository } from './events.repository';
 
-export interface CallEvent {
-  type: CallEventType;
+/** Filled in by raise(): the call, its next sequence number and the time. */
+type AssignedFields = 'call_id' | 'sequence' | 'occurred_at';
+
+export interface CallEvent<T extends CallEventType = CallEventType> {
+  type: T;
   callId: string;
-  /** The payload fields of that type; `call_id`, `sequence` and `occurred_at` are added. */
-  data: Record<string, unknown>;
+  /** The payload of that type (libs/contracts) but for `call_id`, `sequence`, `occurred_at`. */
+  data: Omit<WebhookEventDataMap[T], AssignedFields>;
 }
+
+export const TEST_EVENT_MESSAGE = 'This is a test event from Switchboard.';
 
 export interface RaisedEvent {
   id: string;
@@ -36,10 +44,13 @@ export class EventsService {
     private readonly clock: Clock,
   ) {}
 
-  raise(organizationId: string, event: CallEvent): Promise<RaisedEvent> {
+  raise<T extends CallEventType>(
+    organizationId: string,
+    event: CallEvent<T>,
+  ): Promise<RaisedEvent> {
     return this.write(
       organizationId,
-      { type: event.type, callId: event.callId, data: event.data },
+      { type: event.type, callId: event.callId, data: { ...event.data } },
       { subscribers: true },
     );
   }
@@ -48,7 +59,11 @@ export class EventsService {
   raiseTest(organizationId: string, webhookId: string): Promise<RaisedEvent> {
     return this.write(
       organizationId,
-      { type: WEBHOOK_TEST_EVENT_TYPE, callId: null, data: { webhook_id: webhookId } },
+      {
+        type: WEBHOOK_TEST_EVENT_TYPE,
+        callId: null,
+        data: { webhook_id: webhookId, message: TEST_EVENT_MESSAGE },
+      },
       { webhookId },
     );
   }

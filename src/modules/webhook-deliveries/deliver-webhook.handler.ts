@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { Inject, type OnApplicationShutdown } from '@nestjs/common';
+import { signWebhook } from '@app/webhooks';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Clock } from '../../common/clock';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../queue';
@@ -88,7 +88,7 @@ export class DeliverWebhookHandler
       timestamp: event.occurredAt.toISOString(),
       data:
         event.callId === null
-          ? event.data
+          ? { ...event.data, occurred_at: event.occurredAt.toISOString() }
           : {
               call_id: event.callId,
               sequence: event.sequence,
@@ -97,7 +97,6 @@ export class DeliverWebhookHandler
             },
     });
     const now = this.clock.now();
-    const timestamp = Math.floor(now.getTime() / 1000);
     const secrets = this.secrets.signingSecrets(claimed.webhook, now);
     return this.sender.send({
       url: claimed.webhook.url,
@@ -105,9 +104,7 @@ export class DeliverWebhookHandler
       headers: {
         'content-type': 'application/json',
         'user-agent': DELIVERY_USER_AGENT,
-        'webhook-id': event.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
+        ...signWebhook({ id: event.id, timestamp: now, body, secrets }),
       },
     });
   }
@@ -156,15 +153,4 @@ export class DeliverWebhookHandler
       ? { ...failed, status: 'failed', nextAttemptAt: null }
       : { ...failed, status: 'pending', nextAttemptAt: new Date(attemptedAt.getTime() + delay) };
   }
-}
-
-// Replaced by libs/webhooks signWebhook at merge: Standard Webhooks `v1,<base64 HMAC-SHA256>`
-// over `id.timestamp.body`, one signature per secret, space-separated.
-function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {
-  return secrets
-    .map((secret) => {
-      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-      return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-    })
-    .join(' ');
 }

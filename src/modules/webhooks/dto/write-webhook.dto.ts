@@ -1,0 +1,123 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { CALL_EVENT_TYPES, type CallEventType } from '@app/contracts';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { IsWebhookSecret } from './webhook-secret.validator';
+
+export const MAX_URL_LENGTH = 2048;
+export const DEFAULT_GRACE_SECONDS = 86_400;
+export const MAX_GRACE_SECONDS = 604_800;
+
+export const EVENTS_DESCRIPTION =
+  'Call event types delivered to this endpoint: a non-empty list without repeats. Each delivery ' +
+  'is a POST of `{ type, timestamp, data }` signed the Standard Webhooks way (`webhook-id`, ' +
+  '`webhook-timestamp`, `webhook-signature` headers); the `data` of each type is documented in ' +
+  'the schemas CallStartedEventData, CallAnsweredEventData, CallCompletedEventData, ' +
+  'CallFailedEventData, CallTransferredEventData, CallRecordingAvailableEventData, ' +
+  'CallSummaryGeneratedEventData, CallAnalysisCompletedEventData (and WebhookTestEventData for ' +
+  '`webhook.test`, which is never subscribed to), all wrapped in WebhookEventEnvelope.';
+
+export const URL_DESCRIPTION =
+  'Public HTTPS endpoint: `https:` only, no user:password, port 443 or 1024–65535, and its host ' +
+  'must resolve only to globally routable addresses (no private, loopback, link-local, shared, ' +
+  'multicast, documentation or cloud-metadata address, also not in IPv4-mapped or NAT64 form). ' +
+  'The check runs again when each delivery connects, so a host that later resolves elsewhere ' +
+  'gets nothing. Otherwise 422.';
+
+export const SECRET_DESCRIPTION =
+  'Signing secret: `whsec_` followed by the base64 of 24 to 64 random bytes (anything else is ' +
+  '400). Write-only: it is never returned afterwards.';
+
+export class CreateWebhookDto {
+  @ApiProperty({ example: 'CRM sync', maxLength: 100, description: 'Display name' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  name!: string;
+
+  @ApiProperty({
+    example: 'https://hooks.example.com/switchboard',
+    maxLength: MAX_URL_LENGTH,
+    description: URL_DESCRIPTION,
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_URL_LENGTH)
+  url!: string;
+
+  @ApiProperty({
+    enum: CALL_EVENT_TYPES,
+    isArray: true,
+    example: ['call.completed', 'call.recording.available'],
+    description: EVENTS_DESCRIPTION,
+  })
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(CALL_EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(CALL_EVENT_TYPES, {
+    each: true,
+    message: `each value in events must be one of ${CALL_EVENT_TYPES.join(', ')}`,
+  })
+  events!: CallEventType[];
+
+  @ApiPropertyOptional({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: `${SECRET_DESCRIPTION} Omit it to have one generated; either way the secret is in the response to this request only.`,
+  })
+  @IsOptional()
+  @IsWebhookSecret()
+  secret?: string;
+}
+
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {
+  @ApiPropertyOptional({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: `${SECRET_DESCRIPTION} Replaces the current secret at once, without overlap (use the rotate operation for a grace period).`,
+  })
+  @IsOptional()
+  @IsWebhookSecret()
+  declare secret?: string;
+
+  @ApiPropertyOptional({
+    example: true,
+    description:
+      'false stops deliveries; true enables the webhook again and clears disabledReason and ' +
+      'disabledAt.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+export class RotateWebhookSecretDto {
+  @ApiPropertyOptional({
+    default: DEFAULT_GRACE_SECONDS,
+    minimum: 0,
+    maximum: MAX_GRACE_SECONDS,
+    example: 86_400,
+    description:
+      'How long the previous secret keeps signing next to the new one (seconds, up to 7 days; ' +
+      '0 replaces it at once). Rotating again during a grace period drops the older secret.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(MAX_GRACE_SECONDS)
+  gracePeriodSeconds: number = DEFAULT_GRACE_SECONDS;
+}

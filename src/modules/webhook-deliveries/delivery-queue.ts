@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withTimeout } from '../../common/with-timeout';
 import { JobName, JobQueue } from '../../queue';
 import type { AttemptTrigger } from './webhook-deliveries.schema';
 
@@ -17,6 +18,12 @@ export function deliveryJobId(
 }
 
 /**
+ * How long an enqueue may take before it counts as failed. While Redis is reconnecting an add
+ * can wait instead of failing; the caller (an after-commit hook, a request) must not wait with it.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/**
  * Queues delivery attempts. PostgreSQL holds the truth (status, attempt count, next_attempt_at):
  * a job is only a wake-up call, so losing one (Redis down or flushed) delays a delivery until
  * the sweeper re-enqueues it, and never loses it. Enqueue failures are therefore not errors.
@@ -31,14 +38,18 @@ export class DeliveryQueue {
     options: { delayMs?: number; trigger?: AttemptTrigger } = {},
   ): Promise<boolean> {
     try {
-      await this.queue.enqueue(
-        JobName.DeliverWebhook,
-        { deliveryId, attempt },
-        {
-          jobId: deliveryJobId(deliveryId, attempt, options.trigger ?? 'scheduled'),
-          delayMs: options.delayMs && options.delayMs > 0 ? Math.round(options.delayMs) : undefined,
-          transient: true,
-        },
+      await withTimeout(
+        this.queue.enqueue(
+          JobName.DeliverWebhook,
+          { deliveryId, attempt },
+          {
+            jobId: deliveryJobId(deliveryId, attempt, options.trigger ?? 'scheduled'),
+            delayMs:
+              options.delayMs && options.delayMs > 0 ? Math.round(options.delayMs) : undefined,
+            transient: true,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
       );
       return true;
     } catch {

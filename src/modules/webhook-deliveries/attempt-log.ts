@@ -1,17 +1,10 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { describeUnknown } from '../../common/describe-error';
+import { MicroBatcher } from '../../common/micro-batcher';
 import { type AttemptOutcome, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-/** A batch is written when it has this many attempts… */
-export const ATTEMPT_LOG_BATCH_SIZE = 200;
-/** …or when its first attempt has waited this long. */
-export const ATTEMPT_LOG_FLUSH_MS = 5;
-
-interface Waiting {
-  outcome: AttemptOutcome;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+/** A batch is written when it has this many attempts or its first has waited this long. */
+export const ATTEMPT_LOG_BATCH = { maxSize: 200, maxWaitMs: 5 };
 
 /**
  * Write-behind buffer of the delivery log: attempts finished within a few milliseconds of each
@@ -22,49 +15,32 @@ interface Waiting {
 @Injectable()
 export class AttemptLog implements OnApplicationShutdown {
   private readonly logger = new Logger('AttemptLog');
-  private buffer: Waiting[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private readonly flushing = new Set<Promise<void>>();
+  private readonly batcher = new MicroBatcher<AttemptOutcome, void>(
+    (outcomes) => this.write(outcomes),
+    ATTEMPT_LOG_BATCH,
+  );
 
   constructor(private readonly deliveries: WebhookDeliveriesRepository) {}
 
   record(outcome: AttemptOutcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.buffer.push({ outcome, resolve, reject });
-      if (this.buffer.length >= ATTEMPT_LOG_BATCH_SIZE) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), ATTEMPT_LOG_FLUSH_MS);
-    });
+    return this.batcher.add(outcome);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.flush();
-    await Promise.allSettled([...this.flushing]);
+    await this.batcher.drain();
   }
 
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.buffer.length === 0) return;
-    const batch = this.buffer;
-    this.buffer = [];
-    const done = this.write(batch).finally(() => this.flushing.delete(done));
-    this.flushing.add(done);
-  }
-
-  private async write(batch: Waiting[]): Promise<void> {
+  private async write(outcomes: AttemptOutcome[]): Promise<void[]> {
     try {
-      await this.deliveries.recordOutcomes(batch.map((entry) => entry.outcome));
-      for (const entry of batch) entry.resolve();
+      await this.deliveries.recordOutcomes(outcomes);
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
-        return;
-      }
+      if (outcomes.length === 1) throw error;
       // One bad row must not fail its neighbours: write them one by one.
       this.logger.warn(
-        `Batch of ${batch.length} failed, retrying singly: ${JSON.stringify(describeUnknown(error))}`,
+        `Batch of ${outcomes.length} failed, retrying singly: ${JSON.stringify(describeUnknown(error))}`,
       );
-      await Promise.all(batch.map((entry) => this.write([entry])));
+      await Promise.all(outcomes.map((outcome) => this.deliveries.recordOutcomes([outcome])));
     }
+    return outcomes.map(() => undefined);
   }
 }

@@ -2,6 +2,7 @@ import { Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { signWebhook } from '@app/webhooks';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Clock } from '../../common/clock';
+import { MicroBatcher } from '../../common/micro-batcher';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../queue';
 import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
@@ -21,6 +22,14 @@ export const DELIVERY_USER_AGENT = 'Switchboard-Webhooks/1.0';
 /** A claimed delivery is the worker's for this long; then the sweeper may hand it out again. */
 const CLAIM_LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
 
+/** Claims of jobs that start within a few ms of each other are made in one statement. */
+const CLAIM_BATCH = { maxSize: 100, maxWaitMs: 2 };
+
+interface ClaimRequest {
+  deliveryId: string;
+  attemptNo: number;
+}
+
 /** Injection token of the random source of the retry jitter (tests pin it). */
 export const DELIVERY_RANDOM = Symbol('DELIVERY_RANDOM');
 
@@ -35,6 +44,17 @@ export class DeliverWebhookHandler
 {
   private readonly sender: DeliverySender;
   private readonly allowPrivateTargets: boolean;
+  private readonly claims = new MicroBatcher<ClaimRequest, ClaimedDelivery | undefined>(
+    async (requests) => {
+      const leaseUntil = new Date(this.clock.now().getTime() + CLAIM_LEASE_MS);
+      const claimed = await this.deliveries.claim(requests, leaseUntil);
+      return requests.map((request) => {
+        const delivery = claimed.get(request.deliveryId);
+        return delivery?.attemptNo === request.attemptNo ? delivery : undefined;
+      });
+    },
+    CLAIM_BATCH,
+  );
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -52,12 +72,7 @@ export class DeliverWebhookHandler
   }
 
   async handle({ deliveryId, attempt }: JobPayloads[JobName.DeliverWebhook]): Promise<void> {
-    const claimedAt = this.clock.now();
-    const claimed = await this.deliveries.claim(
-      deliveryId,
-      attempt,
-      new Date(claimedAt.getTime() + CLAIM_LEASE_MS),
-    );
+    const claimed = await this.claims.add({ deliveryId, attemptNo: attempt });
     // Stale job, finished delivery, webhook deleted (cascade), inactive (cancelled) or held.
     if (!claimed || claimed.status !== 'sending') return;
     const result = await this.send(claimed);

@@ -84,24 +84,32 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Takes a pending delivery for attempt `attemptNo` (a job for another attempt number is stale
-   * and gets nothing). In one statement: cancelled if its webhook is inactive, held if the
-   * webhook's circuit is open (manual and probe sends go through), else `sending` until
-   * `leaseUntil`, after which the sweeper may hand it out again.
+   * Takes pending deliveries, each for attempt `attemptNo` (a job for another attempt number is
+   * stale and gets nothing), in one statement: cancelled if the webhook is inactive, held if its
+   * circuit is open (manual and probe sends go through), else `sending` until `leaseUntil`,
+   * after which the sweeper may hand it out again. A row another transaction has locked is
+   * skipped: someone else is claiming or moving it, so this job is the duplicate.
    */
   async claim(
-    deliveryId: string,
-    attemptNo: number,
+    requests: ReadonlyArray<{ deliveryId: string; attemptNo: number }>,
     leaseUntil: Date,
-  ): Promise<ClaimedDelivery | undefined> {
+  ): Promise<Map<string, ClaimedDelivery>> {
+    const input = JSON.stringify(
+      requests.map((r) => ({ id: r.deliveryId, attempt_no: r.attemptNo })),
+    );
     const result = await this.database.db.execute(sql`
-      WITH c AS (
-        SELECT d.id, w.active, d.next_trigger IN ('scheduled', 'recover') AND EXISTS (
+      WITH x AS (
+        SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id text, attempt_no int)
+      ),
+      c AS (
+        SELECT d.id, x.attempt_no, w.active, d.next_trigger IN ('scheduled', 'recover') AND EXISTS (
           SELECT 1 FROM webhook_circuits wc WHERE wc.webhook_id = d.webhook_id AND wc.state = 'open'
         ) AS hold
-        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.id = ${deliveryId} AND d.status = 'pending' AND d.attempt_count = ${attemptNo - 1}
-        FOR UPDATE OF d
+        FROM webhook_deliveries d
+        JOIN x ON x.id = d.id AND d.attempt_count = x.attempt_no - 1
+        JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.status = 'pending'
+        FOR UPDATE OF d SKIP LOCKED
       )
       UPDATE webhook_deliveries d SET
         status = CASE WHEN NOT c.active THEN 'cancelled' WHEN c.hold THEN 'held' ELSE 'sending' END,
@@ -110,33 +118,35 @@ export class WebhookDeliveriesRepository {
         updated_at = now()
       FROM c, events e, webhooks w
       WHERE d.id = c.id AND e.id = d.event_id AND w.id = d.webhook_id
-      RETURNING d.id, d.status, d.next_trigger, e.id AS event_id, e.type, e.call_id, e.sequence,
-        e.occurred_at, e.data, w.id AS webhook_id, w.organization_id, w.url, w.secret,
+      RETURNING d.id, c.attempt_no, d.status, d.next_trigger, e.id AS event_id, e.type, e.call_id,
+        e.sequence, e.occurred_at, e.data, w.id AS webhook_id, w.organization_id, w.url, w.secret,
         w.previous_secret, w.previous_secret_expires_at`);
-    const [row] = rowsOf<Record<string, unknown>>(result);
-    if (!row) return undefined;
-    return {
-      id: row.id as string,
-      status: row.status as ClaimedDelivery['status'],
-      trigger: row.next_trigger as AttemptTrigger,
-      attemptNo,
-      event: {
-        id: row.event_id as string,
-        type: row.type as string,
-        callId: row.call_id as string | null,
-        sequence: Number(row.sequence),
-        occurredAt: toDate(row.occurred_at),
-        data: row.data as Record<string, unknown>,
-      },
-      webhook: {
-        id: row.webhook_id as string,
-        organizationId: row.organization_id as string,
-        url: row.url as string,
-        secret: row.secret as string,
-        previousSecret: row.previous_secret as string | null,
-        previousSecretExpiresAt: toDateOrNull(row.previous_secret_expires_at),
-      },
-    };
+    const claimed = new Map<string, ClaimedDelivery>();
+    for (const row of rowsOf<Record<string, unknown>>(result)) {
+      claimed.set(row.id as string, {
+        id: row.id as string,
+        status: row.status as ClaimedDelivery['status'],
+        trigger: row.next_trigger as AttemptTrigger,
+        attemptNo: Number(row.attempt_no),
+        event: {
+          id: row.event_id as string,
+          type: row.type as string,
+          callId: row.call_id as string | null,
+          sequence: Number(row.sequence),
+          occurredAt: toDate(row.occurred_at),
+          data: row.data as Record<string, unknown>,
+        },
+        webhook: {
+          id: row.webhook_id as string,
+          organizationId: row.organization_id as string,
+          url: row.url as string,
+          secret: row.secret as string,
+          previousSecret: row.previous_secret as string | null,
+          previousSecretExpiresAt: toDateOrNull(row.previous_secret_expires_at),
+        },
+      });
+    }
+    return claimed;
   }
 
   /**

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { CALL_EVENT_TYPES, type CallEventType } from '@app/contracts';
+import type { CallEventType } from '@app/contracts';
 import { PaginationDto } from '../../../common/page.query';
 import type { WebhookDisabledReason } from '../webhooks.schema';
-import { EVENTS_DESCRIPTION } from './write-webhook.dto';
+import { EVENTS_PROPERTY } from './write-webhook.dto';
 
 export class WebhookDto {
   @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
@@ -17,12 +17,7 @@ export class WebhookDto {
   })
   url!: string;
 
-  @ApiProperty({
-    enum: CALL_EVENT_TYPES,
-    isArray: true,
-    example: ['call.completed', 'call.recording.available'],
-    description: EVENTS_DESCRIPTION,
-  })
+  @ApiProperty(EVENTS_PROPERTY)
   events!: CallEventType[];
 
   @ApiProperty({ example: true, description: 'false: no event is delivered' })

@@ -31,6 +31,14 @@ export const EVENTS_DESCRIPTION =
   'CallSummaryGeneratedEventData, CallAnalysisCompletedEventData (and WebhookTestEventData for ' +
   '`webhook.test`, which is never subscribed to), all wrapped in WebhookEventEnvelope.';
 
+/** The documentation of `events`, the same in requests and responses. */
+export const EVENTS_PROPERTY = {
+  enum: CALL_EVENT_TYPES,
+  isArray: true,
+  example: ['call.completed', 'call.recording.available'],
+  description: EVENTS_DESCRIPTION,
+};
+
 export const URL_DESCRIPTION =
   'Public HTTPS endpoint: `https:` only, no user:password, port 443 or 1024–65535, and its host ' +
   'must resolve only to globally routable addresses (no private, loopback, link-local, shared, ' +
@@ -59,12 +67,7 @@ export class CreateWebhookDto {
   @MaxLength(MAX_URL_LENGTH)
   url!: string;
 
-  @ApiProperty({
-    enum: CALL_EVENT_TYPES,
-    isArray: true,
-    example: ['call.completed', 'call.recording.available'],
-    description: EVENTS_DESCRIPTION,
-  })
+  @ApiProperty(EVENTS_PROPERTY)
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(CALL_EVENT_TYPES.length)

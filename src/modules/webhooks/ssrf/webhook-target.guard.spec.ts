@@ -1,4 +1,6 @@
 import type { LookupAddress } from 'node:dns';
+import { request } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import type { AppConfig } from '../../../config';
 import type { WebhookDnsResolver } from './target-policy';
 import { SsrfBlockedError, WebhookTargetGuard } from './webhook-target.guard';
@@ -88,5 +90,63 @@ describe('WebhookTargetGuard', () => {
       address: '127.0.0.1',
       family: 4,
     });
+  });
+});
+
+describe('WebhookTargetGuard.lookup as the lookup of https.request', () => {
+  /** A loopback listener that counts the connections it receives. */
+  async function canary() {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      connections: () => connections,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  const post = (guard: WebhookTargetGuard, port: number) =>
+    new Promise<NodeJS.ErrnoException>((resolve) => {
+      const req = request({
+        host: 'rebound.example.com',
+        port,
+        method: 'POST',
+        lookup: guard.lookup,
+        timeout: 2000,
+      });
+      req.on('error', resolve);
+      req.on('response', () => resolve(new Error('unexpected response')));
+      req.end('{}');
+    });
+
+  it('never connects to a host that resolves to loopback', async () => {
+    const listener = await canary();
+    const dns = rebindingResolver();
+    dns.rebind('127.0.0.1');
+    try {
+      const error = await post(new WebhookTargetGuard(config(false), dns.resolve), listener.port);
+      expect(error).toBeInstanceOf(SsrfBlockedError);
+      expect(error.code).toBe('ERR_SSRF_BLOCKED');
+      expect(listener.connections()).toBe(0);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('connects when private targets are allowed (the canary sees the attempt)', async () => {
+    const listener = await canary();
+    const dns = rebindingResolver();
+    dns.rebind('127.0.0.1');
+    try {
+      const error = await post(new WebhookTargetGuard(config(true), dns.resolve), listener.port);
+      expect(error).not.toBeInstanceOf(SsrfBlockedError);
+      expect(listener.connections()).toBe(1);
+    } finally {
+      await listener.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { EventsService } from '../../src/modules/events/events.service';
 import { events } from '../../src/modules/events/events.schema';
 import { DeliverySweeper } from '../../src/modules/webhook-deliveries/delivery-sweeper';
 import {
+  webhookCircuits,
   webhookDeliveries,
   webhookDeliveryAttempts,
 } from '../../src/modules/webhook-deliveries/webhook-deliveries.schema';
@@ -477,6 +478,16 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
           return rows.filter((row) => row.attemptCount >= 1 || row.status === 'held').length === 12;
         },
         { what: 'the first attempts' },
+      );
+      await waitFor(
+        async () => {
+          const [circuit] = await db()
+            .select()
+            .from(webhookCircuits)
+            .where(eq(webhookCircuits.webhookId, hook.id));
+          return circuit?.state === 'open';
+        },
+        { what: 'the circuit to open' },
       );
       // The circuit is open now: new deliveries are held without using an attempt.
       const held = [];

@@ -43,7 +43,7 @@ describe('a webhook failing for 5 days is disabled and the admins are told', () 
   it('switches it off with reason failing after >= 20 failures over 5 days without success', async () => {
     const admin = await registerOrganization(t.http);
     receiver.script('/down', { status: 503 });
-    const hook = await createWebhook(t.app, admin.organizationId, { url: receiver.url('/down') });
+    const hook = await createWebhook(t, admin, { url: receiver.url('/down') });
     const event = await raiseCallEvent(t.app, admin.organizationId);
     const db = t.app.get(Database).db;
     const delivery = await waitFor(

@@ -10,7 +10,6 @@ import {
   webhookDeliveries,
   webhookDeliveryAttempts,
 } from '../../src/modules/webhook-deliveries/webhook-deliveries.schema';
-import { WebhookSecrets } from '../../src/modules/webhooks/webhook-secrets';
 import { webhooks } from '../../src/modules/webhooks/webhooks.schema';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -71,7 +70,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
   it('delivers a signed event that the standardwebhooks package verifies', async () => {
     const hookPath = nextPath();
-    const hook = await createWebhook(t.app, admin.organizationId, { url: receiver.url(hookPath) });
+    const hook = await createWebhook(t, admin, { url: receiver.url(hookPath) });
     const event = await raiseCallEvent(t.app, admin.organizationId, {
       callId: 'call-signed',
       data: { status: 'completed' },
@@ -103,15 +102,15 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
   it('numbers the events of one call 1, 2, 3 and delivers only to subscribed, active webhooks', async () => {
     const [completedPath, startedPath, inactivePath] = [nextPath(), nextPath(), nextPath()];
-    await createWebhook(t.app, admin.organizationId, {
+    await createWebhook(t, admin, {
       url: receiver.url(completedPath),
       events: ['call.completed'],
     });
-    await createWebhook(t.app, admin.organizationId, {
+    await createWebhook(t, admin, {
       url: receiver.url(startedPath),
       events: ['call.started'],
     });
-    await createWebhook(t.app, admin.organizationId, {
+    await createWebhook(t, admin, {
       url: receiver.url(inactivePath),
       events: ['call.started', 'call.completed'],
       active: false,
@@ -138,8 +137,8 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
   it('sends nothing to a webhook switched off or deleted before the attempt', async () => {
     const [offPath, deletedPath] = [nextPath(), nextPath()];
-    const off = await createWebhook(t.app, admin.organizationId, { url: receiver.url(offPath) });
-    const deleted = await createWebhook(t.app, admin.organizationId, {
+    const off = await createWebhook(t, admin, { url: receiver.url(offPath) });
+    const deleted = await createWebhook(t, admin, {
       url: receiver.url(deletedPath),
     });
     // Same transaction as the event: the deliveries exist, then the webhooks change before
@@ -168,7 +167,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
   it('raises nothing when the transaction rolls back, and refuses to raise outside one', async () => {
     const hookPath = nextPath();
-    await createWebhook(t.app, admin.organizationId, { url: receiver.url(hookPath) });
+    await createWebhook(t, admin, { url: receiver.url(hookPath) });
     let eventId = '';
     await expect(
       t.app.get(Database).transaction(async () => {
@@ -195,7 +194,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
   it('retries a 500 on schedule and succeeds on the next 200, with the same webhook-id', async () => {
     const hookPath = nextPath();
     receiver.script(hookPath, { status: 500 }, { status: 200 });
-    await createWebhook(t.app, admin.organizationId, { url: receiver.url(hookPath) });
+    await createWebhook(t, admin, { url: receiver.url(hookPath) });
     const event = await raiseCallEvent(t.app, admin.organizationId);
     const delivery = await settled(event.id, 'succeeded', 15_000);
     const attempts = await attemptsOf(delivery.id);
@@ -219,8 +218,8 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     const [retryAfterPath, tooManyPath] = [nextPath(), nextPath()];
     receiver.script(retryAfterPath, { status: 503, headers: { 'retry-after': '120' } });
     receiver.script(tooManyPath, { status: 429 });
-    await createWebhook(t.app, admin.organizationId, { url: receiver.url(retryAfterPath) });
-    await createWebhook(t.app, admin.organizationId, { url: receiver.url(tooManyPath) });
+    await createWebhook(t, admin, { url: receiver.url(retryAfterPath) });
+    await createWebhook(t, admin, { url: receiver.url(tooManyPath) });
     const first = await raiseCallEvent(t.app, admin.organizationId);
     const deliveries = await waitFor(
       async () => {
@@ -248,7 +247,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
   it('switches the webhook off on 410 Gone and sends it nothing more', async () => {
     const hookPath = nextPath();
     receiver.script(hookPath, { status: 410 });
-    const hook = await createWebhook(t.app, admin.organizationId, { url: receiver.url(hookPath) });
+    const hook = await createWebhook(t, admin, { url: receiver.url(hookPath) });
     const event = await raiseCallEvent(t.app, admin.organizationId);
     await settled(event.id, 'failed');
     const [row] = await db().select().from(webhooks).where(eq(webhooks.id, hook.id));
@@ -262,15 +261,15 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
   it('signs with both secrets during a rotation grace period', async () => {
     const hookPath = nextPath();
-    const hook = await createWebhook(t.app, admin.organizationId, { url: receiver.url(hookPath) });
+    const hook = await createWebhook(t, admin, { url: receiver.url(hookPath) });
     const oldSecret = hook.plainSecret;
-    const newSecret = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
-    const secrets = t.app.get(WebhookSecrets);
-    await updateWebhook(t.app, hook.id, {
-      secret: secrets.seal(admin.organizationId, hook.id, newSecret),
-      previousSecret: hook.secret,
-      previousSecretExpiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const rotated = await t.http
+      .post(`/api/webhooks/${hook.id}/secret/rotate`)
+      .set(auth())
+      .send({ gracePeriodSeconds: 1 })
+      .expect(200);
+    const newSecret = rotated.body.data.secret as string;
+    const graceEnds = Date.now() + 1_000;
     const event = await raiseCallEvent(t.app, admin.organizationId);
     await settled(event.id);
     const [received] = receiver.at(hookPath);
@@ -278,7 +277,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     expect(() => new Webhook(newSecret).verify(received.body, received.headers)).not.toThrow();
     expect(() => new Webhook(oldSecret).verify(received.body, received.headers)).not.toThrow();
     // Once the grace period is over, only the new secret signs.
-    await updateWebhook(t.app, hook.id, { previousSecretExpiresAt: new Date(Date.now() - 1) });
+    await waitFor(() => Date.now() > graceEnds + 50, { what: 'the grace period to end' });
     const later = await raiseCallEvent(t.app, admin.organizationId);
     await settled(later.id);
     const last = receiver.at(hookPath)[1];
@@ -291,7 +290,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     it('lists deliveries with their attempts, newest first, with filters', async () => {
       const hookPath = nextPath();
       receiver.script(hookPath, { status: 500 }, { status: 204 });
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(hookPath),
         events: ['call.started', 'call.completed'],
       });
@@ -354,7 +353,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
     it('re-sends one delivery now with trigger manual and the same webhook-id', async () => {
       const hookPath = nextPath();
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(hookPath),
       });
       const event = await raiseCallEvent(t.app, admin.organizationId);
@@ -380,13 +379,13 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     it('recovers the deliveries that failed in a window', async () => {
       const hookPath = nextPath();
       receiver.script(hookPath, { status: 410 }, { status: 200 });
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(hookPath),
       });
       const since = new Date(Date.now() - 1000).toISOString();
       const event = await raiseCallEvent(t.app, admin.organizationId);
       await settled(event.id, 'failed');
-      await updateWebhook(t.app, hook.id, { active: true, disabledReason: null, disabledAt: null });
+      await t.http.patch(`/api/webhooks/${hook.id}`).set(auth()).send({ active: true }).expect(200);
       const answer = await t.http
         .post(`/api/webhooks/${hook.id}/recover`)
         .send({ since })
@@ -409,10 +408,10 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
 
     it('sends a signed webhook.test event to that webhook only', async () => {
       const [hookPath, otherPath] = [nextPath(), nextPath()];
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(hookPath),
       });
-      await createWebhook(t.app, admin.organizationId, { url: receiver.url(otherPath) });
+      await createWebhook(t, admin, { url: receiver.url(otherPath) });
       const answer = await t.http.post(`/api/webhooks/${hook.id}/test`).set(auth()).expect(202);
       await settled(answer.body.data.eventId);
       const [received] = receiver.at(hookPath);
@@ -432,7 +431,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     });
 
     it("answers 404 for another organization's webhook or delivery", async () => {
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(nextPath()),
       });
       const event = await raiseCallEvent(t.app, admin.organizationId);
@@ -450,7 +449,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
         .set(as)
         .expect(404);
       await t.http.post(`/api/webhooks/${hook.id}/test`).set(as).expect(404);
-      const mine = await createWebhook(t.app, other.organizationId, {
+      const mine = await createWebhook(t, other, {
         url: receiver.url(nextPath()),
       });
       await t.http
@@ -464,7 +463,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     it('holds deliveries while the endpoint is down, probes, then drains them on recovery', async () => {
       const hookPath = nextPath();
       receiver.script(hookPath, { status: 503 });
-      const hook = await createWebhook(t.app, admin.organizationId, {
+      const hook = await createWebhook(t, admin, {
         url: receiver.url(hookPath),
       });
       const failing = [];

@@ -109,7 +109,7 @@ describe(`webhook delivery survives Redis being killed ${KILLS} times`, () => {
 
   it(`delivers all ${EVENTS} events at least once: 0 missing webhook-ids`, async () => {
     const admin = await registerOrganization(t.http);
-    const hook = await createWebhook(t.app, admin.organizationId, { url: receiver.url('/faults') });
+    const hook = await createWebhook(t, admin, { url: receiver.url('/faults') });
     const database = t.app.get(Database);
     const events = t.app.get(EventsService);
     const raised = new Set<string>();

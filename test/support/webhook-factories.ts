@@ -6,9 +6,40 @@ import { EventsService, type RaisedEvent } from '../../src/modules/events/events
 import { generateWebhookSecret, WebhookSecrets } from '../../src/modules/webhooks/webhook-secrets';
 import { type WebhookRow, webhooks } from '../../src/modules/webhooks/webhooks.schema';
 import type { CallEventType } from '@app/contracts';
+import type { RegisteredAdmin } from './factories';
+import type { TestApp } from './test-app';
 
-// Until the webhook resource (POST /api/webhooks) is merged, tests create rows directly.
+export interface TestWebhook {
+  id: string;
+  url: string;
+  /** The signing secret, as the create response showed it. */
+  plainSecret: string;
+}
+
+/** Creates a webhook through POST /api/webhooks (and PATCHes it inactive when asked). */
 export async function createWebhook(
+  t: TestApp,
+  admin: RegisteredAdmin,
+  values: { url: string; events?: string[]; active?: boolean },
+): Promise<TestWebhook> {
+  const auth = { Authorization: `Bearer ${admin.token}` };
+  const created = await t.http
+    .post('/api/webhooks')
+    .set(auth)
+    .send({ name: 'test hook', url: values.url, events: values.events ?? ['call.completed'] })
+    .expect(201);
+  const { _id: id, secret } = created.body.data as { _id: string; secret: string };
+  if (values.active === false) {
+    await t.http.patch(`/api/webhooks/${id}`).set(auth).send({ active: false }).expect(200);
+  }
+  return { id, url: values.url, plainSecret: secret };
+}
+
+/**
+ * A webhook row written directly, for what the API rightly refuses to save (a loopback URL with
+ * private targets disallowed) but delivery must still refuse if it ever finds one.
+ */
+export async function insertWebhook(
   app: INestApplicationContext,
   organizationId: string,
   values: { url: string; events?: string[]; active?: boolean; secret?: string },

@@ -53,6 +53,8 @@ npm run openapi:check
 results=.test-results
 rm -rf "$results" && mkdir -p "$results"
 export NODE_OPTIONS=--experimental-vm-modules
+# The HTTPS webhook receivers of the tests serve certificates of this CA (read at process start).
+export NODE_EXTRA_CA_CERTS="$PWD/test/fixtures/tls/ca.crt"
 status=0
 for project in unit integration e2e; do
   step "Tests: $project"

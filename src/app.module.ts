@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { ClockModule } from './common/clock';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { createValidationPipe } from './common/validation';
@@ -11,8 +12,10 @@ import { LoggingModule } from './logging/logging.module';
 import { BatchesModule } from './modules/batches/batches.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DncModule } from './modules/dnc/dnc.module';
+import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { PhonesModule } from './modules/phones/phones.module';
+import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
@@ -32,6 +35,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        ClockModule,
         LoggingModule.forRoot(options.logStream),
         DatabaseModule,
         RedisModule,
@@ -44,6 +48,8 @@ export class AppModule {
         ContactsModule,
         WebhookDnsModule.forRoot(options.webhookDnsResolver),
         WebhooksModule,
+        EventsModule,
+        WebhookDeliveriesModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,25 +1,69 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { describeUnknown } from '../common/describe-error';
 import type { AppDatabase } from './database.types';
 
 export const DB = Symbol('DB');
 
+/** Work to run once the outermost transaction has committed (never after a rollback). */
+export type AfterCommitHook = () => Promise<void> | void;
+
+interface TransactionScope {
+  tx: AppDatabase;
+  afterCommit: AfterCommitHook[];
+}
+
 /**
  * The handle repositories query through. Inside `transaction()` every repository call made in
  * that async context joins the same transaction, so a service can combine repositories (and
- * later raise events) atomically without passing a transaction object around.
+ * raise events) atomically without passing a transaction object around.
  */
 @Injectable()
 export class Database {
-  private readonly current = new AsyncLocalStorage<AppDatabase>();
+  private readonly logger = new Logger('Database');
+  private readonly current = new AsyncLocalStorage<TransactionScope>();
 
   constructor(@Inject(DB) private readonly root: AppDatabase) {}
 
   get db(): AppDatabase {
-    return this.current.getStore() ?? this.root;
+    return this.current.getStore()?.tx ?? this.root;
   }
 
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => this.current.run(tx as unknown as AppDatabase, work));
+  /** True inside `transaction()`'s work. */
+  get inTransaction(): boolean {
+    return this.current.getStore() !== undefined;
+  }
+
+  /**
+   * Runs `work` in a transaction (a savepoint when nested). The after-commit hooks registered
+   * inside it run once the outermost transaction has committed, before this promise resolves;
+   * a hook that fails is logged and does not fail the caller, whose change is already durable.
+   */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.current.getStore();
+    const afterCommit: AfterCommitHook[] = [];
+    const result = await this.db.transaction((tx) => this.current.run({ tx, afterCommit }, work));
+    // A savepoint's hooks belong to the enclosing transaction: they wait for its commit and
+    // are dropped with it. Reaching here means the savepoint was released, not rolled back.
+    if (outer) outer.afterCommit.push(...afterCommit);
+    else await this.runHooks(afterCommit);
+    return result;
+  }
+
+  /** Registers work for after the current transaction commits; throws outside a transaction. */
+  afterCommit(hook: AfterCommitHook): void {
+    const scope = this.current.getStore();
+    if (!scope) throw new Error('afterCommit() must be called inside Database.transaction()');
+    scope.afterCommit.push(hook);
+  }
+
+  private async runHooks(hooks: AfterCommitHook[]): Promise<void> {
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        this.logger.warn(`After-commit hook failed: ${JSON.stringify(describeUnknown(error))}`);
+      }
+    }
   }
 }

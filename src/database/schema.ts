@@ -8,3 +8,5 @@ export * from '../modules/call-records/call-records.schema';
 export * from '../modules/dnc/dnc.schema';
 export * from '../modules/idempotency/idempotency.schema';
 export * from '../modules/webhooks/webhooks.schema';
+export * from '../modules/events/events.schema';
+export * from '../modules/webhook-deliveries/webhook-deliveries.schema';

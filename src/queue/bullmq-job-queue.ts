@@ -12,7 +12,10 @@ import { JobHandlerRegistry } from './job-handler.registry';
 import { JobQueue } from './job-queue';
 import {
   assertValidJobId,
+  JOB_LANES,
   JOB_RETRY_POLICY,
+  laneOf,
+  type JobLane,
   type JobName,
   type JobOptions,
   type JobPayloads,
@@ -20,9 +23,12 @@ import {
 } from './jobs';
 import { describeUnknown } from '../common/describe-error';
 
-/** One queue for every job; job names tell the handlers apart. Keys: `<REDIS_PREFIX>:jobs:*`. */
-export const JOBS_QUEUE_NAME = 'jobs';
-const WORKER_CONCURRENCY = 5;
+/**
+ * The queue of every job but webhook deliveries (they have their own, see JOB_LANES); job
+ * names tell the handlers apart. Keys: `<REDIS_PREFIX>:<lane>:*`.
+ */
+export const JOBS_QUEUE_NAME: JobLane = 'jobs';
+
 /** How long shutdown lets active jobs finish before closing the worker regardless. */
 export const WORKER_DRAIN_TIMEOUT_MS = 10_000;
 
@@ -33,8 +39,8 @@ export class BullMqJobQueue
   implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
 {
   private readonly logger = new Logger('Queue');
-  private readonly queue: Queue;
-  private worker: Worker | undefined;
+  private readonly queues: Record<JobLane, Queue>;
+  private workers: Worker[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,18 +48,22 @@ export class BullMqJobQueue
     @Inject(JOB_RETRY_POLICY) policy: JobRetryPolicy,
   ) {
     super();
-    this.queue = new Queue(JOBS_QUEUE_NAME, {
-      // Fail fast while Redis is unreachable instead of buffering commands without bound.
-      connection: { url: this.redisUrl(), enableOfflineQueue: false },
-      prefix: config.redis.prefix,
-      defaultJobOptions: {
-        attempts: policy.attempts,
-        backoff: { type: 'exponential', delay: policy.backoffDelayMs },
-        removeOnComplete: { age: 24 * 3600, count: 1_000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
-      },
-    });
-    this.queue.on('error', (error: Error) => this.logger.warn(`Queue: ${error.message}`));
+    const open = (lane: JobLane) => {
+      const queue = new Queue(lane, {
+        // Fail fast while Redis is unreachable instead of buffering commands without bound.
+        connection: { url: this.redisUrl(), enableOfflineQueue: false },
+        prefix: config.redis.prefix,
+        defaultJobOptions: {
+          attempts: policy.attempts,
+          backoff: { type: 'exponential', delay: policy.backoffDelayMs },
+          removeOnComplete: { age: 24 * 3600, count: 1_000 },
+          removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
+        },
+      });
+      queue.on('error', (error: Error) => this.logger.warn(`Queue: ${error.message}`));
+      return queue;
+    };
+    this.queues = { jobs: open('jobs'), 'webhook-deliveries': open('webhook-deliveries') };
   }
 
   onApplicationBootstrap(): void {
@@ -64,19 +74,22 @@ export class BullMqJobQueue
         `${runsWorker ? 'worker running' : 'enqueue only, PROCESS_ROLE=api'})`,
     );
     if (!runsWorker) return;
-    this.worker = new Worker(JOBS_QUEUE_NAME, (job: Job) => this.process(job), {
-      // Blocking commands must wait through reconnects, so no retry limit per request.
-      connection: { url: this.redisUrl(), maxRetriesPerRequest: null },
-      prefix: this.config.redis.prefix,
-      concurrency: WORKER_CONCURRENCY,
-    });
-    this.worker.on('error', (error: Error) => this.logger.warn(`Worker: ${error.message}`));
-    this.worker.on('failed', (job: Job | undefined, error: Error) => {
-      if (!job) return;
-      const message = `Job ${job.name} ${job.id} failed attempt ${job.attemptsMade}: ${JSON.stringify(describeUnknown(error))}`;
-      // finishedOn is set only when BullMQ moved the job to failed for good.
-      if (job.finishedOn) this.logger.error(`${message} (giving up)`);
-      else this.logger.warn(`${message} (will retry)`);
+    this.workers = (Object.keys(JOB_LANES) as JobLane[]).map((lane) => {
+      const worker = new Worker(lane, (job: Job) => this.process(job), {
+        // Blocking commands must wait through reconnects, so no retry limit per request.
+        connection: { url: this.redisUrl(), maxRetriesPerRequest: null },
+        prefix: this.config.redis.prefix,
+        concurrency: JOB_LANES[lane].concurrency,
+      });
+      worker.on('error', (error: Error) => this.logger.warn(`Worker: ${error.message}`));
+      worker.on('failed', (job: Job | undefined, error: Error) => {
+        if (!job) return;
+        const message = `Job ${job.name} ${job.id} failed attempt ${job.attemptsMade}: ${JSON.stringify(describeUnknown(error))}`;
+        // finishedOn is set only when BullMQ moved the job to failed for good.
+        if (job.finishedOn) this.logger.error(`${message} (giving up)`);
+        else this.logger.warn(`${message} (will retry)`);
+      });
+      return worker;
     });
   }
 
@@ -86,13 +99,23 @@ export class BullMqJobQueue
     options: JobOptions = {},
   ): Promise<void> {
     if (options.jobId !== undefined) assertValidJobId(options.jobId);
-    await this.queue.add(name, payload, { jobId: options.jobId, delay: options.delayMs });
+    await this.queues[laneOf(name)].add(name, payload, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      ...(options.transient ? { removeOnComplete: true, removeOnFail: true } : {}),
+    });
   }
 
   /** Stops taking jobs and lets the active ones finish while the database is still open. */
   async beforeApplicationShutdown(): Promise<void> {
-    if (!this.worker) return;
-    const worker = this.worker;
+    await Promise.all(this.workers.map((worker) => this.drain(worker)));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
+  }
+
+  private async drain(worker: Worker): Promise<void> {
     let timeout: NodeJS.Timeout | undefined;
     const closed = await Promise.race([
       worker.close().then(() => true),
@@ -105,10 +128,6 @@ export class BullMqJobQueue
       this.logger.warn('Worker: jobs still active at shutdown; they will be retried');
       await worker.close(true);
     }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close();
   }
 
   private async process(job: Job): Promise<void> {

@@ -23,6 +23,14 @@ class FlakyHandler implements HandlesJob<JobName.ApiKeyUsed> {
   }
 }
 
+/** Every job name needs a handler, or the registry refuses to start. */
+@JobHandler(JobName.DeliverWebhook)
+class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
+  handle(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 const POLICY: JobRetryPolicy = { attempts: 3, backoffDelayMs: 20 };
 const payload = (apiKeyId = 'k1'): Payload => ({
   organizationId: 'o1',
@@ -42,6 +50,7 @@ describe('InProcessJobQueue', () => {
         JobHandlerRegistry,
         InProcessJobQueue,
         FlakyHandler,
+        DeliveryHandler,
         { provide: JOB_RETRY_POLICY, useValue: POLICY },
       ],
     })

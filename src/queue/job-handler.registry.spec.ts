@@ -19,10 +19,18 @@ class SecondHandler implements HandlesJob<JobName.ApiKeyUsed> {
   }
 }
 
+/** The other job names need a handler too, or the registry refuses to start. */
+@JobHandler(JobName.DeliverWebhook)
+class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
+  handle(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 async function bootWith(handlers: Array<new () => HandlesJob>) {
   const moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
-    providers: [JobHandlerRegistry, ...handlers],
+    providers: [JobHandlerRegistry, DeliveryHandler, ...handlers],
   }).compile();
   await moduleRef.init();
   return moduleRef;

@@ -4,16 +4,39 @@
  */
 export enum JobName {
   ApiKeyUsed = 'api-keys.record-use',
+  DeliverWebhook = 'webhooks.deliver',
 }
 
 export interface JobPayloads {
   [JobName.ApiKeyUsed]: { organizationId: string; apiKeyId: string; usedAt: string };
+  /** One attempt of one delivery: `attempt` is the number it would be (stale ones are skipped). */
+  [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
 }
+
+/**
+ * BullMQ queues and how many jobs each worker runs at once. Webhook deliveries get their own
+ * queue: they wait on the network most of the time, so they run with high concurrency without
+ * crowding out the other jobs.
+ */
+export const JOB_LANES = {
+  jobs: { concurrency: 5 },
+  'webhook-deliveries': { concurrency: 100 },
+} as const;
+
+export type JobLane = keyof typeof JOB_LANES;
+
+export const laneOf = (name: JobName): JobLane =>
+  name === JobName.DeliverWebhook ? 'webhook-deliveries' : 'jobs';
 
 export interface JobOptions {
   /** Dedupe key: a job whose id is already queued is not added again. No ':' and not a number. */
   jobId?: string;
   delayMs?: number;
+  /**
+   * Forget the job as soon as it finishes, so the same id can be queued again at once. For
+   * callers that keep their own record of the work (webhook deliveries, in PostgreSQL).
+   */
+  transient?: boolean;
 }
 
 /** How often a failing job runs in all, and the first retry's delay (doubling each time). */

@@ -72,7 +72,15 @@ describe('queue (BullMQ on real Redis)', () => {
       }
     }
 
-    @Module({ providers: [ScriptedHandler] })
+    /** Every job name needs a handler, or the registry refuses to start. */
+    @JobHandler(JobName.DeliverWebhook)
+    class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
+      handle(): Promise<void> {
+        return Promise.resolve();
+      }
+    }
+
+    @Module({ providers: [ScriptedHandler, DeliveryHandler] })
     class ScriptedHandlerModule {}
 
     const BACKOFF_MS = 50;

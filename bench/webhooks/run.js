@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+'use strict';
+// Sustained signed webhook deliveries per second to a local HTTPS receiver, every attempt
+// logged, beside a bare floor measured in the same run: a plain BullMQ worker doing the same
+// signed POST through a keep-alive agent with batched log INSERTs (floor-worker.js). Then the
+// latency from commit to first attempt at a steady event rate. Self-contained: its own
+// redis-server (no persistence), a throw-away PostgreSQL database, the receiver in this process,
+// Switchboard's producer (PROCESS_ROLE=api, built app) here and its worker (dist/bundle/worker.js)
+// as a child process. Targets (issue 5): ≥ 1,200 deliveries/s, ≥ 0.6 × floor, p99 commit → first
+// attempt < 1 s at 500 events/s.
+//
+//   npm run build && node bench/webhooks/run.js [--events 20000] [--rate 500] [--seconds 10] [--write]
+
+const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const https = require('node:https');
+const path = require('node:path');
+const { Queue } = require('bullmq');
+const { Client } = require('pg');
+const h = require('../lib/harness');
+
+const TLS_DIR = path.join(h.ROOT, 'test/fixtures/tls');
+const CA = path.join(TLS_DIR, 'ca.crt');
+const TARGET_RATE = 1_200;
+const TARGET_RATIO = 0.6;
+const TARGET_P99_MS = 1_000;
+const EVENTS_PER_TRANSACTION = 50;
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+
+function parseArgs(argv) {
+  const options = { events: 20_000, rate: 500, seconds: 10, write: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === '--events') options.events = Number(argv[++i]);
+    else if (argv[i] === '--rate') options.rate = Number(argv[++i]);
+    else if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
+    else if (argv[i] === '--write') options.write = true;
+    else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return options;
+}
+
+/** The HTTPS receiver: answers 204, keeps the first arrival time of each webhook-id per path. */
+function startReceiver() {
+  const arrivals = new Map();
+  const server = https.createServer(
+    {
+      key: fs.readFileSync(path.join(TLS_DIR, 'server.key')),
+      cert: fs.readFileSync(path.join(TLS_DIR, 'server.crt')),
+      keepAliveTimeout: 60_000,
+    },
+    (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const now = Date.now();
+        const seen = arrivals.get(req.url) ?? new Map();
+        arrivals.set(req.url, seen);
+        const id = req.headers['webhook-id'];
+        if (!seen.has(id)) seen.set(id, now);
+        res.writeHead(204).end();
+      });
+    },
+  );
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: (p) => `https://127.0.0.1:${server.address().port}${p}`,
+        seen: (p) => arrivals.get(p) ?? new Map(),
+      }),
+    ),
+  );
+}
+
+async function startRedis() {
+  const port = await h.freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const { Redis } = require('ioredis');
+  for (let i = 0; i < 200; i += 1) {
+    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      return { child, url };
+    } catch {
+      client.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function waitUntil(probe, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Deliveries per second between the first and the last arrival of `count` ids. */
+function rateOf(seen, count) {
+  const times = [...seen.values()].sort((a, b) => a - b);
+  if (times.length < count) throw new Error(`only ${times.length} of ${count} arrived`);
+  return ((count - 1) * 1000) / (times[count - 1] - times[0]);
+}
+
+function killChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const entry = path.join(h.ROOT, 'dist/src/create-app.js');
+  if (!fs.existsSync(entry) || !fs.existsSync(path.join(h.ROOT, 'dist/bundle/worker.js'))) {
+    throw new Error('Build first: npm run build');
+  }
+  const redis = await startRedis();
+  const children = [redis.child];
+  let app;
+  try {
+    const database = await h.createDatabase();
+    const receiver = await startReceiver();
+    const env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
+
+    // --- Switchboard: the producer in this process (enqueue only), the worker a child.
+    const { loadConfig } = require(path.join(h.ROOT, 'dist/src/config'));
+    const { createApp } = require(entry);
+    const { Database } = require(path.join(h.ROOT, 'dist/src/database'));
+    const { EventsService } = require(path.join(h.ROOT, 'dist/src/modules/events/events.service'));
+    app = await createApp(loadConfig({ ...env, PROCESS_ROLE: 'api' }, 'api'), { logger: false });
+    const port = await h.freePort();
+    await app.listen(port, '127.0.0.1');
+    const session = await h.json(port, 'POST', '/api/auth/register', {
+      organizationName: 'Bench',
+      name: 'Bench Admin',
+      email: `bench-${randomBytes(3).toString('hex')}@example.com`,
+      password: 'correct horse battery',
+    });
+    const token = session.data.accessToken;
+    const organizationId = session.data.user.organizationId;
+    const created = await h.json(
+      port,
+      'POST',
+      '/api/webhooks',
+      {
+        name: 'bench',
+        url: receiver.url('/switchboard'),
+        events: ['call.completed'],
+        secret: SECRET,
+      },
+      token,
+    );
+    const webhookId = created.data._id ?? created.data.id;
+    const db = app.get(Database);
+    const events = app.get(EventsService);
+    const raise = (callId) =>
+      events.raise(organizationId, {
+        type: 'call.completed',
+        callId,
+        data: { status: 'completed', duration_seconds: 42, recording_expected: true },
+      });
+
+    // Throughput: N events queued with no worker running, then the worker drains them.
+    const n = options.events;
+    for (let i = 0; i < n; i += EVENTS_PER_TRANSACTION) {
+      await db.transaction(async () => {
+        for (let j = i; j < Math.min(n, i + EVENTS_PER_TRANSACTION); j += 1) await raise(`t-${j}`);
+      });
+    }
+    const worker = spawn(process.execPath, [path.join(h.ROOT, 'dist/bundle/worker.js')], {
+      cwd: h.ROOT,
+      env: h.serverEnv({ ...env, PROCESS_ROLE: 'worker', NODE_EXTRA_CA_CERTS: CA }),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(worker);
+    await waitUntil(
+      () => receiver.seen('/switchboard').size >= n,
+      600_000,
+      'Switchboard deliveries',
+    );
+    const switchboardRate = rateOf(receiver.seen('/switchboard'), n);
+    const pg = new Client({ connectionString: database.url });
+    await pg.connect();
+    await waitUntil(
+      async () =>
+        (await pg.query('SELECT count(*)::int AS n FROM webhook_delivery_attempts')).rows[0].n >= n,
+      30_000,
+      'the attempt log',
+    );
+
+    // Latency: events at a steady rate, each in its own transaction; commit → first arrival.
+    const commits = new Map();
+    const total = options.rate * options.seconds;
+    const started = Date.now();
+    const pending = [];
+    for (let i = 0; i < total; i += 1) {
+      const due = started + (i * 1000) / options.rate;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      pending.push(
+        db.transaction(async () => {
+          let eventId = '';
+          // Registered first, so it runs first after the commit: the commit time.
+          db.afterCommit(() => void commits.set(eventId, Date.now()));
+          eventId = (await raise(`l-${i}`)).id;
+        }),
+      );
+    }
+    await Promise.all(pending);
+    const latencyPath = receiver.seen('/switchboard');
+    await waitUntil(() => latencyPath.size >= n + total, 120_000, 'latency deliveries');
+    const latencies = [...commits].map(([id, at]) => latencyPath.get(id) - at);
+    const sorted = latencies.sort((a, b) => a - b);
+    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+    const latency = { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+
+    // --- The floor: same receiver, same signed POST, plain BullMQ worker, batched log rows.
+    await pg.query(`CREATE TABLE floor_delivery_log (id bigserial PRIMARY KEY, job_id text,
+      endpoint text, status_code int, attempt int, latency_ms int, created_at timestamptz DEFAULT now())`);
+    const floorQueue = `floor-${randomBytes(3).toString('hex')}`;
+    const queue = new Queue(floorQueue, {
+      connection: { url: redis.url },
+      prefix: env.REDIS_PREFIX,
+    });
+    const body = JSON.stringify({
+      type: 'call.completed',
+      timestamp: new Date().toISOString(),
+      data: {
+        call_id: 'c',
+        sequence: 1,
+        occurred_at: new Date().toISOString(),
+        status: 'completed',
+        duration_seconds: 42,
+        recording_expected: true,
+      },
+    });
+    for (let i = 0; i < n; i += 1000) {
+      await queue.addBulk(
+        Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({
+          name: 'deliver',
+          data: { id: `msg_floor_${i + k}`, url: receiver.url('/floor'), body },
+          opts: { removeOnComplete: true },
+        })),
+      );
+    }
+    const floor = spawn(process.execPath, [path.join(__dirname, 'floor-worker.js')], {
+      cwd: h.ROOT,
+      env: h.serverEnv({
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: env.REDIS_PREFIX,
+        DATABASE_URL: database.url,
+        FLOOR_QUEUE: floorQueue,
+        SECRET,
+        CONCURRENCY: '100',
+        NODE_EXTRA_CA_CERTS: CA,
+      }),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(floor);
+    await waitUntil(() => receiver.seen('/floor').size >= n, 600_000, 'floor deliveries');
+    const floorRate = rateOf(receiver.seen('/floor'), n);
+    await queue.close();
+    await pg.end();
+
+    const ratio = switchboardRate / floorRate;
+    const m = await h.machine();
+    const verdict = (ok) => (ok ? 'met' : '**not met**');
+    const text = [
+      '## Webhook delivery',
+      '',
+      `Measured ${m.date} on ${h.describeMachine(m)}, with \`node bench/webhooks/run.js --events ${n} --rate ${options.rate} --seconds ${options.seconds}\`.`,
+      'Everything on one box: receiver (HTTPS, test CA, answers 204) and producer in one process, the',
+      'worker in another, PostgreSQL and a private redis-server without persistence. Throughput is',
+      `the drain rate of ${n} queued deliveries (first to last arrival), every attempt logged; the floor`,
+      'is a plain BullMQ worker doing the same signed POST through a keep-alive agent with batched log',
+      'INSERTs (`bench/webhooks/floor-worker.js`), in the same run.',
+      '',
+      '| case | deliveries/s | target |',
+      '|---|---|---|',
+      `| Switchboard (outbox, claim, signed POST, write-behind attempt log) | ${Math.round(switchboardRate)} | ≥ ${TARGET_RATE}: ${verdict(switchboardRate >= TARGET_RATE)} |`,
+      `| floor (plain BullMQ worker) | ${Math.round(floorRate)} | |`,
+      `| ratio | ${ratio.toFixed(2)} | ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)} |`,
+      '',
+      `Commit → first attempt at ${options.rate} events/s for ${options.seconds} s (${total} events, one transaction each):`,
+      `p50 ${h.formatMs(latency.p50)} ms, p99 ${h.formatMs(latency.p99)} ms, max ${h.formatMs(latency.max)} ms (target p99 < ${TARGET_P99_MS} ms: ${verdict(latency.p99 < TARGET_P99_MS)}).`,
+      '',
+    ].join('\n');
+    console.log(text);
+    if (options.write) await h.writeSection('## Webhook delivery', m, text);
+  } finally {
+    if (app) await app.close().catch(() => undefined);
+    for (const child of children.reverse()) await killChild(child);
+  }
+}
+
+h.run(main);

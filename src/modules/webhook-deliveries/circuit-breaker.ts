@@ -1,0 +1,109 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { describeUnknown } from '../../common/describe-error';
+import { NotificationsService } from '../notifications/notifications.service';
+import {
+  CIRCUIT_PROBE_INTERVAL_MS,
+  FailureWindow,
+  shouldDisable,
+  shouldOpen,
+} from './circuit-rules';
+import { DeliveryQueue } from './delivery-queue';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { AttemptTrigger } from './webhook-deliveries.schema';
+
+/** The 5-day auto-disable rule is checked at most this often per webhook and process. */
+const DISABLE_CHECK_INTERVAL_MS = 10 * 60_000;
+const DRAIN_BATCH = 500;
+
+/**
+ * The per-webhook circuit breaker (rules in circuit-rules.ts). Each worker process keeps the
+ * failure statistics of what it sent; the circuit itself is a row, so every process holds a
+ * webhook's deliveries once any of them opened it (the claim statement reads it).
+ */
+@Injectable()
+export class CircuitBreaker {
+  private readonly logger = new Logger('CircuitBreaker');
+  private readonly windows = new Map<string, FailureWindow>();
+  /** Webhooks this process opened, and when: not re-opened (re-written) for a probe interval. */
+  private readonly openedHere = new Map<string, number>();
+  private readonly disableCheckedAt = new Map<string, number>();
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly queue: DeliveryQueue,
+    private readonly notifications: NotificationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async recordAttempt(
+    webhook: { id: string; organizationId: string },
+    trigger: AttemptTrigger,
+    succeeded: boolean,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const nowMs = now.getTime();
+    let window = this.windows.get(webhook.id);
+    if (!window) this.windows.set(webhook.id, (window = new FailureWindow()));
+    window.record(succeeded, nowMs);
+    const openedAt = this.openedHere.get(webhook.id);
+    if (succeeded) {
+      if (trigger !== 'probe' && openedAt === undefined) return;
+      this.openedHere.delete(webhook.id);
+      this.windows.delete(webhook.id);
+      if (await this.deliveries.closeCircuit(webhook.id)) {
+        this.logger.log(`Circuit of webhook ${webhook.id} closed; releasing held deliveries`);
+        await this.drain(webhook.id);
+      }
+      return;
+    }
+    const recentlyOpened = openedAt !== undefined && nowMs - openedAt < CIRCUIT_PROBE_INTERVAL_MS;
+    if (!recentlyOpened && shouldOpen(window.stats(nowMs))) {
+      this.openedHere.set(webhook.id, nowMs);
+      await this.deliveries.openCircuit(
+        webhook.organizationId,
+        webhook.id,
+        now,
+        new Date(nowMs + CIRCUIT_PROBE_INTERVAL_MS),
+      );
+    }
+    await this.maybeDisable(webhook, now);
+  }
+
+  /** Queues every held delivery of the webhook again (its circuit has closed). */
+  async drain(webhookId: string): Promise<number> {
+    let released = 0;
+    for (;;) {
+      const batch = await this.deliveries.releaseHeld(webhookId, this.clock.now(), DRAIN_BATCH);
+      await Promise.all(batch.map((due) => this.queue.enqueue(due.id, due.attemptNo)));
+      released += batch.length;
+      if (batch.length < DRAIN_BATCH) return released;
+    }
+  }
+
+  private async maybeDisable(
+    webhook: { id: string; organizationId: string },
+    now: Date,
+  ): Promise<void> {
+    const checkedAt = this.disableCheckedAt.get(webhook.id);
+    if (checkedAt !== undefined && now.getTime() - checkedAt < DISABLE_CHECK_INTERVAL_MS) return;
+    this.disableCheckedAt.set(webhook.id, now.getTime());
+    const streak = await this.deliveries.failureStreak(webhook.id);
+    if (!shouldDisable(streak, now)) return;
+    if (!(await this.deliveries.disableWebhook(webhook.id, 'failing', now))) return;
+    this.logger.warn(`Webhook ${webhook.id} disabled: failing for 5 days`);
+    void this.notifications
+      .notifyAdmins(webhook.organizationId, {
+        subject: 'A webhook was disabled: its endpoint has failed for 5 days',
+        text:
+          `Webhook ${webhook.id} has not accepted a delivery since ` +
+          `${streak.firstFailureAt?.toISOString() ?? 'it was created'} ` +
+          `(${streak.failures} failed attempts), so Switchboard stopped sending to it. ` +
+          'Fix the endpoint, set the webhook active again, and recover the failed deliveries ' +
+          'with POST /api/webhooks/{id}/recover.',
+      })
+      .catch((error: unknown) =>
+        this.logger.warn(`Notice failed: ${JSON.stringify(describeUnknown(error))}`),
+      );
+  }
+}

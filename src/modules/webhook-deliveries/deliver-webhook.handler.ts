@@ -1,0 +1,171 @@
+import { Inject, type OnApplicationShutdown } from '@nestjs/common';
+import { signWebhook } from '@app/webhooks';
+import { type AppConfig, InjectConfig } from '../../config';
+import { Clock } from '../../common/clock';
+import { MicroBatcher } from '../../common/micro-batcher';
+import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../queue';
+import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
+import { WebhookSecrets } from '../webhooks/webhook-secrets';
+import { AttemptLog } from './attempt-log';
+import { CircuitBreaker } from './circuit-breaker';
+import { DeliveryQueue } from './delivery-queue';
+import { nextRetryDelayMs, parseRetryAfter } from './delivery-schedule';
+import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delivery-sender';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  WebhookDeliveriesRepository,
+} from './webhook-deliveries.repository';
+
+/** `User-Agent` of every delivery; the version is that of the payload contract. */
+export const DELIVERY_USER_AGENT = 'Switchboard-Webhooks/1.0';
+/** A claimed delivery is the worker's for this long; then the sweeper may hand it out again. */
+const CLAIM_LEASE_MS = ATTEMPT_TIMEOUT_MS + 15_000;
+
+/** Claims of jobs that start within a few ms of each other are made in one statement. */
+const CLAIM_BATCH = { maxSize: 100, maxWaitMs: 2 };
+
+interface ClaimRequest {
+  deliveryId: string;
+  attemptNo: number;
+}
+
+/** Injection token of the random source of the retry jitter (tests pin it). */
+export const DELIVERY_RANDOM = Symbol('DELIVERY_RANDOM');
+
+/**
+ * Runs one attempt of one delivery: claim it (re-reading the webhook, so PATCHed settings apply
+ * at once), sign the exact bytes, send, log, and schedule the next attempt itself (a delayed
+ * job with a per-attempt id) so the schedule is the same on BullMQ and in-process.
+ */
+@JobHandler(JobName.DeliverWebhook)
+export class DeliverWebhookHandler
+  implements HandlesJob<JobName.DeliverWebhook>, OnApplicationShutdown
+{
+  private readonly sender: DeliverySender;
+  private readonly allowPrivateTargets: boolean;
+  private readonly claims = new MicroBatcher<ClaimRequest, ClaimedDelivery | undefined>(
+    async (requests) => {
+      const leaseUntil = new Date(this.clock.now().getTime() + CLAIM_LEASE_MS);
+      const claimed = await this.deliveries.claim(requests, leaseUntil);
+      return requests.map((request) => {
+        const delivery = claimed.get(request.deliveryId);
+        return delivery?.attemptNo === request.attemptNo ? delivery : undefined;
+      });
+    },
+    CLAIM_BATCH,
+  );
+
+  constructor(
+    @InjectConfig() config: AppConfig,
+    guard: WebhookTargetGuard,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly secrets: WebhookSecrets,
+    private readonly log: AttemptLog,
+    private readonly breaker: CircuitBreaker,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+    @Inject(DELIVERY_RANDOM) private readonly random: () => number,
+  ) {
+    this.allowPrivateTargets = config.webhooks.allowPrivateTargets;
+    this.sender = new DeliverySender(guard.lookup);
+  }
+
+  async handle({ deliveryId, attempt }: JobPayloads[JobName.DeliverWebhook]): Promise<void> {
+    const claimed = await this.claims.add({ deliveryId, attemptNo: attempt });
+    // Stale job, finished delivery, webhook deleted (cascade), inactive (cancelled) or held.
+    if (!claimed || claimed.status !== 'sending') return;
+    const result = await this.send(claimed);
+    const outcome = this.outcomeOf(claimed, result);
+    await this.log.record(outcome);
+    if (outcome.status === 'pending' && outcome.nextAttemptAt) {
+      await this.queue.enqueue(deliveryId, attempt + 1, {
+        delayMs: outcome.nextAttemptAt.getTime() - this.clock.now().getTime(),
+      });
+    }
+    if (result.kind === 'response' && result.status === 410) {
+      await this.deliveries.disableWebhook(claimed.webhook.id, 'gone', outcome.attemptedAt);
+    }
+    await this.breaker.recordAttempt(claimed.webhook, claimed.trigger, outcome.succeeded);
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  private async send(claimed: ClaimedDelivery): Promise<AttemptResult> {
+    // IP-literal hosts never reach `lookup`: check the URL itself before every attempt.
+    const shape = checkUrlShape(claimed.webhook.url, this.allowPrivateTargets);
+    if (!shape.allowed) return { kind: 'error', errorClass: 'ssrf_blocked', durationMs: 0 };
+    const { event } = claimed;
+    const body = JSON.stringify({
+      type: event.type,
+      timestamp: event.occurredAt.toISOString(),
+      data:
+        event.callId === null
+          ? { ...event.data, occurred_at: event.occurredAt.toISOString() }
+          : {
+              call_id: event.callId,
+              sequence: event.sequence,
+              occurred_at: event.occurredAt.toISOString(),
+              ...event.data,
+            },
+    });
+    const now = this.clock.now();
+    const secrets = this.secrets.signingSecrets(claimed.webhook, now);
+    return this.sender.send({
+      url: claimed.webhook.url,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': DELIVERY_USER_AGENT,
+        ...signWebhook({ id: event.id, timestamp: now, body, secrets }),
+      },
+    });
+  }
+
+  private outcomeOf(claimed: ClaimedDelivery, result: AttemptResult): AttemptOutcome {
+    const attemptedAt = this.clock.now();
+    const base = {
+      deliveryId: claimed.id,
+      webhookId: claimed.webhook.id,
+      attemptNo: claimed.attemptNo,
+      trigger: claimed.trigger,
+      url: claimed.webhook.url,
+      durationMs: result.durationMs,
+      attemptedAt,
+      responseStatus: result.kind === 'response' ? result.status : null,
+      responseBody: result.kind === 'response' ? result.body : null,
+    };
+    if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
+      return {
+        ...base,
+        succeeded: true,
+        errorClass: null,
+        status: 'succeeded',
+        nextAttemptAt: null,
+      };
+    }
+    const failed = {
+      ...base,
+      succeeded: false,
+      errorClass: result.kind === 'response' ? ('http_status' as const) : result.errorClass,
+    };
+    // 410 Gone: the receiver asks us to stop; the webhook is switched off.
+    if (result.kind === 'response' && result.status === 410) {
+      return { ...failed, status: 'failed', nextAttemptAt: null };
+    }
+    const delay = nextRetryDelayMs({
+      attemptNo: claimed.attemptNo,
+      retryAfterMs:
+        result.kind === 'response' ? parseRetryAfter(result.retryAfter, attemptedAt) : undefined,
+      overloaded:
+        (result.kind === 'response' && result.status === 429) ||
+        (result.kind === 'error' && result.errorClass === 'timeout'),
+      random: this.random(),
+    });
+    return delay === undefined
+      ? { ...failed, status: 'failed', nextAttemptAt: null }
+      : { ...failed, status: 'pending', nextAttemptAt: new Date(attemptedAt.getTime() + delay) };
+  }
+}

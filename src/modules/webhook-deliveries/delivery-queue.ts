@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { withTimeout } from '../../common/with-timeout';
+import { JobName, JobQueue } from '../../queue';
+import type { AttemptTrigger } from './webhook-deliveries.schema';
+
+/**
+ * The job id of one attempt of one delivery. Scheduled attempts use `whd-<delivery>-<n>`, so
+ * the sweeper re-enqueueing attempt n dedupes against a job Redis still holds; manual and
+ * recovery sends get their own suffix, so a retry waiting for hours does not swallow them.
+ */
+export function deliveryJobId(
+  deliveryId: string,
+  attempt: number,
+  trigger: AttemptTrigger,
+): string {
+  const suffix = trigger === 'manual' || trigger === 'recover' ? `-${trigger}` : '';
+  return `whd-${deliveryId}-${attempt}${suffix}`;
+}
+
+/**
+ * How long an enqueue may take before it counts as failed. While Redis is reconnecting an add
+ * can wait instead of failing; the caller (an after-commit hook, a request) must not wait with it.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/**
+ * Queues delivery attempts. PostgreSQL holds the truth (status, attempt count, next_attempt_at):
+ * a job is only a wake-up call, so losing one (Redis down or flushed) delays a delivery until
+ * the sweeper re-enqueues it, and never loses it. Enqueue failures are therefore not errors.
+ */
+@Injectable()
+export class DeliveryQueue {
+  constructor(private readonly queue: JobQueue) {}
+
+  async enqueue(
+    deliveryId: string,
+    attempt: number,
+    options: { delayMs?: number; trigger?: AttemptTrigger } = {},
+  ): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.enqueue(
+          JobName.DeliverWebhook,
+          { deliveryId, attempt },
+          {
+            jobId: deliveryJobId(deliveryId, attempt, options.trigger ?? 'scheduled'),
+            delayMs:
+              options.delayMs && options.delayMs > 0 ? Math.round(options.delayMs) : undefined,
+            transient: true,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Every first attempt; how many were queued (the rest wait for the sweeper). */
+  async enqueueFirst(deliveryIds: readonly string[]): Promise<number> {
+    const queued = await Promise.all(deliveryIds.map((id) => this.enqueue(id, 1)));
+    return queued.filter(Boolean).length;
+  }
+}

@@ -1,0 +1,129 @@
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { toPagination } from '../../common/page.query';
+import { Database } from '../../database';
+import { EventsService } from '../events/events.service';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { DeliveryQueue } from './delivery-queue';
+import type {
+  DeliveryListDto,
+  DeliveryDto,
+  QueuedDeliveriesDto,
+  TestDeliveryDto,
+} from './dto/delivery.dto';
+import type { ListDeliveriesQuery, RecoverDeliveriesDto } from './dto/delivery-queries';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow } from './webhook-deliveries.schema';
+
+/** The delivery log and the redelivery controls of one webhook. */
+@Injectable()
+export class WebhookDeliveriesService {
+  private readonly logger = new Logger('WebhookDeliveries');
+
+  constructor(
+    private readonly database: Database,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly webhooks: WebhooksRepository,
+    private readonly events: EventsService,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(
+    organizationId: string,
+    webhookId: string,
+    query: ListDeliveriesQuery,
+  ): Promise<DeliveryListDto> {
+    await this.requireWebhook(organizationId, webhookId);
+    const { rows, total } = await this.deliveries.list(organizationId, webhookId, query, {
+      offset: (query.page - 1) * query.limit,
+      limit: query.limit,
+    });
+    const attempts = await this.deliveries.attemptsOf(rows.map((row) => row.id));
+    return {
+      deliveries: rows.map((row) =>
+        toDeliveryDto(
+          row,
+          attempts.filter((attempt) => attempt.deliveryId === row.id),
+        ),
+      ),
+      pagination: toPagination(total, query.page, query.limit),
+    };
+  }
+
+  async retry(organizationId: string, webhookId: string, deliveryId: string): Promise<void> {
+    await this.requireWebhook(organizationId, webhookId);
+    const due = await this.deliveries.markManual(
+      organizationId,
+      webhookId,
+      deliveryId,
+      this.clock.now(),
+    );
+    if (!due) {
+      const exists = await this.deliveries.findDelivery(organizationId, webhookId, deliveryId);
+      if (!exists) throw new NotFoundException('Delivery not found');
+      throw new ConflictException('An attempt of this delivery is running; retry when it ends');
+    }
+    await this.queue.enqueue(due.id, due.attemptNo, { trigger: due.trigger });
+  }
+
+  async recover(
+    organizationId: string,
+    webhookId: string,
+    dto: RecoverDeliveriesDto,
+  ): Promise<QueuedDeliveriesDto> {
+    await this.requireWebhook(organizationId, webhookId);
+    const due = await this.deliveries.markRecover(
+      organizationId,
+      webhookId,
+      { since: dto.since, until: dto.until },
+      this.clock.now(),
+    );
+    // Background work: the rows are already due again, so anything not queued now (Redis
+    // down, process stopped) is picked up by the sweeper.
+    void Promise.all(
+      due.map((delivery) =>
+        this.queue.enqueue(delivery.id, delivery.attemptNo, { trigger: delivery.trigger }),
+      ),
+    ).catch(() => this.logger.warn('Recovery enqueue interrupted; the sweeper resumes it'));
+    return { queued: due.length };
+  }
+
+  async sendTest(organizationId: string, webhookId: string): Promise<TestDeliveryDto> {
+    await this.requireWebhook(organizationId, webhookId);
+    const event = await this.database.transaction(() =>
+      this.events.raiseTest(organizationId, webhookId),
+    );
+    return { eventId: event.id, deliveryId: event.deliveryIds[0] };
+  }
+
+  private async requireWebhook(organizationId: string, webhookId: string): Promise<void> {
+    const webhook = await this.webhooks.findById(organizationId, webhookId);
+    if (!webhook) throw new NotFoundException('Webhook not found');
+  }
+}
+
+function toDeliveryDto(
+  row: WebhookDeliveryRow,
+  attempts: WebhookDeliveryAttemptRow[],
+): DeliveryDto {
+  return {
+    _id: row.id,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    createdAt: row.createdAt.toISOString(),
+    attempts: attempts.map((attempt) => ({
+      attemptNo: attempt.attemptNo,
+      trigger: attempt.trigger,
+      status: attempt.succeeded ? 'succeeded' : 'failed',
+      responseStatus: attempt.responseStatus,
+      durationMs: attempt.durationMs,
+      errorClass: attempt.errorClass,
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+    })),
+  };
+}

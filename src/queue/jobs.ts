@@ -4,10 +4,12 @@
  */
 export enum JobName {
   ApiKeyUsed = 'api-keys.record-use',
+  IndexCallRecordSearch = 'call-records.index-search',
 }
 
 export interface JobPayloads {
   [JobName.ApiKeyUsed]: { organizationId: string; apiKeyId: string; usedAt: string };
+  [JobName.IndexCallRecordSearch]: { organizationId: string; batchId: string };
 }
 
 export interface JobOptions {

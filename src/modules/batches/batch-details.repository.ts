@@ -4,6 +4,7 @@ import { Database } from '../../database';
 import {
   callRecords,
   type CallRecordRow,
+  contactSearchText,
   phoneLogs,
   type PhoneLogRow,
 } from '../call-records/call-records.schema';
@@ -20,6 +21,14 @@ export interface CallRecordPageQuery {
   sortOrder: 'asc' | 'desc';
   /** A POSIX regular expression over the contact fields (case-insensitive). */
   search?: string;
+  /** The batch's search watermark: records after it are not in call_record_search yet. */
+  searchIndexedTo: SearchWatermark;
+}
+
+/** A (created_at, id) key of a batch's call records; created_at as PostgreSQL's text. */
+export interface SearchWatermark {
+  at: string;
+  id: string;
 }
 
 const LATEST_LOG_COLUMN: Record<Exclude<PhoneLogField, 'callStatus'>, string> = {
@@ -48,10 +57,7 @@ export class BatchDetailsRepository {
     // the count are scoped to the organization.
     const inBatch = and(
       eq(callRecords.batchId, batchId),
-      // Newline-sensitive: ^ and $ anchor at each contact field (one per line in search_text).
-      query.search
-        ? sql`${callRecords.searchText} ~* ('(?n)' || ${query.search}::text)`
-        : undefined,
+      query.search ? searchCondition(batchId, query.search, query.searchIndexedTo) : undefined,
       ...Object.entries(query.filter).map(([field, value]) =>
         filterCondition(field as PhoneLogField, value),
       ),
@@ -97,6 +103,23 @@ export class BatchDetailsRepository {
       )
       .orderBy(asc(phoneLogs.createdAt), asc(phoneLogs.id));
   }
+}
+
+/**
+ * Records whose contact fields match: through the trigram index up to the watermark, directly
+ * after it (the records an import added since the search index job last ran). Newline-sensitive:
+ * ^ and $ anchor at each contact field (one per line in the search text).
+ */
+function searchCondition(batchId: string, search: string, indexedTo: SearchWatermark): SQL {
+  const pattern = sql`('(?n)' || ${search}::text)`;
+  return sql`${callRecords.id} IN (
+    SELECT s.call_record_id FROM call_record_search s
+    WHERE s.batch_id = ${batchId} AND s.search_text ~* ${pattern}
+    UNION ALL
+    SELECT t.id FROM call_records t
+    WHERE t.batch_id = ${batchId}
+      AND (t.created_at, t.id) > (${indexedTo.at}::timestamptz, ${indexedTo.id}::varchar)
+      AND ${contactSearchText(sql`t.contact`)} ~* ${pattern})`;
 }
 
 function filterCondition(

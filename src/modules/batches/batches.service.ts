@@ -99,7 +99,12 @@ export class BatchesService {
       const { rows, total } = await this.records.page(
         principal.organizationId,
         batch.id,
-        { ...query, filter, sortBy: query.sortBy ?? 'createdAt' },
+        {
+          ...query,
+          filter,
+          sortBy: query.sortBy ?? 'createdAt',
+          searchIndexedTo: { at: batch.searchIndexedAt, id: batch.searchIndexedId },
+        },
         await this.knownTotal(principal.organizationId, batch, filter, query.search),
       );
       const logs = await this.records.logsFor(

@@ -76,7 +76,9 @@ export class CallRecordsRepository {
    * Adds one chunk of contacts to a batch in a single statement, so atomically and in one round
    * trip: numbers on the organization's do-not-call list are left out, numbers already in the
    * batch are skipped (ON CONFLICT), and batches.totalCalls grows by the rows inserted, so it
-   * always equals the number of call records. Numbers must be unique within the chunk. Answers
+   * always equals the number of call records; the batch's search watermark moves back before
+   * the new records (IndexCallRecordSearchHandler indexes them later). Numbers must be unique
+   * within the chunk. Answers
    * with the numbers not inserted (few, usually), not with the thousands that were.
    */
   async appendContacts(
@@ -87,6 +89,10 @@ export class CallRecordsRepository {
     const onDnc = new Set<string>();
     const duplicates = new Set<string>();
     if (contacts.count === 0) return { onDnc, duplicates };
+    // The new records' key is (now(), id): the search watermark moves back before them, in the
+    // statement that holds the batch row until they commit, so the index job cannot pass them.
+    const lowered = sql`EXISTS (SELECT 1 FROM inserted)
+      AND (now(), ''::varchar) < (search_indexed_at, search_indexed_id)`;
     const result = await this.database.db.execute(sql`
       WITH input AS (
         SELECT e->>0 AS id, e->>1 AS phone_number, e->2 AS contact
@@ -103,7 +109,9 @@ export class CallRecordsRepository {
         RETURNING phone_number
       ), counted AS (
         UPDATE batches
-        SET total_calls = total_calls + (SELECT count(*) FROM inserted), updated_at = now()
+        SET total_calls = total_calls + (SELECT count(*) FROM inserted), updated_at = now(),
+          search_indexed_at = CASE WHEN ${lowered} THEN now() ELSE search_indexed_at END,
+          search_indexed_id = CASE WHEN ${lowered} THEN '' ELSE search_indexed_id END
         WHERE id = ${batchId} AND organization_id = ${organizationId}
       )
       SELECT 'dnc' AS kind, phone_number FROM dnc

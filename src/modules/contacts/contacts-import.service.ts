@@ -1,5 +1,7 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { describeUnknown } from '../../common/describe-error';
 import { newObjectId } from '../../common/object-id';
+import { JobName, JobQueue } from '../../queue';
 import { BatchesRepository } from '../batches/batches.repository';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
@@ -62,9 +64,12 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  */
 @Injectable()
 export class ContactsImportService {
+  private readonly logger = new Logger(ContactsImportService.name);
+
   constructor(
     private readonly records: CallRecordsRepository,
     private readonly batches: BatchesRepository,
+    private readonly jobs: JobQueue,
   ) {}
 
   /** 404 unless the batch belongs to the organization and is not deleted. */
@@ -94,6 +99,7 @@ export class ContactsImportService {
     let writing: Promise<void> = Promise.resolve();
     let chunk = newChunk();
     let row = 0;
+    let wrote = false;
     try {
       for await (const values of rows) {
         row += 1;
@@ -101,20 +107,40 @@ export class ContactsImportService {
         if (chunk.rows >= IMPORT_CHUNK_ROWS) {
           await writing; // one chunk in the database at a time, in row order
           writing = this.write(organizationId, batchId, chunk, report);
+          wrote = true;
           // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
           writing.catch(() => undefined);
           chunk = newChunk();
         }
       }
+      await writing;
+      if (chunk.rows > 0) {
+        wrote = true;
+        await this.write(organizationId, batchId, chunk, report);
+      }
     } catch (error) {
       await writing.catch(() => undefined);
       throw error;
+    } finally {
+      // Chunks commit on their own, so even a failed import may have added records to index.
+      if (wrote) this.indexSearchLater(organizationId, batchId);
     }
-    await writing;
-    if (chunk.rows > 0) await this.write(organizationId, batchId, chunk, report);
     const result = report.build();
     if (result.imported >= ANALYZE_AFTER_ROWS) await this.records.refreshStatistics();
     return result;
+  }
+
+  /**
+   * Queues the search index catch-up. Search is right without it (records after the watermark
+   * are matched directly), only slower, so a queue failure is logged rather than failing the import.
+   */
+  private indexSearchLater(organizationId: string, batchId: string): void {
+    this.jobs
+      .enqueue(JobName.IndexCallRecordSearch, { organizationId, batchId })
+      .catch((error: unknown) => {
+        const reason = JSON.stringify(describeUnknown(error));
+        this.logger.warn(`Could not queue the search index of batch ${batchId}: ${reason}`);
+      });
   }
 
   private async write(

@@ -68,6 +68,18 @@ async function seedBatch(db, organizationId, userId, phoneId, size) {
      FROM call_records WHERE batch_id = $1`,
     [batchId],
   );
+  // The search index job's work, done in bulk: every record indexed, the watermark at the end.
+  await db.query(
+    `INSERT INTO call_record_search (call_record_id, batch_id, search_text)
+     SELECT id, batch_id, ${SEARCH_TEXT} FROM call_records WHERE batch_id = $1`,
+    [batchId],
+  );
+  await db.query(
+    `UPDATE batches SET (search_indexed_at, search_indexed_id) =
+       (SELECT created_at, id FROM call_records WHERE batch_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1)
+     WHERE id = $1`,
+    [batchId],
+  );
   await db.query(
     `INSERT INTO batch_status_counts (batch_id, call_status, count)
      SELECT batch_id, last_call_status, count(*) FROM call_records WHERE batch_id = $1 GROUP BY 1, 2`,
@@ -75,6 +87,9 @@ async function seedBatch(db, organizationId, userId, phoneId, size) {
   );
   return { batchId, loadMs: performance.now() - started };
 }
+
+/** contactSearchText of src/modules/call-records/call-records.schema.ts. */
+const SEARCH_TEXT = `regexp_replace(jsonb_path_query_array(contact, 'strict $.*')::text, '^\\["|"\\]$|", "', E'\\n', 'g')`;
 
 const SECONDARY_INDEXES = [
   [
@@ -90,8 +105,8 @@ const SECONDARY_INDEXES = [
     'CREATE INDEX call_records_batch_status_page_idx ON call_records (batch_id, last_call_status, created_at, id)',
   ],
   [
-    'call_records_search_trgm_idx',
-    'CREATE INDEX call_records_search_trgm_idx ON call_records USING gin (search_text gin_trgm_ops)',
+    'call_record_search_trgm_idx',
+    'CREATE INDEX call_record_search_trgm_idx ON call_record_search USING gin (search_text gin_trgm_ops)',
   ],
   [
     'call_records_pending_number_idx',
@@ -116,7 +131,14 @@ function floorQueries(shape, organizationId, batchId) {
     text: 'SELECT * FROM batches WHERE organization_id = $1 AND id = $2 AND NOT is_deleted',
     values: [organizationId, batchId],
   };
-  const search = "AND search_text ~* ('(?n)' || $3::text)";
+  // As the app searches: the trigram-indexed search table up to the watermark, directly after it.
+  const search = `AND id IN (
+    SELECT s.call_record_id FROM call_record_search s
+    WHERE s.batch_id = $2 AND s.search_text ~* ('(?n)' || $3::text)
+    UNION ALL
+    SELECT t.id FROM call_records t, batches b
+    WHERE b.id = $2 AND t.batch_id = $2 AND (t.created_at, t.id) > (b.search_indexed_at, b.search_indexed_id)
+      AND ${SEARCH_TEXT.replace('contact', 't.contact')} ~* ('(?n)' || $3::text))`;
   switch (shape) {
     case 'default':
       return [batch, { text: page('', 0), values: [organizationId, batchId] }];
@@ -225,7 +247,7 @@ async function main() {
   const indexStarted = performance.now();
   await db.query("SET maintenance_work_mem = '256MB'");
   for (const [, statement] of SECONDARY_INDEXES) await db.query(statement);
-  await db.query('VACUUM ANALYZE call_records, phone_logs, batches, batch_status_counts');
+  await db.query('VACUUM ANALYZE call_records, call_record_search, phone_logs, batches, batch_status_counts');
   const indexMs = performance.now() - indexStarted;
   process.stderr.write(`indexes built and analysed in ${h.formatMs(indexMs)} ms\n`);
   await db.end();

@@ -19,7 +19,10 @@ const ANALYZE_AFTER_ROWS = 50_000;
 export class IndexCallRecordSearchHandler implements HandlesJob<JobName.IndexCallRecordSearch> {
   constructor(private readonly search: CallRecordSearchRepository) {}
 
-  async handle({ organizationId, batchId }: JobPayloads[JobName.IndexCallRecordSearch]): Promise<void> {
+  async handle({
+    organizationId,
+    batchId,
+  }: JobPayloads[JobName.IndexCallRecordSearch]): Promise<void> {
     let indexed = 0;
     let stalled = 0;
     for (;;) {

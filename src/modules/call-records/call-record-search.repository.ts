@@ -21,7 +21,11 @@ export class CallRecordSearchRepository {
    * one statement (one snapshot). The watermark only moves if it is still where this statement
    * read it: an import that committed meanwhile has moved it back before its own records.
    */
-  async indexNext(organizationId: string, batchId: string, limit: number): Promise<SearchIndexStep> {
+  async indexNext(
+    organizationId: string,
+    batchId: string,
+    limit: number,
+  ): Promise<SearchIndexStep> {
     const result = await this.database.db.execute(sql`
       WITH mark AS (
         SELECT search_indexed_at AS at, search_indexed_id AS id FROM batches

@@ -25,9 +25,10 @@ interface Chunk {
   errors: ImportRowError[];
 }
 
-const newChunk = (): Chunk => ({
+/** A chunk, serialized into a spare payload (one a written chunk left) when there is one. */
+const newChunk = (spare?: ContactPayload): Chunk => ({
   rows: 0,
-  payload: new ContactPayload(),
+  payload: spare?.reset() ?? new ContactPayload(),
   numbers: [],
   rowNumbers: [],
   seen: new Set(),
@@ -85,32 +86,47 @@ export class ContactsImportService {
     batchId: string,
     csv: NodeJS.ReadableStream,
   ): Promise<ImportReport> {
-    return this.importRows(organizationId, batchId, csvContactRows(csv));
+    return this.importBatches(organizationId, batchId, csvContactRows(csv));
   }
 
   /** Contacts as objects: `phoneNumber` plus string fields. Row numbers count from 1. */
-  async importRows(
+  importRows(
     organizationId: string,
     batchId: string,
-    rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+    rows: Record<string, unknown>[],
+  ): Promise<ImportReport> {
+    return this.importBatches(organizationId, batchId, [rows]);
+  }
+
+  /** Contacts arriving in batches of rows (a stream parser's output); rows count across batches. */
+  private async importBatches(
+    organizationId: string,
+    batchId: string,
+    batches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>,
   ): Promise<ImportReport> {
     await this.assertBatch(organizationId, batchId);
     const report = new ImportReportBuilder();
     let writing: Promise<void> = Promise.resolve();
     let chunk = newChunk();
+    // The chunk in the database (or last written): its payload is reused once the write is done.
+    let written: Chunk | undefined;
     let row = 0;
     let wrote = false;
     try {
-      for await (const values of rows) {
-        row += 1;
-        addRow(chunk, row, prepareContact(values));
-        if (chunk.rows >= IMPORT_CHUNK_ROWS) {
-          await writing; // one chunk in the database at a time, in row order
-          writing = this.write(organizationId, batchId, chunk, report);
-          wrote = true;
-          // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
-          writing.catch(() => undefined);
-          chunk = newChunk();
+      for await (const batch of batches) {
+        for (const values of batch) {
+          row += 1;
+          addRow(chunk, row, prepareContact(values));
+          if (chunk.rows >= IMPORT_CHUNK_ROWS) {
+            await writing; // one chunk in the database at a time, in row order
+            const spare = written?.payload;
+            written = chunk;
+            writing = this.write(organizationId, batchId, chunk, report);
+            wrote = true;
+            // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
+            writing.catch(() => undefined);
+            chunk = newChunk(spare);
+          }
         }
       }
       await writing;

@@ -48,7 +48,7 @@ export class CallRecordSearchRepository {
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM todo)::int AS rows, (SELECT count(*) FROM moved)::int AS moved`);
-    const [row] = (result as unknown as { rows: { rows: number; moved: number }[] }).rows;
+    const [row] = (result as { rows: { rows: number; moved: number }[] }).rows;
     return { rows: Number(row.rows), moved: Number(row.moved) > 0 };
   }
 

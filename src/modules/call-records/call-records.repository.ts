@@ -83,7 +83,8 @@ export interface ExportRow {
   lastCalledAt: string | null;
 }
 
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** to_char format of a timestamptz as JavaScript's toISOString() writes it. */
+export const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** Raw query results carry `rows` on node-postgres and on PGlite alike. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -123,7 +123,7 @@ const SECONDARY_INDEXES = [
 ];
 
 /** The statements the app runs for one request of each shape, for the bare-client floor. */
-function floorQueries(shape, organizationId, batchId) {
+function floorQueries(shape, organizationId, batchId, mark) {
   // Deferred join, as the app does: ids from an index-only scan, then the page's rows.
   const page = (condition, offset) =>
     `SELECT * FROM call_records WHERE organization_id = $1 AND id IN (SELECT id FROM call_records WHERE batch_id = $2 ${condition} ORDER BY created_at, id LIMIT 10 OFFSET ${offset}) ORDER BY created_at, id`;
@@ -136,8 +136,8 @@ function floorQueries(shape, organizationId, batchId) {
     SELECT s.call_record_id FROM call_record_search s
     WHERE s.batch_id = $2 AND s.search_text ~* ('(?n)' || $3::text)
     UNION ALL
-    SELECT t.id FROM call_records t, batches b
-    WHERE b.id = $2 AND t.batch_id = $2 AND (t.created_at, t.id) > (b.search_indexed_at, b.search_indexed_id)
+    SELECT t.id FROM call_records t
+    WHERE t.batch_id = $2 AND (t.created_at, t.id) > ($4::timestamptz, $5::varchar)
       AND ${SEARCH_TEXT.replace('contact', 't.contact')} ~* ('(?n)' || $3::text))`;
   switch (shape) {
     case 'default':
@@ -159,10 +159,10 @@ function floorQueries(shape, organizationId, batchId) {
     case 'search':
       return [
         batch,
-        { text: page(search, 0), values: [organizationId, batchId, 'needle-42'] },
+        { text: page(search, 0), values: [organizationId, batchId, 'needle-42', ...mark] },
         {
           text: `SELECT count(*) FROM call_records WHERE organization_id = $1 AND batch_id = $2 ${search}`,
-          values: [organizationId, batchId, 'needle-42'],
+          values: [organizationId, batchId, 'needle-42', ...mark],
         },
       ];
     default:
@@ -179,13 +179,19 @@ async function floor(url, shape, organizationId, batchId, seconds) {
       return client;
     }),
   );
+  // The search watermark, which the app reads with the batch row and passes as values.
+  const { rows: marks } = await clients[0].query(
+    'SELECT search_indexed_at::text AS at, search_indexed_id AS id FROM batches WHERE id = $1',
+    [batchId],
+  );
+  const mark = [marks[0].at, marks[0].id];
   const latencies = [];
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(
     clients.map(async (client) => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        for (const query of floorQueries(shape, organizationId, batchId)) {
+        for (const query of floorQueries(shape, organizationId, batchId, mark)) {
           const result = await client.query(query);
           if (query.text.startsWith('SELECT * FROM call_records')) {
             const ids = result.rows.map((row) => row.id);

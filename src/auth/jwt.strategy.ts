@@ -33,7 +33,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       throw new UnauthorizedException('Invalid access token');
     }
     // Looked up on every request, so a deleted user's token stops working at once.
-    const user = await this.users.findById(claims.org, claims.sub);
+    const user = await this.users.findAccess(claims.org, claims.sub);
     if (!user) throw new UnauthorizedException('Invalid access token');
     return {
       kind: 'user',

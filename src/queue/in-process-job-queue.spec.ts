@@ -1,5 +1,6 @@
 import { DiscoveryModule } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { stubJobHandlers } from '../../test/support/job-handlers';
 import { waitFor } from '../../test/support/wait-for';
 import { InProcessJobQueue } from './in-process-job-queue';
 import type { JobContext, HandlesJob } from './job-handler';
@@ -42,6 +43,7 @@ describe('InProcessJobQueue', () => {
         JobHandlerRegistry,
         InProcessJobQueue,
         FlakyHandler,
+        ...stubJobHandlers(JobName.ApiKeyUsed),
         { provide: JOB_RETRY_POLICY, useValue: POLICY },
       ],
     })

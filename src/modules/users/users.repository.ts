@@ -28,6 +28,23 @@ export class UsersRepository {
     return row;
   }
 
+  /** What a request's principal needs, and no more: read on every authenticated request. */
+  async findAccess(
+    organizationId: string,
+    id: string,
+  ): Promise<Pick<UserRow, 'id' | 'organizationId' | 'role' | 'permissions'> | undefined> {
+    const [row] = await this.database.db
+      .select({
+        id: users.id,
+        organizationId: users.organizationId,
+        role: users.role,
+        permissions: users.permissions,
+      })
+      .from(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.id, id)));
+    return row;
+  }
+
   async list(organizationId: string): Promise<UserRow[]> {
     return this.database.db
       .select()

@@ -60,6 +60,11 @@ export class UsersService {
     return this.users.findById(organizationId, id);
   }
 
+  /** The role and permissions of a user, for authenticating a request. */
+  findAccess(organizationId: string, id: string): ReturnType<UsersRepository['findAccess']> {
+    return this.users.findAccess(organizationId, id);
+  }
+
   /** Name and e-mail of the organization's admins: the recipients of its notifications. */
   listAdmins(organizationId: string): Promise<Pick<UserRow, 'id' | 'name' | 'email'>[]> {
     return this.users.listAdmins(organizationId);

@@ -253,7 +253,9 @@ async function main() {
   const indexStarted = performance.now();
   await db.query("SET maintenance_work_mem = '256MB'");
   for (const [, statement] of SECONDARY_INDEXES) await db.query(statement);
-  await db.query('VACUUM ANALYZE call_records, call_record_search, phone_logs, batches, batch_status_counts');
+  await db.query(
+    'VACUUM ANALYZE call_records, call_record_search, phone_logs, batches, batch_status_counts',
+  );
   const indexMs = performance.now() - indexStarted;
   process.stderr.write(`indexes built and analysed in ${h.formatMs(indexMs)} ms\n`);
   await db.end();

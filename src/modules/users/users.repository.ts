@@ -8,8 +8,17 @@ export type NewUser = Omit<
   'id' | 'organizationId' | 'createdAt' | 'updatedAt'
 >;
 
+/** The part of a user that authenticates a request. */
+export type UserAccess = Pick<UserRow, 'id' | 'organizationId' | 'role' | 'permissions'>;
+
+/** How long a found user's access is reused without reading it again. */
+export const ACCESS_CACHE_MS = 1_000;
+const ACCESS_CACHE_ENTRIES = 10_000;
+
 @Injectable()
 export class UsersRepository {
+  private readonly recentAccess = new Map<string, { access: UserAccess; until: number }>();
+
   constructor(private readonly database: Database) {}
 
   async create(organizationId: string, values: NewUser): Promise<UserRow> {
@@ -28,11 +37,15 @@ export class UsersRepository {
     return row;
   }
 
-  /** What a request's principal needs, and no more: read on every authenticated request. */
-  async findAccess(
-    organizationId: string,
-    id: string,
-  ): Promise<Pick<UserRow, 'id' | 'organizationId' | 'role' | 'permissions'> | undefined> {
+  /**
+   * What a request's principal needs, and no more: read on every authenticated request, so found
+   * users are remembered for ACCESS_CACHE_MS. A user deleted through this repository is forgotten
+   * at once; one deleted by another process stops authenticating within ACCESS_CACHE_MS.
+   */
+  async findAccess(organizationId: string, id: string): Promise<UserAccess | undefined> {
+    const key = `${organizationId}:${id}`;
+    const cached = this.recentAccess.get(key);
+    if (cached && cached.until > Date.now()) return cached.access;
     const [row] = await this.database.db
       .select({
         id: users.id,
@@ -42,6 +55,15 @@ export class UsersRepository {
       })
       .from(users)
       .where(and(eq(users.organizationId, organizationId), eq(users.id, id)));
+    this.recentAccess.delete(key);
+    if (row) {
+      // Re-inserted, so the Map's first entry is the oldest.
+      this.recentAccess.set(key, { access: row, until: Date.now() + ACCESS_CACHE_MS });
+      if (this.recentAccess.size > ACCESS_CACHE_ENTRIES) {
+        const oldest = this.recentAccess.keys().next();
+        if (!oldest.done) this.recentAccess.delete(oldest.value);
+      }
+    }
     return row;
   }
 
@@ -69,6 +91,7 @@ export class UsersRepository {
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
+    this.recentAccess.delete(`${organizationId}:${id}`);
     const deleted = await this.database.db
       .delete(users)
       .where(and(eq(users.organizationId, organizationId), eq(users.id, id)))

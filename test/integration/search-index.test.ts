@@ -13,7 +13,12 @@ import { JobName } from '../../src/queue';
 import { JOBS_QUEUE_NAME } from '../../src/queue/bullmq-job-queue';
 import { CallingFactories } from '../support/calling-factories';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
-import { REDIS_TEST_URL, startTestApp, type TestApp } from '../support/test-app';
+import {
+  REDIS_TEST_URL,
+  startTestApp,
+  type TestApp,
+  type TestAppOptions,
+} from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -26,10 +31,24 @@ interface Details {
   data: { name: string }[];
 }
 
-/** What the search and its index need from a booted app. */
-function searchHelpers(app: () => TestApp, admin: () => RegisteredAdmin) {
+/** Boots an app for the enclosing describe; what the search and its index need from it. */
+function searchApp(options: TestAppOptions) {
+  let t: TestApp;
+  let organization: RegisteredAdmin;
+  beforeAll(async () => {
+    t = await startTestApp(options);
+    organization = await registerOrganization(t.http);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const app = () => t;
+  const admin = () => organization;
   const db = () => app().app.get(Database).db;
   return {
+    app,
+    admin,
+    newBatch: () => new CallingFactories(app()).batch(admin().organizationId, admin().userId),
     db,
     importContacts: (batchId: string, names: string[]) =>
       app()
@@ -72,32 +91,18 @@ const names = (details: Details) => details.data.map((record) => record.name);
 
 describe('call record search index', () => {
   describe('on BullMQ, each job run by the test', () => {
-    let t: TestApp;
-    let make: CallingFactories;
-    let admin: RegisteredAdmin;
-    const h = searchHelpers(
-      () => t,
-      () => admin,
-    );
-    beforeAll(async () => {
-      // Enqueue only: no worker runs in this process, so nothing is indexed until the test says.
-      t = await startTestApp({ redis: true, env: { PROCESS_ROLE: 'api' } });
-      make = new CallingFactories(t);
-      admin = await registerOrganization(t.http);
-    });
-    afterAll(async () => {
-      await t.close();
-    });
-
-    const newBatch = () => make.batch(admin.organizationId, admin.userId);
+    // Enqueue only: no worker runs in this process, so nothing is indexed until the test says.
+    const h = searchApp({ redis: true, env: { PROCESS_ROLE: 'api' } });
+    const newBatch = h.newBatch;
     const runIndexJob = (batch: BatchRow) =>
-      t.app
-        .get(IndexCallRecordSearchHandler)
-        .handle({ organizationId: admin.organizationId, batchId: batch.id });
+      h
+        .app()
+        .app.get(IndexCallRecordSearchHandler)
+        .handle({ organizationId: h.admin().organizationId, batchId: batch.id });
     const queuedIndexJobs = async (batch: BatchRow) => {
       const queue = new Queue(JOBS_QUEUE_NAME, {
         connection: { url: REDIS_TEST_URL },
-        prefix: t.config.redis.prefix,
+        prefix: h.app().config.redis.prefix,
       });
       try {
         const jobs = await queue.getJobs(['waiting']);
@@ -160,7 +165,7 @@ describe('call record search index', () => {
 
     it('still finds a record whose import committed after the index passed its creation time', async () => {
       const batch = await newBatch();
-      const database = t.app.get(Database);
+      const database = h.app().app.get(Database);
       let startLate!: () => void;
       const lateMayInsert = new Promise<void>((resolve) => (startLate = resolve));
       // Begins now (its records' created_at is this moment) but inserts only after the index ran.
@@ -173,9 +178,10 @@ describe('call record search index', () => {
           phoneNumber: nextNumber(),
           contact: { name: 'late gamma' },
         });
-        await t.app
-          .get(CallRecordsRepository)
-          .appendContacts(admin.organizationId, batch.id, payload);
+        await h
+          .app()
+          .app.get(CallRecordsRepository)
+          .appendContacts(h.admin().organizationId, batch.id, payload);
       });
       await h.importContacts(batch.id, ['early gamma']);
       await runIndexJob(batch);
@@ -221,24 +227,10 @@ describe('call record search index', () => {
   });
 
   describe('on the in-process queue', () => {
-    let t: TestApp;
-    let make: CallingFactories;
-    let admin: RegisteredAdmin;
-    const h = searchHelpers(
-      () => t,
-      () => admin,
-    );
-    beforeAll(async () => {
-      t = await startTestApp();
-      make = new CallingFactories(t);
-      admin = await registerOrganization(t.http);
-    });
-    afterAll(async () => {
-      await t.close();
-    });
+    const h = searchApp({});
 
     it('indexes an imported batch on its own, and search answers the same throughout', async () => {
-      const batch = await make.batch(admin.organizationId, admin.userId);
+      const batch = await h.newBatch();
       await h.importContacts(batch.id, ['Eve Epsilon', 'Fay Epsilon', 'Gus Zeta']);
       // Whether or not the job has run yet, the answer is the same.
       expect(names(await h.search(batch.id, 'epsilon$'))).toEqual(['Eve Epsilon', 'Fay Epsilon']);

@@ -54,13 +54,13 @@ export type CallRecordPageRow = Pick<
   phoneLogs: PhoneLogDto[];
 };
 
+// Qualified by hand: drizzle writes a bare "id" in a select list, which pl.id would shadow.
+const recordId = sql`${callRecords}.${sql.identifier(callRecords.id.name)}`;
+
 /**
  * The phone logs of the row's call record as JSON in the response's form (one statement for the
  * page and its logs instead of two round trips).
  */
-// Qualified by hand: drizzle writes a bare "id" in a select list, which pl.id would shadow.
-const recordId = sql`${callRecords}.${sql.identifier(callRecords.id.name)}`;
-
 const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
   SELECT coalesce(json_agg(json_build_object(
       '_id', pl.id, 'requestUUID', pl.request_uuid, 'callStatus', pl.call_status,
@@ -107,7 +107,8 @@ export class BatchDetailsRepository {
       .orderBy(...order)
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
-    // Evaluated once (it does not depend on the row) and repeated on every row of the page.
+    // Evaluated once (it does not depend on the row) and repeated on every row of the page. The
+    // counter needs no organization: the caller read the batch for this organization.
     const totalExpression =
       total.known !== undefined
         ? undefined

@@ -2,7 +2,7 @@
 // packages through require(esm) costs ~1 s per start on Node 20; one bundle halves it
 // (docs/benchmarks.md, Startup).
 const { build } = require('esbuild');
-const { cpSync } = require('node:fs');
+const { cpSync, readFileSync } = require('node:fs');
 
 const external = [
   '@electric-sql/pglite', // loads its WebAssembly and extension files from its own folder
@@ -15,6 +15,32 @@ const external = [
   'class-transformer/storage',
 ];
 
+// libphonenumber-js builds a new RegExp from a long metadata pattern on every test: about 20 per
+// +1 number, half the cost of validating one (docs/benchmarks.md, contacts import). The bundle
+// keeps each compiled pattern instead; without the `g` flag test() holds no state, so results are
+// the same. The build fails if an upgrade changes the function, rather than patching blindly.
+const MATCHES_ENTIRELY = /libphonenumber-js[\\/]build[\\/]helpers[\\/]matchesEntirely\.js$/;
+const UNCACHED = "return new RegExp('^(?:' + regularExpressionText + ')$').test(text);";
+const CACHED = `let pattern = compiled.get(regularExpressionText);
+  if (pattern === undefined) {
+    pattern = new RegExp('^(?:' + regularExpressionText + ')$');
+    compiled.set(regularExpressionText, pattern);
+  }
+  return pattern.test(text);`;
+const cachedPatterns = {
+  name: 'libphonenumber-cached-patterns',
+  setup(build) {
+    build.onLoad({ filter: MATCHES_ENTIRELY }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      if (!source.includes(UNCACHED)) throw new Error(`${path} changed: review the bundle's patch`);
+      return {
+        contents: `${source.replace(UNCACHED, () => CACHED)}\nconst compiled = new Map();\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 async function main() {
   await build({
     entryPoints: { main: 'dist/src/main.js', worker: 'dist/src/worker.js' },
@@ -26,6 +52,7 @@ async function main() {
     sourcemap: true,
     logLevel: 'warning',
     external,
+    plugins: [cachedPatterns],
     // Nest's ESM code calls createRequire(import.meta.url), which CommonJS has no value for.
     define: { 'import.meta.url': '__importMetaUrl' },
     banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },

@@ -120,10 +120,26 @@ function section(m, options, loadBefore, r) {
     '',
     `Import report: received ${r.import.report.received}, imported ${r.import.report.imported}, ` +
       `rejected ${r.import.report.rejected}; batch totalCalls ${r.totalCalls} and ${r.records} call ` +
-      `records in the database. Export: first byte after ${Math.round(r.export.firstByteMs)} ms.`,
+      `records in the database. Export: first byte after ${Math.round(r.export.firstByteMs)} ms. ` +
+      `The search index job (started when the import answered, alongside the export) had indexed ` +
+      `every record ${lib.seconds(r.indexedMs)} s after the import.`,
     '',
   ];
   return { text: lines.join('\n'), pass };
+}
+
+/** Waits until every record of the batch has its search row; ms from `since`. */
+async function searchIndexedAfter(db, batchId, since) {
+  const deadline = performance.now() + 600_000;
+  for (;;) {
+    const { rows } = await db.query(
+      `SELECT (SELECT count(*) FROM call_records WHERE batch_id = $1) = (SELECT count(*) FROM call_record_search WHERE batch_id = $1) AS done`,
+      [batchId],
+    );
+    if (rows[0].done) return performance.now() - since;
+    if (performance.now() > deadline) throw new Error('the search index did not catch up');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function main() {
@@ -146,6 +162,7 @@ async function main() {
     let started = performance.now();
     const report = await uploadCsv(server.port, token, batchId, csvFile);
     const importMs = performance.now() - started;
+    const importEnded = performance.now();
     let memory = watch.stop();
     const imported = {
       ms: importMs,
@@ -175,8 +192,13 @@ async function main() {
       throw new Error(`export wrote ${download.rows} rows, ${report.imported} were imported`);
     }
 
+    // The search index job started when the import answered and ran alongside the export.
+    const indexed = await searchIndexedAfter(db, batchId, importEnded);
+    process.stderr.write(`search index caught up ${lib.seconds(indexed)} s after the import\n`);
+
     const m = await h.machine();
     const { text, pass } = section(m, options, loadBefore, {
+      indexedMs: indexed,
       csvBytes,
       import: imported,
       export: exported,

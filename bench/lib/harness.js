@@ -12,7 +12,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '../..');
-const DEFAULT_ENTRY = path.join(ROOT, 'dist/bundle/main.js');
+// BENCH_ENTRY: another server entry, e.g. a profiling wrapper or an earlier build for an A/B run.
+const DEFAULT_ENTRY = process.env.BENCH_ENTRY || path.join(ROOT, 'dist/bundle/main.js');
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const POSTGRES_ADMIN_URL =
   process.env.POSTGRES_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -32,8 +32,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     if (typeof claims.exp !== 'number' || !isObjectId(claims.sub) || !isObjectId(claims.org)) {
       throw new UnauthorizedException('Invalid access token');
     }
-    // Looked up on every request, so a deleted user's token stops working at once.
-    const user = await this.users.findById(claims.org, claims.sub);
+    // Looked up on every request, so a deleted or demoted user's token stops working at once in
+    // every process (a cache here would keep it alive in the processes that did not delete it).
+    const user = await this.users.findAccess(claims.org, claims.sub);
     if (!user) throw new UnauthorizedException('Invalid access token');
     return {
       kind: 'user',

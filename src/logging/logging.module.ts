@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 import { APP_CONFIG, type AppConfig } from '../config';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -23,6 +24,22 @@ export const REDACTED_PATHS = [
   '*.phoneNumber',
   '*.phone',
 ];
+
+let stdout: ReturnType<typeof pino.destination> | undefined;
+
+/**
+ * Standard output, written asynchronously: a synchronous write per request line blocks the event
+ * loop on every response. What is still buffered is written synchronously when the process
+ * exits, however it exits (signal, process.exit, crash). One per process, so one exit listener.
+ */
+function asyncStdout(): ReturnType<typeof pino.destination> {
+  if (!stdout) {
+    const destination = pino.destination({ dest: 1, sync: false });
+    process.once('exit', () => destination.flushSync());
+    stdout = destination;
+  }
+  return stdout;
+}
 
 /** JSON logs with a request id per request (taken from x-request-id when sane, echoed back). */
 @Module({})
@@ -66,7 +83,7 @@ function pinoLogger(stream: Writable | undefined): DynamicModule {
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
       };
-      return { pinoHttp: stream ? [options, stream] : options };
+      return { pinoHttp: [options, stream ?? asyncStdout()] };
     },
   });
 }

@@ -1,5 +1,6 @@
 import { DiscoveryModule } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
+import { stubJobHandlers } from '../../test/support/job-handlers';
 import { waitFor } from '../../test/support/wait-for';
 import { InProcessJobQueue } from './in-process-job-queue';
 import type { JobContext, HandlesJob } from './job-handler';
@@ -23,14 +24,6 @@ class FlakyHandler implements HandlesJob<JobName.ApiKeyUsed> {
   }
 }
 
-/** Every job name needs a handler, or the registry refuses to start. */
-@JobHandler(JobName.DeliverWebhook)
-class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
-  handle(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 const POLICY: JobRetryPolicy = { attempts: 3, backoffDelayMs: 20 };
 const payload = (apiKeyId = 'k1'): Payload => ({
   organizationId: 'o1',
@@ -50,7 +43,7 @@ describe('InProcessJobQueue', () => {
         JobHandlerRegistry,
         InProcessJobQueue,
         FlakyHandler,
-        DeliveryHandler,
+        ...stubJobHandlers(JobName.ApiKeyUsed),
         { provide: JOB_RETRY_POLICY, useValue: POLICY },
       ],
     })

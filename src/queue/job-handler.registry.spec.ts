@@ -4,6 +4,7 @@ import type { HandlesJob } from './job-handler';
 import { JobHandler } from './job-handler.decorator';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobName } from './jobs';
+import { stubJobHandlers } from '../../test/support/job-handlers';
 
 @JobHandler(JobName.ApiKeyUsed)
 class FirstHandler implements HandlesJob<JobName.ApiKeyUsed> {
@@ -19,18 +20,11 @@ class SecondHandler implements HandlesJob<JobName.ApiKeyUsed> {
   }
 }
 
-/** The other job names need a handler too, or the registry refuses to start. */
-@JobHandler(JobName.DeliverWebhook)
-class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
-  handle(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 async function bootWith(handlers: Array<new () => HandlesJob>) {
   const moduleRef = await Test.createTestingModule({
     imports: [DiscoveryModule],
-    providers: [JobHandlerRegistry, DeliveryHandler, ...handlers],
+    // The other job names get do-nothing handlers: these tests are about ApiKeyUsed.
+    providers: [JobHandlerRegistry, ...handlers, ...stubJobHandlers(JobName.ApiKeyUsed)],
   }).compile();
   await moduleRef.init();
   return moduleRef;

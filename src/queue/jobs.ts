@@ -5,12 +5,14 @@
 export enum JobName {
   ApiKeyUsed = 'api-keys.record-use',
   DeliverWebhook = 'webhooks.deliver',
+  IndexCallRecordSearch = 'call-records.index-search',
 }
 
 export interface JobPayloads {
   [JobName.ApiKeyUsed]: { organizationId: string; apiKeyId: string; usedAt: string };
   /** One attempt of one delivery: `attempt` is the number it would be (stale ones are skipped). */
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
+  [JobName.IndexCallRecordSearch]: { organizationId: string; batchId: string };
 }
 
 /**

@@ -4,6 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
 import { ConfigModule, loadConfig, type AppConfig } from '../../src/config';
 import { JobHandler, JobName, JobQueue, QueueModule, type HandlesJob } from '../../src/queue';
+import { stubJobHandlers } from '../support/job-handlers';
 import { JOBS_QUEUE_NAME } from '../../src/queue/bullmq-job-queue';
 import type { JobContext } from '../../src/queue/job-handler';
 import { JOB_RETRY_POLICY, type JobPayloads } from '../../src/queue/jobs';
@@ -72,15 +73,7 @@ describe('queue (BullMQ on real Redis)', () => {
       }
     }
 
-    /** Every job name needs a handler, or the registry refuses to start. */
-    @JobHandler(JobName.DeliverWebhook)
-    class DeliveryHandler implements HandlesJob<JobName.DeliverWebhook> {
-      handle(): Promise<void> {
-        return Promise.resolve();
-      }
-    }
-
-    @Module({ providers: [ScriptedHandler, DeliveryHandler] })
+    @Module({ providers: [ScriptedHandler, ...stubJobHandlers(JobName.ApiKeyUsed)] })
     class ScriptedHandlerModule {}
 
     const BACKOFF_MS = 50;

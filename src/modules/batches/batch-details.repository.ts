@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { type AnyColumn, and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { Database } from '../../database';
+import { ISO_UTC } from '../call-records/call-records.repository';
 import {
+  batchStatusCounts,
   callRecords,
   type CallRecordRow,
+  contactSearchText,
   phoneLogs,
-  type PhoneLogRow,
 } from '../call-records/call-records.schema';
+import type { PhoneLogDto } from './dto/batch-details.dto';
 
 export type PhoneLogField =
   'callStatus' | 'callDuration' | 'recordingUrl' | 'transcript' | 'requestUUID';
@@ -20,6 +23,14 @@ export interface CallRecordPageQuery {
   sortOrder: 'asc' | 'desc';
   /** A POSIX regular expression over the contact fields (case-insensitive). */
   search?: string;
+  /** The batch's search watermark: records after it are not in call_record_search yet. */
+  searchIndexedTo: SearchWatermark;
+}
+
+/** A (created_at, id) key of a batch's call records; created_at as PostgreSQL's text. */
+export interface SearchWatermark {
+  at: string;
+  id: string;
 }
 
 const LATEST_LOG_COLUMN: Record<Exclude<PhoneLogField, 'callStatus'>, string> = {
@@ -29,29 +40,58 @@ const LATEST_LOG_COLUMN: Record<Exclude<PhoneLogField, 'callStatus'>, string> = 
   requestUUID: 'request_uuid::text',
 };
 
+/** Where a page's total comes from: known already, a status counter, or else counted. */
+export interface PageTotal {
+  known?: number;
+  callStatus?: string;
+}
+
+/** A call record of a page with its phone logs, oldest first, already in the response's form. */
+export type CallRecordPageRow = Pick<
+  CallRecordRow,
+  'id' | 'phoneNumber' | 'contact' | 'createdAt'
+> & {
+  phoneLogs: PhoneLogDto[];
+};
+
+// Qualified by hand: drizzle writes a bare "id" in a select list, which pl.id would shadow.
+const recordId = sql`${callRecords}.${sql.identifier(callRecords.id.name)}`;
+
+/**
+ * The phone logs of the row's call record as JSON in the response's form (one statement for the
+ * page and its logs instead of two round trips).
+ */
+const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+      '_id', pl.id, 'requestUUID', pl.request_uuid, 'callStatus', pl.call_status,
+      'callDuration', pl.call_duration, 'recordingUrl', pl.recording_url,
+      'transcript', pl.transcript,
+      'createdAt', to_char(pl.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)})
+    ) ORDER BY pl.created_at, pl.id), '[]'::json)
+  FROM ${phoneLogs} pl
+  WHERE pl.call_record_id = ${recordId} AND pl.organization_id = ${organizationId})`;
+
 /** Reads a batch's call records with their phone logs for the batch-details operation. */
 @Injectable()
 export class BatchDetailsRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * One page of records and, unless `knownTotal` is given, the number matching. Throws
-   * PostgreSQL's invalid_regular_expression for a bad search pattern.
+   * One page of records, each with its phone logs, and the number matching, in one statement:
+   * the total is `total.known` when given, else the batch's counter of `total.callStatus`, else
+   * counted. Throws PostgreSQL's invalid_regular_expression for a bad search pattern.
    */
   async page(
     organizationId: string,
     batchId: string,
     query: CallRecordPageQuery,
-    knownTotal?: number,
-  ): Promise<{ rows: CallRecordRow[]; total: number }> {
+    total: PageTotal,
+  ): Promise<{ rows: CallRecordPageRow[]; total: number }> {
     // The id scan leaves the organization out so it stays index-only; the rows read after it and
     // the count are scoped to the organization.
     const inBatch = and(
       eq(callRecords.batchId, batchId),
-      // Newline-sensitive: ^ and $ anchor at each contact field (one per line in search_text).
-      query.search
-        ? sql`${callRecords.searchText} ~* ('(?n)' || ${query.search}::text)`
-        : undefined,
+      query.search ? searchCondition(batchId, query.search, query.searchIndexedTo) : undefined,
       ...Object.entries(query.filter).map(([field, value]) =>
         filterCondition(field as PhoneLogField, value),
       ),
@@ -67,36 +107,55 @@ export class BatchDetailsRepository {
       .orderBy(...order)
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
-    const rows = this.database.db
-      .select()
+    // Evaluated once (it does not depend on the row) and repeated on every row of the page. The
+    // counter needs no organization: the caller read the batch for this organization.
+    const totalExpression =
+      total.known !== undefined
+        ? undefined
+        : total.callStatus !== undefined
+          ? sql<number>`(SELECT coalesce((SELECT ${batchStatusCounts.count} FROM ${batchStatusCounts}
+              WHERE ${batchStatusCounts.batchId} = ${batchId}
+                AND ${batchStatusCounts.callStatus} = ${total.callStatus}), 0))`.mapWith(Number)
+          : sql<number>`(SELECT count(*) FROM ${callRecords}
+              WHERE ${and(eq(callRecords.organizationId, organizationId), inBatch)})`.mapWith(
+              Number,
+            );
+    const rows = await this.database.db
+      .select({
+        id: callRecords.id,
+        phoneNumber: callRecords.phoneNumber,
+        contact: callRecords.contact,
+        createdAt: callRecords.createdAt,
+        phoneLogs: phoneLogsOf(organizationId),
+        ...(totalExpression ? { total: totalExpression } : {}),
+      })
       .from(callRecords)
       .where(and(eq(callRecords.organizationId, organizationId), inArray(callRecords.id, pageIds)))
       .orderBy(...order);
-    if (knownTotal !== undefined) return { rows: await rows, total: knownTotal };
-    const [pageRows, [{ total }]] = await Promise.all([
-      rows,
-      this.database.db
-        .select({ total: count() })
-        .from(callRecords)
-        .where(and(eq(callRecords.organizationId, organizationId), inBatch)),
-    ]);
-    return { rows: pageRows, total };
+    if (total.known !== undefined) return { rows, total: total.known };
+    if (rows.length > 0) return { rows, total: rows[0].total ?? 0 };
+    // A page past the end: the total alone.
+    const counted = await this.database.db.execute(sql`SELECT ${totalExpression} AS total`);
+    const [{ total: value }] = (counted as { rows: { total: unknown }[] }).rows;
+    return { rows, total: Number(value) };
   }
+}
 
-  /** Every phone log of the given records, oldest first. */
-  logsFor(organizationId: string, callRecordIds: string[]): Promise<PhoneLogRow[]> {
-    if (callRecordIds.length === 0) return Promise.resolve([]);
-    return this.database.db
-      .select()
-      .from(phoneLogs)
-      .where(
-        and(
-          eq(phoneLogs.organizationId, organizationId),
-          inArray(phoneLogs.callRecordId, callRecordIds),
-        ),
-      )
-      .orderBy(asc(phoneLogs.createdAt), asc(phoneLogs.id));
-  }
+/**
+ * Records whose contact fields match: through the trigram index up to the watermark, directly
+ * after it (the records an import added since the search index job last ran). Newline-sensitive:
+ * ^ and $ anchor at each contact field (one per line in the search text).
+ */
+function searchCondition(batchId: string, search: string, indexedTo: SearchWatermark): SQL {
+  const pattern = sql`('(?n)' || ${search}::text)`;
+  return sql`${callRecords.id} IN (
+    SELECT s.call_record_id FROM call_record_search s
+    WHERE s.batch_id = ${batchId} AND s.search_text ~* ${pattern}
+    UNION ALL
+    SELECT t.id FROM call_records t
+    WHERE t.batch_id = ${batchId}
+      AND (t.created_at, t.id) > (${indexedTo.at}::timestamptz, ${indexedTo.id}::varchar)
+      AND ${contactSearchText(sql`t.contact`)} ~* ${pattern})`;
 }
 
 function filterCondition(

@@ -1,5 +1,5 @@
-import type { CallRecordRow, PhoneLogRow } from '../call-records/call-records.schema';
-import type { BatchDetailsDto, CallRecordDto, PhoneLogDto } from './dto/batch-details.dto';
+import type { CallRecordPageRow } from './batch-details.repository';
+import type { BatchDetailsDto, CallRecordDto } from './dto/batch-details.dto';
 import type { BatchSummaryDto } from './dto/batch.dto';
 import type { BatchRow } from './batches.schema';
 
@@ -16,25 +16,13 @@ export function toBatchSummary(row: BatchRow): BatchSummaryDto {
   };
 }
 
-export function toPhoneLog(row: PhoneLogRow): PhoneLogDto {
-  return {
-    _id: row.id,
-    requestUUID: row.requestUuid,
-    callStatus: row.callStatus,
-    callDuration: row.callDuration,
-    recordingUrl: row.recordingUrl,
-    transcript: row.transcript,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
 /** Contact fields spread first, so the record's own fields always win. */
-export function toCallRecord(row: CallRecordRow, logs: PhoneLogRow[]): CallRecordDto {
+export function toCallRecord(row: CallRecordPageRow): CallRecordDto {
   return {
     ...row.contact,
     _id: row.id,
     phoneNumber: row.phoneNumber,
-    ...(logs.length > 0 ? { phoneLogs: logs.map(toPhoneLog) } : {}),
+    ...(row.phoneLogs.length > 0 ? { phoneLogs: row.phoneLogs } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -37,6 +37,16 @@ export const batches = pgTable(
     totalCalls: integer('total_calls').notNull().default(0),
     callsPicked: integer('calls_picked').notNull().default(0),
     callsCompleted: integer('calls_completed').notNull().default(0),
+    /**
+     * The search watermark, a (created_at, id) key of its call records: every record at or before
+     * it has its row in call_record_search; later ones are searched directly. The search index
+     * job moves it forward; an import moves it back before its own records (in the statement
+     * that inserts them), so a record committed late is never skipped. As text, to the microsecond.
+     */
+    searchIndexedAt: timestamp('search_indexed_at', { withTimezone: true, mode: 'string' })
+      .notNull()
+      .default(sql`'-infinity'`),
+    searchIndexedId: objectIdRef('search_indexed_id').notNull().default(''),
     isDeleted: boolean('is_deleted').notNull().default(false),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -8,9 +8,8 @@ import {
 import type { Principal } from '../../auth/access';
 import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
-import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { UsersService } from '../users/users.service';
-import { BatchDetailsRepository } from './batch-details.repository';
+import { BatchDetailsRepository, type PageTotal } from './batch-details.repository';
 import { parsePhoneLogFilter } from './batch-filter';
 import { BatchesRepository } from './batches.repository';
 import type { BatchRow } from './batches.schema';
@@ -28,7 +27,6 @@ export class BatchesService {
   constructor(
     private readonly batches: BatchesRepository,
     private readonly records: BatchDetailsRepository,
-    private readonly phoneLogs: PhoneLogsRepository,
     private readonly users: UsersService,
   ) {}
 
@@ -88,44 +86,24 @@ export class BatchesService {
       const { rows, total } = await this.records.page(
         principal.organizationId,
         batch.id,
-        { ...query, filter, sortBy: query.sortBy ?? 'createdAt' },
-        await this.knownTotal(principal.organizationId, batch, filter, query.search),
+        {
+          ...query,
+          filter,
+          sortBy: query.sortBy ?? 'createdAt',
+          searchIndexedTo: { at: batch.searchIndexedAt, id: batch.searchIndexedId },
+        },
+        pageTotal(batch, filter, query.search),
       );
-      const logs = await this.records.logsFor(
-        principal.organizationId,
-        rows.map((row) => row.id),
+      return toBatchDetails(
+        batch,
+        { page: query.page, limit: query.limit, total },
+        rows.map(toCallRecord),
       );
-      const records = rows.map((row) =>
-        toCallRecord(
-          row,
-          logs.filter((log) => log.callRecordId === row.id),
-        ),
-      );
-      return toBatchDetails(batch, { page: query.page, limit: query.limit, total }, records);
     } catch (error) {
       if (isInvalidRegex(error))
         throw new BadRequestException('search is not a valid regular expression');
       throw error;
     }
-  }
-
-  /**
-   * Totals of the common shapes come from counters kept in step with the rows (a count over a
-   * million records costs ~140 ms); anything else is counted.
-   */
-  private async knownTotal(
-    organizationId: string,
-    batch: BatchRow,
-    filter: ReturnType<typeof parsePhoneLogFilter>,
-    search: string | undefined,
-  ): Promise<number | undefined> {
-    if (search) return undefined;
-    const keys = Object.keys(filter);
-    if (keys.length === 0) return batch.totalCalls;
-    if (keys.length === 1 && typeof filter.callStatus === 'string') {
-      return this.phoneLogs.countByStatus(organizationId, batch.id, filter.callStatus);
-    }
-    return undefined;
   }
 
   async delete(organizationId: string, batchId: string): Promise<DeleteBatchResponseDto> {
@@ -190,4 +168,22 @@ export class BatchesService {
       throw new failure('At least one active outbound phone number is required');
     }
   }
+}
+
+/**
+ * Totals of the common shapes come from counters kept in step with the rows (a count over a
+ * million records costs ~140 ms); anything else is counted.
+ */
+function pageTotal(
+  batch: BatchRow,
+  filter: ReturnType<typeof parsePhoneLogFilter>,
+  search: string | undefined,
+): PageTotal {
+  if (search) return {};
+  const keys = Object.keys(filter);
+  if (keys.length === 0) return { known: batch.totalCalls };
+  if (keys.length === 1 && typeof filter.callStatus === 'string') {
+    return { callStatus: filter.callStatus };
+  }
+  return {};
 }

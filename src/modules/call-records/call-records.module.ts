@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CallRecordSearchRepository } from './call-record-search.repository';
+import { IndexCallRecordSearchHandler } from './call-record-search.handler';
 import { PhoneLogsRepository } from './phone-logs.repository';
 
-@Module({ providers: [PhoneLogsRepository], exports: [PhoneLogsRepository] })
+@Module({
+  providers: [PhoneLogsRepository, CallRecordSearchRepository, IndexCallRecordSearchHandler],
+  exports: [PhoneLogsRepository],
+})
 export class CallRecordsModule {}

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -20,21 +21,14 @@ export const callRecords = pgTable(
   'call_records',
   {
     id: bulkObjectIdPk(),
-    organizationId: objectIdRef('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    // No foreign key to organizations: the batch's (which cascades from its organization)
+    // covers it, and each key costs a lookup per imported row.
+    organizationId: objectIdRef('organization_id').notNull(),
     batchId: objectIdRef('batch_id')
       .notNull()
       .references(() => batches.id, { onDelete: 'cascade' }),
     phoneNumber: text('phone_number').notNull(),
     contact: jsonb('contact').$type<Record<string, string>>().notNull().default({}),
-    /**
-     * Every value of `contact`, one per line, for the trigram-indexed regular-expression search;
-     * searched in newline-sensitive mode so ^ and $ anchor at each field.
-     */
-    searchText: text('search_text').generatedAlwaysAs(
-      sql`regexp_replace(jsonb_path_query_array(contact, 'strict $.*')::text, '^\\["|"\\]$|", "', E'\\n', 'g')`,
-    ),
     status: text('status').$type<CallRecordStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
@@ -47,11 +41,34 @@ export const callRecords = pgTable(
     index('call_records_batch_page_idx').on(t.batchId, t.createdAt, t.id),
     uniqueIndex('call_records_batch_phone_key').on(t.batchId, t.phoneNumber),
     index('call_records_batch_status_page_idx').on(t.batchId, t.lastCallStatus, t.createdAt, t.id),
-    index('call_records_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('call_records_pending_number_idx')
       .on(t.organizationId, t.phoneNumber)
       .where(sql`status = 'pending'`),
   ],
+);
+
+/**
+ * Every value of a contact (jsonb), one per line: the text the regular-expression search runs
+ * over, in newline-sensitive mode so ^ and $ anchor at each field.
+ */
+export const contactSearchText = (contact: SQL | AnyPgColumn): SQL =>
+  sql`regexp_replace(jsonb_path_query_array(${contact}, 'strict $.*')::text, '^\\["|"\\]$|", "', E'\\n', 'g')`;
+
+/**
+ * The trigram-indexed search text of call records, kept off the import path: a queued job
+ * (SearchIndexJob) fills it after an import, in chunks, and moves the batch's search watermark
+ * (batches.searchIndexedAt/Id) forward. Records after the watermark are searched directly.
+ */
+export const callRecordSearch = pgTable(
+  'call_record_search',
+  {
+    callRecordId: objectIdRef('call_record_id')
+      .primaryKey()
+      .references(() => callRecords.id, { onDelete: 'cascade' }),
+    batchId: objectIdRef('batch_id').notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (t) => [index('call_record_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops'))],
 );
 
 /** One call attempt of a call record. `requestUUID` is the id the DNC add operation accepts. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, eq, sql } from 'drizzle-orm';
 import { Database } from '../../database';
-import { batches } from '../batches/batches.schema';
 import { batchStatusCounts, callRecords, phoneLogs, type PhoneLogRow } from './call-records.schema';
 
 export type NewPhoneLog = Omit<
@@ -42,25 +41,6 @@ export class PhoneLogsRepository {
       }
       return log;
     });
-  }
-
-  /** Records of a batch whose latest phone log has this callStatus. */
-  async countByStatus(
-    organizationId: string,
-    batchId: string,
-    callStatus: string,
-  ): Promise<number> {
-    const [row] = await this.database.db
-      .select({ count: batchStatusCounts.count })
-      .from(batchStatusCounts)
-      .innerJoin(
-        batches,
-        and(eq(batches.id, batchStatusCounts.batchId), eq(batches.organizationId, organizationId)),
-      )
-      .where(
-        and(eq(batchStatusCounts.batchId, batchId), eq(batchStatusCounts.callStatus, callStatus)),
-      );
-    return row?.count ?? 0;
   }
 
   private async bump(batchId: string, callStatus: string, delta: number): Promise<void> {

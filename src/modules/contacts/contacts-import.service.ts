@@ -1,5 +1,7 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { describeUnknown } from '../../common/describe-error';
 import { newObjectId } from '../../common/object-id';
+import { JobName, JobQueue } from '../../queue';
 import { BatchesRepository } from '../batches/batches.repository';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
@@ -23,9 +25,10 @@ interface Chunk {
   errors: ImportRowError[];
 }
 
-const newChunk = (): Chunk => ({
+/** A chunk, serialized into a spare payload (one a written chunk left) when there is one. */
+const newChunk = (spare?: ContactPayload): Chunk => ({
   rows: 0,
-  payload: new ContactPayload(),
+  payload: spare?.reset() ?? new ContactPayload(),
   numbers: [],
   rowNumbers: [],
   seen: new Set(),
@@ -62,9 +65,12 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  */
 @Injectable()
 export class ContactsImportService {
+  private readonly logger = new Logger(ContactsImportService.name);
+
   constructor(
     private readonly records: CallRecordsRepository,
     private readonly batches: BatchesRepository,
+    private readonly jobs: JobQueue,
   ) {}
 
   /** 404 unless the batch belongs to the organization and is not deleted. */
@@ -80,41 +86,77 @@ export class ContactsImportService {
     batchId: string,
     csv: NodeJS.ReadableStream,
   ): Promise<ImportReport> {
-    return this.importRows(organizationId, batchId, csvContactRows(csv));
+    return this.importBatches(organizationId, batchId, csvContactRows(csv));
   }
 
   /** Contacts as objects: `phoneNumber` plus string fields. Row numbers count from 1. */
-  async importRows(
+  importRows(
     organizationId: string,
     batchId: string,
-    rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+    rows: Record<string, unknown>[],
+  ): Promise<ImportReport> {
+    return this.importBatches(organizationId, batchId, [rows]);
+  }
+
+  /** Contacts arriving in batches of rows (a stream parser's output); rows count across batches. */
+  private async importBatches(
+    organizationId: string,
+    batchId: string,
+    batches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>,
   ): Promise<ImportReport> {
     await this.assertBatch(organizationId, batchId);
     const report = new ImportReportBuilder();
     let writing: Promise<void> = Promise.resolve();
     let chunk = newChunk();
+    // The chunk in the database (or last written): its payload is reused once the write is done.
+    let written: Chunk | undefined;
     let row = 0;
+    let wrote = false;
     try {
-      for await (const values of rows) {
-        row += 1;
-        addRow(chunk, row, prepareContact(values));
-        if (chunk.rows >= IMPORT_CHUNK_ROWS) {
-          await writing; // one chunk in the database at a time, in row order
-          writing = this.write(organizationId, batchId, chunk, report);
-          // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
-          writing.catch(() => undefined);
-          chunk = newChunk();
+      for await (const batch of batches) {
+        for (const values of batch) {
+          row += 1;
+          addRow(chunk, row, prepareContact(values));
+          if (chunk.rows >= IMPORT_CHUNK_ROWS) {
+            await writing; // one chunk in the database at a time, in row order
+            const spare = written?.payload;
+            written = chunk;
+            writing = this.write(organizationId, batchId, chunk, report);
+            wrote = true;
+            // Awaited above or below; this only keeps it from counting as unhandled meanwhile.
+            writing.catch(() => undefined);
+            chunk = newChunk(spare);
+          }
         }
+      }
+      await writing;
+      if (chunk.rows > 0) {
+        wrote = true;
+        await this.write(organizationId, batchId, chunk, report);
       }
     } catch (error) {
       await writing.catch(() => undefined);
       throw error;
+    } finally {
+      // Chunks commit on their own, so even a failed import may have added records to index.
+      if (wrote) this.indexSearchLater(organizationId, batchId);
     }
-    await writing;
-    if (chunk.rows > 0) await this.write(organizationId, batchId, chunk, report);
     const result = report.build();
     if (result.imported >= ANALYZE_AFTER_ROWS) await this.records.refreshStatistics();
     return result;
+  }
+
+  /**
+   * Queues the search index catch-up. Search is right without it (records after the watermark
+   * are matched directly), only slower, so a queue failure is logged rather than failing the import.
+   */
+  private indexSearchLater(organizationId: string, batchId: string): void {
+    this.jobs
+      .enqueue(JobName.IndexCallRecordSearch, { organizationId, batchId })
+      .catch((error: unknown) => {
+        const reason = JSON.stringify(describeUnknown(error));
+        this.logger.warn(`Could not queue the search index of batch ${batchId}: ${reason}`);
+      });
   }
 
   private async write(

@@ -8,6 +8,9 @@ export type NewUser = Omit<
   'id' | 'organizationId' | 'createdAt' | 'updatedAt'
 >;
 
+/** The part of a user that authenticates a request. */
+export type UserAccess = Pick<UserRow, 'id' | 'organizationId' | 'role' | 'permissions'>;
+
 @Injectable()
 export class UsersRepository {
   constructor(private readonly database: Database) {}
@@ -23,6 +26,20 @@ export class UsersRepository {
   async findById(organizationId: string, id: string): Promise<UserRow | undefined> {
     const [row] = await this.database.db
       .select()
+      .from(users)
+      .where(and(eq(users.organizationId, organizationId), eq(users.id, id)));
+    return row;
+  }
+
+  /** What a request's principal needs, and no more: read on every authenticated request. */
+  async findAccess(organizationId: string, id: string): Promise<UserAccess | undefined> {
+    const [row] = await this.database.db
+      .select({
+        id: users.id,
+        organizationId: users.organizationId,
+        role: users.role,
+        permissions: users.permissions,
+      })
       .from(users)
       .where(and(eq(users.organizationId, organizationId), eq(users.id, id)));
     return row;

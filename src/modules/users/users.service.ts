@@ -5,7 +5,7 @@ import type { CreateUserDto } from './dto/create-user.dto';
 import type { UserDto } from './dto/user.dto';
 import { PasswordHasher } from './password-hasher';
 import { toUserDto } from './users.mapper';
-import { UsersRepository } from './users.repository';
+import { type UserAccess, UsersRepository } from './users.repository';
 import type { UserRow } from './users.schema';
 
 export interface NewUserInput {
@@ -58,6 +58,11 @@ export class UsersService {
 
   findById(organizationId: string, id: string): Promise<UserRow | undefined> {
     return this.users.findById(organizationId, id);
+  }
+
+  /** The role and permissions of a user, for authenticating a request. */
+  findAccess(organizationId: string, id: string): Promise<UserAccess | undefined> {
+    return this.users.findAccess(organizationId, id);
   }
 
   /** Name and e-mail of the organization's admins: the recipients of its notifications. */

@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Switchboard API and worker. One image, two entry points:
-#   api (default):  node dist/bundle/main.js      worker:  node dist/bundle/worker.js
+#   api (default):  node dist/bundle/main.js
+#   worker:         node --max-semi-space-size=64 dist/bundle/worker.js (a larger young
+#                   generation: delivery allocates short-lived objects fast, docs/benchmarks.md)
 # Without DATABASE_URL it runs on embedded defaults (PGlite in /app/.data), so a single container
 # works: docker run -p 3000:3000 -v switchboard-data:/app/.data switchboard
 # docker-compose.yml runs api + worker on PostgreSQL 15 and Redis 7.

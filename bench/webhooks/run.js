@@ -130,9 +130,10 @@ async function main() {
   const redis = await startRedis();
   const children = [redis.child];
   let app;
+  let receiver;
   try {
     const database = await h.createDatabase();
-    const receiver = await startReceiver();
+    receiver = await startReceiver();
     const env = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -189,11 +190,16 @@ async function main() {
         for (let j = i; j < Math.min(n, i + EVENTS_PER_TRANSACTION); j += 1) await raise(`t-${j}`);
       });
     }
-    const worker = spawn(process.execPath, [path.join(h.ROOT, 'dist/bundle/worker.js')], {
-      cwd: h.ROOT,
-      env: h.serverEnv({ ...env, PROCESS_ROLE: 'worker', NODE_EXTRA_CA_CERTS: CA }),
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    // Started as `npm run start:worker` starts it.
+    const worker = spawn(
+      process.execPath,
+      ['--max-semi-space-size=64', path.join(h.ROOT, 'dist/bundle/worker.js')],
+      {
+        cwd: h.ROOT,
+        env: h.serverEnv({ ...env, PROCESS_ROLE: 'worker', NODE_EXTRA_CA_CERTS: CA }),
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     children.push(worker);
     await waitUntil(
       () => receiver.seen('/switchboard').size >= n,
@@ -312,6 +318,9 @@ async function main() {
   } finally {
     if (app) await app.close().catch(() => undefined);
     for (const child of children.reverse()) await killChild(child);
+    // Its keep-alive sockets would keep the process alive after the report.
+    receiver?.server.closeAllConnections();
+    receiver?.server.close();
   }
 }
 

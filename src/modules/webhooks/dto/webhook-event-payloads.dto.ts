@@ -282,7 +282,7 @@ export class WebhookTestEventData implements contracts.WebhookTestEventData {
 }
 
 /** Each event type and its `data` model, for the documentation. */
-export const EVENT_DATA_MODELS = {
+const EVENT_DATA_MODELS = {
   'call.started': CallStartedEventData,
   'call.answered': CallAnsweredEventData,
   'call.completed': CallCompletedEventData,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { CALL_EVENT_TYPES, type CallEventType } from '@app/contracts';
+import { CALL_EVENT_TYPES, type CallEventType, WEBHOOK_TEST_EVENT_TYPE } from '@app/contracts';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,6 +16,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { EVENT_DATA_MODELS, WebhookEventEnvelope } from './webhook-event-payloads.dto';
 import { IsWebhookSecret } from './webhook-secret.validator';
 
 const MAX_URL_LENGTH = 2048;
@@ -26,10 +27,9 @@ const EVENTS_DESCRIPTION =
   'Call event types delivered to this endpoint: a non-empty list without repeats. Each delivery ' +
   'is a POST of `{ type, timestamp, data }` signed the Standard Webhooks way (`webhook-id`, ' +
   '`webhook-timestamp`, `webhook-signature` headers); the `data` of each type is documented in ' +
-  'the schemas CallStartedEventData, CallAnsweredEventData, CallCompletedEventData, ' +
-  'CallFailedEventData, CallTransferredEventData, CallRecordingAvailableEventData, ' +
-  'CallSummaryGeneratedEventData, CallAnalysisCompletedEventData (and WebhookTestEventData for ' +
-  '`webhook.test`, which is never subscribed to), all wrapped in WebhookEventEnvelope.';
+  `the schemas ${CALL_EVENT_TYPES.map((type) => EVENT_DATA_MODELS[type].name).join(', ')} ` +
+  `(and ${EVENT_DATA_MODELS[WEBHOOK_TEST_EVENT_TYPE].name} for \`${WEBHOOK_TEST_EVENT_TYPE}\`, ` +
+  `which is never subscribed to), all wrapped in ${WebhookEventEnvelope.name}.`;
 
 /** The documentation of `events`, the same in requests and responses. */
 export const EVENTS_PROPERTY = {

@@ -99,17 +99,18 @@ export async function checkWebhookTarget(
   options: TargetPolicyOptions,
 ): Promise<TargetVerdict> {
   const shape = checkUrlShape(input, options.allowPrivateTargets);
-  if (!shape.allowed || shape.hostname === undefined || options.allowPrivateTargets) {
-    return shape.allowed ? { allowed: true, url: shape.url } : shape;
-  }
+  if (!shape.allowed) return shape;
+  const { url, hostname } = shape;
+  // An IP literal was classified with the shape; private targets allowed: nothing to resolve.
+  if (hostname === undefined || options.allowPrivateTargets) return { allowed: true, url };
   let addresses: ResolvedAddress[];
   try {
-    addresses = await options.resolve(shape.hostname);
+    addresses = await options.resolve(hostname);
   } catch {
-    return refuse(`url host ${shape.hostname} does not resolve`);
+    return refuse(`url host ${hostname} does not resolve`);
   }
-  if (addresses.length === 0) return refuse(`url host ${shape.hostname} does not resolve`);
+  if (addresses.length === 0) return refuse(`url host ${hostname} does not resolve`);
   const refusal = firstRefusal(addresses, false);
-  if (refusal) return refuse(`url host ${shape.hostname} resolves to ${refusal.reason}`);
-  return { allowed: true, url: shape.url };
+  if (refusal) return refuse(`url host ${hostname} resolves to ${refusal.reason}`);
+  return { allowed: true, url };
 }

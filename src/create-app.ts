@@ -1,29 +1,25 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
-import type { AppModuleOptions } from './app.module';
+import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config';
 import { serveOpenApi } from './openapi';
 
 /** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
 export async function createApp(
   config: AppConfig,
-  options: { logger?: boolean } & AppModuleOptions = {},
+  { logger, ...moduleOptions }: { logger?: boolean } & AppModuleOptions = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, {
-      logStream: options.logStream,
-      webhookDnsResolver: options.webhookDnsResolver,
-    }),
+    AppModule.forRoot(config, moduleOptions),
     {
       bodyParser: false,
-      bufferLogs: options.logger !== false,
-      ...(options.logger === false ? { logger: false } : {}),
+      bufferLogs: logger !== false,
+      ...(logger === false ? { logger: false } : {}),
       abortOnError: false,
     },
   );
-  if (options.logger !== false) app.useLogger(app.get(Logger));
+  if (logger !== false) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
   app.useBodyParser('json', { limit: config.http.jsonBodyLimitBytes });

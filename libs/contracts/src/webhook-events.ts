@@ -47,7 +47,8 @@ export interface CallStartedEventData extends CallEventBase {
 }
 
 /** Who picked up, as far as answering-machine detection can tell. */
-export type AnsweredBy = 'human' | 'machine' | 'unknown';
+export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /** `call.answered`: the callee picked up and the agent is connected. */
 export interface CallAnsweredEventData extends CallEventBase {
@@ -58,7 +59,8 @@ export interface CallAnsweredEventData extends CallEventBase {
 }
 
 /** Who or what ended a connected call. */
-export type CallEndedBy = 'agent' | 'callee' | 'system' | 'transfer' | 'max_duration';
+export const CALL_ENDED_BY = ['agent', 'callee', 'system', 'transfer', 'max_duration'] as const;
+export type CallEndedBy = (typeof CALL_ENDED_BY)[number];
 
 /** `call.completed`: a connected call ended normally. */
 export interface CallCompletedEventData extends CallEventBase {
@@ -79,18 +81,20 @@ export interface CallCompletedEventData extends CallEventBase {
 }
 
 /** Why a call did not connect or broke off. */
-export type CallFailureReason =
-  | 'busy'
-  | 'no_answer'
-  | 'rejected'
-  | 'invalid_number'
-  | 'voicemail'
-  | 'do_not_call'
-  | 'outside_calling_hours'
-  | 'provider_error'
-  | 'network_error'
-  | 'canceled'
-  | 'unknown';
+export const CALL_FAILURE_REASONS = [
+  'busy',
+  'no_answer',
+  'rejected',
+  'invalid_number',
+  'voicemail',
+  'do_not_call',
+  'outside_calling_hours',
+  'provider_error',
+  'network_error',
+  'canceled',
+  'unknown',
+] as const;
+export type CallFailureReason = (typeof CALL_FAILURE_REASONS)[number];
 
 /** `call.failed`: the attempt ended without a completed conversation. */
 export interface CallFailedEventData extends CallEventBase {
@@ -148,11 +152,15 @@ export interface CallSummaryGeneratedEventData extends CallEventBase {
   language: string | null;
 }
 
+/** The tone of a conversation, as the analysis judged it. */
+export const CALL_SENTIMENTS = ['positive', 'neutral', 'negative', 'unknown'] as const;
+export type CallSentiment = (typeof CALL_SENTIMENTS)[number];
+
 /** `call.analysis.completed`: post-call analysis (outcome, sentiment, extracted data) is ready. */
 export interface CallAnalysisCompletedEventData extends CallEventBase {
   /** Whether the call reached the campaign's goal, as the analysis judged; null: undecided. */
   successful: boolean | null;
-  sentiment: 'positive' | 'neutral' | 'negative' | 'unknown';
+  sentiment: CallSentiment;
   /** The disposition given to the call, for example `interested` or `callback_requested`. */
   disposition: string | null;
   /** Whether the callee asked not to be called again (they are then on the do-not-call list). */

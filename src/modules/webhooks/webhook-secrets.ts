@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { SECRET_PREFIX } from '@app/webhooks';
 import { SecretBox } from '../../common/crypto/secret-box';
 import type { WebhookRow } from './webhooks.schema';
 
-/** Standard Webhooks symmetric secrets: `whsec_` + base64 of 24 to 64 random bytes. */
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
-export const WEBHOOK_SECRET_BYTES = 32;
+/** Bytes of a generated secret (Standard Webhooks accepts 24 to 64). */
+const WEBHOOK_SECRET_BYTES = 32;
 
+/** A new Standard Webhooks symmetric secret: `whsec_` + base64 of random bytes. */
 export function generateWebhookSecret(): string {
-  return WEBHOOK_SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('base64');
+  return SECRET_PREFIX + randomBytes(WEBHOOK_SECRET_BYTES).toString('base64');
 }
 
 /** Binds a sealed secret to its webhook and organization (copied elsewhere, it won't open). */

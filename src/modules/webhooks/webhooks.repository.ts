@@ -24,6 +24,10 @@ export type WebhookChanges = Partial<
   >
 >;
 
+/** One webhook, only within its organization. */
+const inOrganization = (organizationId: string, id: string) =>
+  and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, id));
+
 /** Every read and write of the webhooks table; each query starts from the organization. */
 @Injectable()
 export class WebhooksRepository {
@@ -34,7 +38,7 @@ export class WebhooksRepository {
     const [row] = await this.database.db
       .select()
       .from(webhooks)
-      .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, id)));
+      .where(inOrganization(organizationId, id));
     return row;
   }
 
@@ -75,7 +79,7 @@ export class WebhooksRepository {
     const [row] = await this.database.db
       .update(webhooks)
       .set(changes)
-      .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, id)))
+      .where(inOrganization(organizationId, id))
       .returning();
     return row;
   }
@@ -98,7 +102,7 @@ export class WebhooksRepository {
         previousSecret: keepPrevious ? sql`${webhooks.secret}` : null,
         previousSecretExpiresAt: previousExpiresAt,
       })
-      .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, id)))
+      .where(inOrganization(organizationId, id))
       .returning();
     return row;
   }
@@ -107,7 +111,7 @@ export class WebhooksRepository {
   async delete(organizationId: string, id: string): Promise<boolean> {
     const deleted = await this.database.db
       .delete(webhooks)
-      .where(and(eq(webhooks.organizationId, organizationId), eq(webhooks.id, id)))
+      .where(inOrganization(organizationId, id))
       .returning({ id: webhooks.id });
     return deleted.length > 0;
   }

@@ -1,6 +1,13 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type * as contracts from '@app/contracts';
-import { CALL_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '@app/contracts';
+import {
+  ANSWERED_BY,
+  CALL_ENDED_BY,
+  CALL_EVENT_TYPES,
+  CALL_FAILURE_REASONS,
+  CALL_SENTIMENTS,
+  WEBHOOK_TEST_EVENT_TYPE,
+} from '@app/contracts';
 
 /*
  * OpenAPI models of the delivered event payloads (libs/contracts/src/webhook-events.ts is the
@@ -81,7 +88,7 @@ export class CallStartedEventData extends CallEventBase implements contracts.Cal
   provider!: string;
 }
 
-const ANSWERED_BY = { enum: ['human', 'machine', 'unknown'], example: 'human' } as const;
+const ANSWERED_BY_PROPERTY = { enum: ANSWERED_BY, example: 'human' } as const;
 
 export class CallAnsweredEventData
   extends CallEventBase
@@ -90,7 +97,7 @@ export class CallAnsweredEventData
   @ApiProperty({ example: AT })
   answered_at!: string;
 
-  @ApiProperty({ ...ANSWERED_BY, description: 'Answering-machine detection result' })
+  @ApiProperty({ ...ANSWERED_BY_PROPERTY, description: 'Answering-machine detection result' })
   answered_by!: contracts.AnsweredBy;
 
   @ApiProperty({ example: 7, description: 'Seconds from call.started to the answer' })
@@ -116,11 +123,11 @@ export class CallCompletedEventData
   @ApiProperty({ example: 184, description: 'Talk time in whole seconds' })
   duration_seconds!: number;
 
-  @ApiProperty(ANSWERED_BY)
+  @ApiProperty(ANSWERED_BY_PROPERTY)
   answered_by!: contracts.AnsweredBy;
 
   @ApiProperty({
-    enum: ['agent', 'callee', 'system', 'transfer', 'max_duration'],
+    enum: CALL_ENDED_BY,
     example: 'callee',
     description: 'Who or what ended the call',
   })
@@ -138,19 +145,7 @@ export class CallFailedEventData extends CallEventBase implements contracts.Call
   status!: 'failed';
 
   @ApiProperty({
-    enum: [
-      'busy',
-      'no_answer',
-      'rejected',
-      'invalid_number',
-      'voicemail',
-      'do_not_call',
-      'outside_calling_hours',
-      'provider_error',
-      'network_error',
-      'canceled',
-      'unknown',
-    ],
+    enum: CALL_FAILURE_REASONS,
     example: 'no_answer',
   })
   failure_reason!: contracts.CallFailureReason;
@@ -252,8 +247,8 @@ export class CallAnalysisCompletedEventData
   })
   successful!: boolean | null;
 
-  @ApiProperty({ enum: ['positive', 'neutral', 'negative', 'unknown'], example: 'positive' })
-  sentiment!: 'positive' | 'neutral' | 'negative' | 'unknown';
+  @ApiProperty({ enum: CALL_SENTIMENTS, example: 'positive' })
+  sentiment!: contracts.CallSentiment;
 
   @ApiProperty(nullableString('Disposition given to the call', 'callback_requested'))
   disposition!: string | null;

@@ -1,14 +1,14 @@
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { WEBHOOK_SECRET_PREFIX } from '../webhook-secrets';
+import { SECRET_PREFIX } from '@app/webhooks';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-export const MIN_SECRET_BYTES = 24;
-export const MAX_SECRET_BYTES = 64;
+const MIN_SECRET_BYTES = 24;
+const MAX_SECRET_BYTES = 64;
 
 /** `whsec_` + canonical base64 of 24 to 64 bytes: what Standard Webhooks libraries accept. */
-export function isWebhookSecret(value: unknown): boolean {
-  if (typeof value !== 'string' || !value.startsWith(WEBHOOK_SECRET_PREFIX)) return false;
-  const encoded = value.slice(WEBHOOK_SECRET_PREFIX.length);
+function isWebhookSecret(value: unknown): boolean {
+  if (typeof value !== 'string' || !value.startsWith(SECRET_PREFIX)) return false;
+  const encoded = value.slice(SECRET_PREFIX.length);
   if (!BASE64.test(encoded)) return false;
   const bytes = Buffer.from(encoded, 'base64').length;
   return bytes >= MIN_SECRET_BYTES && bytes <= MAX_SECRET_BYTES;
@@ -21,7 +21,7 @@ export function IsWebhookSecret(options?: ValidationOptions): PropertyDecorator 
       target: target.constructor,
       propertyName: propertyName as string,
       options: {
-        message: `$property must be ${WEBHOOK_SECRET_PREFIX} followed by the base64 of ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes`,
+        message: `$property must be ${SECRET_PREFIX} followed by the base64 of ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes`,
         ...options,
       },
       validator: { validate: isWebhookSecret },

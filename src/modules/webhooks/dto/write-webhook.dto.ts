@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { CALL_EVENT_TYPES, type CallEventType } from '@app/contracts';
+import { CALL_EVENT_TYPES, type CallEventType, WEBHOOK_TEST_EVENT_TYPE } from '@app/contracts';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,20 +16,20 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { EVENT_DATA_MODELS, WebhookEventEnvelope } from './webhook-event-payloads.dto';
 import { IsWebhookSecret } from './webhook-secret.validator';
 
-export const MAX_URL_LENGTH = 2048;
-export const DEFAULT_GRACE_SECONDS = 86_400;
-export const MAX_GRACE_SECONDS = 604_800;
+const MAX_URL_LENGTH = 2048;
+const DEFAULT_GRACE_SECONDS = 86_400;
+const MAX_GRACE_SECONDS = 604_800;
 
-export const EVENTS_DESCRIPTION =
+const EVENTS_DESCRIPTION =
   'Call event types delivered to this endpoint: a non-empty list without repeats. Each delivery ' +
   'is a POST of `{ type, timestamp, data }` signed the Standard Webhooks way (`webhook-id`, ' +
   '`webhook-timestamp`, `webhook-signature` headers); the `data` of each type is documented in ' +
-  'the schemas CallStartedEventData, CallAnsweredEventData, CallCompletedEventData, ' +
-  'CallFailedEventData, CallTransferredEventData, CallRecordingAvailableEventData, ' +
-  'CallSummaryGeneratedEventData, CallAnalysisCompletedEventData (and WebhookTestEventData for ' +
-  '`webhook.test`, which is never subscribed to), all wrapped in WebhookEventEnvelope.';
+  `the schemas ${CALL_EVENT_TYPES.map((type) => EVENT_DATA_MODELS[type].name).join(', ')} ` +
+  `(and ${EVENT_DATA_MODELS[WEBHOOK_TEST_EVENT_TYPE].name} for \`${WEBHOOK_TEST_EVENT_TYPE}\`, ` +
+  `which is never subscribed to), all wrapped in ${WebhookEventEnvelope.name}.`;
 
 /** The documentation of `events`, the same in requests and responses. */
 export const EVENTS_PROPERTY = {
@@ -39,14 +39,14 @@ export const EVENTS_PROPERTY = {
   description: EVENTS_DESCRIPTION,
 };
 
-export const URL_DESCRIPTION =
+const URL_DESCRIPTION =
   'Public HTTPS endpoint: `https:` only, no user:password, port 443 or 1024–65535, and its host ' +
   'must resolve only to globally routable addresses (no private, loopback, link-local, shared, ' +
   'multicast, documentation or cloud-metadata address, also not in IPv4-mapped or NAT64 form). ' +
   'The check runs again when each delivery connects, so a host that later resolves elsewhere ' +
   'gets nothing. Otherwise 422.';
 
-export const SECRET_DESCRIPTION =
+const SECRET_DESCRIPTION =
   'Signing secret: `whsec_` followed by the base64 of 24 to 64 random bytes (anything else is ' +
   '400). Write-only: it is never returned afterwards.';
 

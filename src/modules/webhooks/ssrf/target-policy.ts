@@ -38,10 +38,22 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa)$/;
 const refuse = (reason: string): TargetVerdict => ({ allowed: false, reason });
 
 /** Why an address may not be dialed, or undefined when it may. */
-export function addressRefusal(address: string, allowPrivateTargets: boolean): string | undefined {
+function addressRefusal(address: string, allowPrivateTargets: boolean): string | undefined {
   const cls = classifyAddress(address);
   if (cls === 'global' || (allowPrivateTargets && cls !== 'invalid')) return undefined;
   return `${address} is ${DESCRIBED[cls]}`;
+}
+
+/** The first address of a host that may not be dialed (one bad address refuses the host). */
+export function firstRefusal(
+  addresses: readonly ResolvedAddress[],
+  allowPrivateTargets: boolean,
+): { address: string; reason: string } | undefined {
+  for (const { address } of addresses) {
+    const reason = addressRefusal(address, allowPrivateTargets);
+    if (reason) return { address, reason };
+  }
+  return undefined;
 }
 
 /**
@@ -77,29 +89,28 @@ export function checkUrlShape(
 }
 
 /**
- * The save-time and per-attempt check of a webhook URL: its shape, then every address its host
- * resolves to must be globally routable unicast (one bad address refuses the URL: an attacker
- * controls which one a client picks). Connect time is guarded separately by
- * WebhookTargetGuard.lookup, so a host that rebinds after this check still cannot be reached.
+ * The save-time check of a webhook URL: its shape, then every address its host resolves to must
+ * be globally routable unicast (one bad address refuses the URL: an attacker controls which one
+ * a client picks). Delivery re-checks the shape before each attempt and resolves again only at
+ * connect time (WebhookTargetGuard.lookup), so a host that rebinds later still cannot be reached.
  */
 export async function checkWebhookTarget(
   input: string,
   options: TargetPolicyOptions,
 ): Promise<TargetVerdict> {
   const shape = checkUrlShape(input, options.allowPrivateTargets);
-  if (!shape.allowed || shape.hostname === undefined || options.allowPrivateTargets) {
-    return shape.allowed ? { allowed: true, url: shape.url } : shape;
-  }
+  if (!shape.allowed) return shape;
+  const { url, hostname } = shape;
+  // An IP literal was classified with the shape; private targets allowed: nothing to resolve.
+  if (hostname === undefined || options.allowPrivateTargets) return { allowed: true, url };
   let addresses: ResolvedAddress[];
   try {
-    addresses = await options.resolve(shape.hostname);
+    addresses = await options.resolve(hostname);
   } catch {
-    return refuse(`url host ${shape.hostname} does not resolve`);
+    return refuse(`url host ${hostname} does not resolve`);
   }
-  if (addresses.length === 0) return refuse(`url host ${shape.hostname} does not resolve`);
-  for (const { address } of addresses) {
-    const refusal = addressRefusal(address, false);
-    if (refusal) return refuse(`url host ${shape.hostname} resolves to ${refusal}`);
-  }
-  return { allowed: true, url: shape.url };
+  if (addresses.length === 0) return refuse(`url host ${hostname} does not resolve`);
+  const refusal = firstRefusal(addresses, false);
+  if (refusal) return refuse(`url host ${hostname} resolves to ${refusal.reason}`);
+  return { allowed: true, url };
 }

@@ -2,8 +2,8 @@ import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dn
 import { Inject, Injectable } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../../config';
 import {
-  addressRefusal,
   checkWebhookTarget,
+  firstRefusal,
   type TargetVerdict,
   type WebhookDnsResolver,
 } from './target-policy';
@@ -42,8 +42,8 @@ export type GuardedLookup = (
 ) => void;
 
 /**
- * SSRF protection for webhook targets: `checkUrl` when a URL is saved and before each attempt,
- * `lookup` when the connection is made, so DNS rebinding cannot reach private space.
+ * SSRF protection for webhook targets: `checkUrl` when a URL is saved, `lookup` when a delivery
+ * connects, so DNS rebinding cannot reach private space.
  */
 @Injectable()
 export class WebhookTargetGuard {
@@ -103,10 +103,8 @@ export class WebhookTargetGuard {
         hostname,
       });
     }
-    for (const { address } of addresses) {
-      const refusal = addressRefusal(address, this.allowPrivateTargets);
-      if (refusal) throw new SsrfBlockedError(hostname, address, refusal);
-    }
+    const refusal = firstRefusal(addresses, this.allowPrivateTargets);
+    if (refusal) throw new SsrfBlockedError(hostname, refusal.address, refusal.reason);
     return addresses;
   }
 }

@@ -67,6 +67,15 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
       },
       { timeoutMs, what: `the delivery of ${eventId} to be ${status}` },
     );
+  // The handler switches a webhook off after it logged the attempt that asked for it (410).
+  const switchedOff = (webhookId: string) =>
+    waitFor(
+      async () => {
+        const [row] = await db().select().from(webhooks).where(eq(webhooks.id, webhookId));
+        return row?.active === false ? row : undefined;
+      },
+      { what: `webhook ${webhookId} to be switched off` },
+    );
 
   it('delivers a signed event that the standardwebhooks package verifies', async () => {
     const hookPath = nextPath();
@@ -250,11 +259,11 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
     const hook = await createWebhook(t, admin, { url: receiver.url(hookPath) });
     const event = await raiseCallEvent(t.app, admin.organizationId);
     await settled(event.id, 'failed');
-    const [row] = await db().select().from(webhooks).where(eq(webhooks.id, hook.id));
+    const row = await switchedOff(hook.id);
     expect(row).toMatchObject({ active: false, disabledReason: 'gone' });
     expect(row.disabledAt).toBeInstanceOf(Date);
     const after = await raiseCallEvent(t.app, admin.organizationId);
-    expect(after.deliveryIds.length).toBeGreaterThanOrEqual(0);
+    expect(after.deliveryIds).toEqual([]);
     expect(await deliveryOf(after.id).then((d) => d?.webhookId === hook.id)).toBeFalsy();
     expect(receiver.at(hookPath)).toHaveLength(1);
   });
@@ -385,6 +394,7 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
       const since = new Date(Date.now() - 1000).toISOString();
       const event = await raiseCallEvent(t.app, admin.organizationId);
       await settled(event.id, 'failed');
+      await switchedOff(hook.id);
       await t.http.patch(`/api/webhooks/${hook.id}`).set(auth()).send({ active: true }).expect(200);
       const answer = await t.http
         .post(`/api/webhooks/${hook.id}/recover`)

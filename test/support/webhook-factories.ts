@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
+import { newObjectId } from '../../src/common/object-id';
 import { Database } from '../../src/database';
 import { EventsService, type RaisedEvent } from '../../src/modules/events/events.service';
 import { generateWebhookSecret, WebhookSecrets } from '../../src/modules/webhooks/webhook-secrets';
@@ -47,7 +48,7 @@ export async function insertWebhook(
   const database = app.get(Database);
   const secrets = app.get(WebhookSecrets);
   const plainSecret = values.secret ?? generateWebhookSecret();
-  const id = randomBytes(12).toString('hex');
+  const id = newObjectId();
   const [row] = await database.db
     .insert(webhooks)
     .values({

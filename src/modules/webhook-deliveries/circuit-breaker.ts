@@ -71,11 +71,11 @@ export class CircuitBreaker {
   }
 
   /** Queues every held delivery of the webhook again (its circuit has closed). */
-  async drain(webhookId: string): Promise<number> {
+  private async drain(webhookId: string): Promise<number> {
     let released = 0;
     for (;;) {
       const batch = await this.deliveries.releaseHeld(webhookId, this.clock.now(), DRAIN_BATCH);
-      await Promise.all(batch.map((due) => this.queue.enqueue(due.id, due.attemptNo)));
+      await this.queue.enqueueDue(batch);
       released += batch.length;
       if (batch.length < DRAIN_BATCH) return released;
     }

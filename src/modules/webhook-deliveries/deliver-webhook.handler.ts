@@ -98,16 +98,17 @@ export class DeliverWebhookHandler
     const shape = checkUrlShape(claimed.webhook.url, this.allowPrivateTargets);
     if (!shape.allowed) return { kind: 'error', errorClass: 'ssrf_blocked', durationMs: 0 };
     const { event } = claimed;
+    const occurredAt = event.occurredAt.toISOString();
     const body = JSON.stringify({
       type: event.type,
-      timestamp: event.occurredAt.toISOString(),
+      timestamp: occurredAt,
       data:
         event.callId === null
-          ? { ...event.data, occurred_at: event.occurredAt.toISOString() }
+          ? { ...event.data, occurred_at: occurredAt }
           : {
               call_id: event.callId,
               sequence: event.sequence,
-              occurred_at: event.occurredAt.toISOString(),
+              occurred_at: occurredAt,
               ...event.data,
             },
     });

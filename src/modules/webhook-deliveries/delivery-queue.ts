@@ -58,8 +58,19 @@ export class DeliveryQueue {
   }
 
   /** Every first attempt; how many were queued (the rest wait for the sweeper). */
-  async enqueueFirst(deliveryIds: readonly string[]): Promise<number> {
-    const queued = await Promise.all(deliveryIds.map((id) => this.enqueue(id, 1)));
+  enqueueFirst(deliveryIds: readonly string[]): Promise<number> {
+    return this.enqueueDue(deliveryIds.map((id) => ({ id, attemptNo: 1, trigger: 'scheduled' })));
+  }
+
+  /** Deliveries made due again (sweeper, circuit, manual recovery); how many were queued. */
+  async enqueueDue(
+    due: ReadonlyArray<{ id: string; attemptNo: number; trigger: AttemptTrigger }>,
+  ): Promise<number> {
+    const queued = await Promise.all(
+      due.map((delivery) =>
+        this.enqueue(delivery.id, delivery.attemptNo, { trigger: delivery.trigger }),
+      ),
+    );
     return queued.filter(Boolean).length;
   }
 }

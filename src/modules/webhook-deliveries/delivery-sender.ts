@@ -61,10 +61,10 @@ export function classifyAttemptError(error: unknown): Exclude<AttemptErrorClass,
 export class DeliverySender {
   private readonly agent: Agent;
 
-  constructor(lookup: LookupFunction, options: { maxSockets?: number } = {}) {
+  constructor(lookup: LookupFunction) {
     this.agent = new Agent({
       keepAlive: true,
-      maxSockets: options.maxSockets ?? 256,
+      maxSockets: 256,
       lookup,
       timeout: ATTEMPT_TIMEOUT_MS,
     });

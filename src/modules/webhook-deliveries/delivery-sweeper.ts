@@ -77,7 +77,7 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
       now,
       new Date(now.getTime() + CIRCUIT_PROBE_INTERVAL_MS),
     );
-    await this.enqueue(probes);
+    await this.queue.enqueueDue(probes);
     report.probes = probes.length;
     report.released = await this.drainAll(() => this.deliveries.releaseStrayHeld(now, SWEEP_BATCH));
     if (report.requeued + report.released > 0) {
@@ -90,17 +90,9 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     let total = 0;
     for (;;) {
       const batch = await take();
-      await this.enqueue(batch);
+      await this.queue.enqueueDue(batch);
       total += batch.length;
       if (batch.length < SWEEP_BATCH) return total;
     }
-  }
-
-  private async enqueue(due: DueDelivery[]): Promise<void> {
-    await Promise.all(
-      due.map((delivery) =>
-        this.queue.enqueue(delivery.id, delivery.attemptNo, { trigger: delivery.trigger }),
-      ),
-    );
   }
 }

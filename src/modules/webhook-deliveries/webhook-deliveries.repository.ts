@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../database';
 import { webhooks, type WebhookDisabledReason } from '../webhooks/webhooks.schema';
 import {
@@ -294,17 +293,16 @@ export class WebhookDeliveriesRepository {
     if (filter.since) conditions.push(gte(webhookDeliveries.createdAt, filter.since));
     if (filter.until) conditions.push(lt(webhookDeliveries.createdAt, filter.until));
     const where = and(...conditions);
-    const rows = await this.database.db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .offset(page.offset)
-      .limit(page.limit);
-    const [{ total }] = await this.database.db
-      .select({ total: count() })
-      .from(webhookDeliveries)
-      .where(where);
+    const [rows, [{ total }]] = await Promise.all([
+      this.database.db
+        .select()
+        .from(webhookDeliveries)
+        .where(where)
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .offset(page.offset)
+        .limit(page.limit),
+      this.database.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ]);
     return { rows, total };
   }
 

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { toPagination } from '../../common/page.query';
 import { Database } from '../../database';
@@ -18,8 +18,6 @@ import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow } from './webhook-de
 /** The delivery log and the redelivery controls of one webhook. */
 @Injectable()
 export class WebhookDeliveriesService {
-  private readonly logger = new Logger('WebhookDeliveries');
-
   constructor(
     private readonly database: Database,
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -79,13 +77,9 @@ export class WebhookDeliveriesService {
       { since: dto.since, until: dto.until },
       this.clock.now(),
     );
-    // Background work: the rows are already due again, so anything not queued now (Redis
-    // down, process stopped) is picked up by the sweeper.
-    void Promise.all(
-      due.map((delivery) =>
-        this.queue.enqueue(delivery.id, delivery.attemptNo, { trigger: delivery.trigger }),
-      ),
-    ).catch(() => this.logger.warn('Recovery enqueue interrupted; the sweeper resumes it'));
+    // Background work (never rejects): the rows are already due again, so anything not queued
+    // now (Redis down, process stopped) is picked up by the sweeper.
+    void this.queue.enqueueDue(due);
     return { queued: due.length };
   }
 

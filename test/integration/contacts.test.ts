@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { Database } from '../../src/database';
 import { batches, type BatchRow } from '../../src/modules/batches/batches.schema';
 import { callRecords } from '../../src/modules/call-records/call-records.schema';
@@ -40,12 +40,6 @@ describe('contacts import', () => {
       .post(url(batchId))
       .set(bearer(admin.token))
       .attach('file', Buffer.from(csv), { filename: name, contentType: type });
-  const stored = (batchId: string) =>
-    db()
-      .select({ phoneNumber: callRecords.phoneNumber, contact: callRecords.contact })
-      .from(callRecords)
-      .where(eq(callRecords.batchId, batchId))
-      .orderBy(asc(callRecords.createdAt), asc(callRecords.id));
   /** totalCalls must always equal the batch's call records. */
   const expectCounterInStep = async (batchId: string, expected: number) => {
     const [{ total }] = await db()
@@ -99,7 +93,7 @@ describe('contacts import', () => {
           ],
         },
       });
-      expect(await stored(batch.id)).toEqual([
+      expect(await calls.storedContacts(batch.id)).toEqual([
         { phoneNumber: existing, contact: {} },
         { phoneNumber: a, contact: { name: 'Ada', age: '36', vip: 'true' } },
         { phoneNumber: b, contact: { city: 'Oslo' } },
@@ -200,7 +194,7 @@ describe('contacts import', () => {
           { row: 7, reason: 'duplicate_in_batch', phoneNumber: a },
         ],
       });
-      expect(await stored(batch.id)).toEqual([
+      expect(await calls.storedContacts(batch.id)).toEqual([
         {
           phoneNumber: a,
           contact: { name: 'Ada', 'company name': 'Acme, Inc', notes: 'said "call me"' },

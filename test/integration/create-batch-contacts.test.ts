@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Test } from 'supertest';
 import { Database } from '../../src/database';
 import { batches } from '../../src/modules/batches/batches.schema';
@@ -72,12 +72,6 @@ describe('createBatch with contacts', () => {
   });
   const batchesNamed = (batchName: string) =>
     db().select().from(batches).where(eq(batches.batchName, batchName));
-  const stored = (batchId: string) =>
-    db()
-      .select({ phoneNumber: callRecords.phoneNumber, contact: callRecords.contact })
-      .from(callRecords)
-      .where(eq(callRecords.batchId, batchId))
-      .orderBy(asc(callRecords.createdAt), asc(callRecords.id));
   const recordCount = async (batchId: string) =>
     (
       await db()
@@ -207,7 +201,7 @@ describe('createBatch with contacts', () => {
         enforceCalleeLocalHours: false,
         totalCalls: 2,
       });
-      expect(await stored(row.id)).toEqual([
+      expect(await make.storedContacts(row.id)).toEqual([
         { phoneNumber: a, contact: { name: 'Ada', account_id: 'A-1' } },
         { phoneNumber: b, contact: { name: 'Grace' } },
       ]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { Database } from '../../src/database';
 import { batches, type BatchRow } from '../../src/modules/batches/batches.schema';
 import {
@@ -92,6 +92,15 @@ export class CallingFactories {
       .set({ totalCalls: sql`${batches.totalCalls} + ${rows.length}` })
       .where(eq(batches.id, batch.id));
     return rows;
+  }
+
+  /** A batch's call records as stored: number and contact fields, in insertion order. */
+  storedContacts(batchId: string) {
+    return this.db
+      .select({ phoneNumber: callRecords.phoneNumber, contact: callRecords.contact })
+      .from(callRecords)
+      .where(eq(callRecords.batchId, batchId))
+      .orderBy(asc(callRecords.createdAt), asc(callRecords.id));
   }
 
   /** A call attempt of a record, written as the dialer writes it (status counters included). */

@@ -37,18 +37,18 @@ export class CreateBatchService {
     private readonly importer: ContactsImportService,
   ) {}
 
-  create(principal: Principal, request: Request): Promise<CreatedBatch> {
+  async create(principal: Principal, request: Request): Promise<CreatedBatch> {
     const key = request.header('idempotency-key');
     if (request.is('multipart/form-data')) return this.fromForm(principal, request, key);
-    return this.fromJson(principal, request.body as unknown, key);
+    return this.fromDto(principal, await validateBody(CreateBatchDto, request.body), key);
   }
 
-  private async fromJson(
+  /** A request whose fields are the whole fingerprint: JSON, or a form without a file. */
+  private fromDto(
     principal: Principal,
-    body: unknown,
+    dto: CreateBatchDto,
     key: string | undefined,
   ): Promise<CreatedBatch> {
-    const dto = await validateBody(CreateBatchDto, body);
     const { contacts } = dto;
     return this.idempotency.run(principal.organizationId, OPERATION, key, dto, () =>
       this.database.transaction(() =>
@@ -74,12 +74,7 @@ export class CreateBatchService {
   ): Promise<CreatedBatch> {
     const organizationId = principal.organizationId;
     return streamCsvUpload(request, this.config.storage.uploadMaxBytes, {
-      withoutFile: async (fields) => {
-        const dto = await formToDto(fields);
-        return this.idempotency.run(organizationId, OPERATION, key, dto, () =>
-          this.database.transaction(() => this.insert(principal, dto)),
-        );
-      },
+      withoutFile: async (fields) => this.fromDto(principal, await formToDto(fields), key),
       file: async (file, form) => {
         // Before the file is read: a bad field should not cost the upload.
         const dto = await formToDto(form.fields);

@@ -56,8 +56,9 @@ export const contactSearchText = (contact: SQL | AnyPgColumn): SQL =>
 
 /**
  * The trigram-indexed search text of call records, kept off the import path: a queued job
- * (SearchIndexJob) fills it after an import, in chunks, and moves the batch's search watermark
- * (batches.searchIndexedAt/Id) forward. Records after the watermark are searched directly.
+ * (IndexCallRecordSearchHandler) fills it after an import, in chunks, and moves the batch's
+ * search watermark (batches.searchIndexedAt/Id) forward. Records after the watermark are
+ * searched directly.
  */
 export const callRecordSearch = pgTable(
   'call_record_search',

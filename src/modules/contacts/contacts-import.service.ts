@@ -61,7 +61,9 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  * flat whatever the number of rows; while one chunk is in the database the next one is read
  * and validated. Each chunk commits on its own with its totalCalls increment: an import that
  * fails halfway keeps the chunks before the failure, and the counter always matches the rows.
- * Called inside a caller's transaction (create-batch), the chunks join that transaction.
+ * Called inside a caller's transaction (create-batch), the chunks join that transaction. The
+ * caller has checked the batch (assertBatch) or has just created it: the import does not read it
+ * again.
  */
 @Injectable()
 export class ContactsImportService {
@@ -104,7 +106,6 @@ export class ContactsImportService {
     batchId: string,
     batches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>,
   ): Promise<ImportReport> {
-    await this.assertBatch(organizationId, batchId);
     const report = new ImportReportBuilder();
     let writing: Promise<void> = Promise.resolve();
     let chunk = newChunk();

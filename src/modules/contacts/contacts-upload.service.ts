@@ -33,6 +33,7 @@ export class ContactsUploadService {
           'contacts is required: an array of { phoneNumber, ...fields } (or upload a CSV as multipart/form-data)',
         );
       }
+      await this.importer.assertBatch(organizationId, batchId);
       return this.importer.importRows(organizationId, batchId, body.contacts);
     }
     throw new UnsupportedMediaTypeException(

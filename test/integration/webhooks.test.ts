@@ -301,7 +301,7 @@ describe('webhooks resource', () => {
     });
   });
 
-  describe('POST /api/webhooks/{id}/secret/rotate', () => {
+  describe('POST /api/webhooks/{webhookId}/secret/rotate', () => {
     it('returns a new secret and keeps the old one signing until the grace period ends', async () => {
       const created = (await create()).body.data;
       const before = Date.now();

@@ -100,7 +100,7 @@ export class CircuitBreaker {
           `${streak.firstFailureAt?.toISOString() ?? 'it was created'} ` +
           `(${streak.failures} failed attempts), so Switchboard stopped sending to it. ` +
           'Fix the endpoint, set the webhook active again, and recover the failed deliveries ' +
-          'with POST /api/webhooks/{id}/recover.',
+          'with POST /api/webhooks/{webhookId}/recover.',
       })
       .catch((error: unknown) =>
         this.logger.warn(`Notice failed: ${JSON.stringify(describeUnknown(error))}`),

@@ -13,7 +13,7 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
 export class WebhookDeliveriesController {
   constructor(private readonly deliveries: WebhookDeliveriesService) {}
 
-  @Get(':id/deliveries')
+  @Get(':webhookId/deliveries')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({
     summary: "List a webhook's deliveries with their attempts",
@@ -28,13 +28,13 @@ export class WebhookDeliveriesController {
   @ApiErrors(400, 404)
   listWebhookDeliveries(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
     @Query() query: ListDeliveriesQuery,
   ): Promise<DeliveryListDto> {
-    return this.deliveries.list(principal.organizationId, id, query);
+    return this.deliveries.list(principal.organizationId, webhookId, query);
   }
 
-  @Post(':id/deliveries/:deliveryId/retry')
+  @Post(':webhookId/deliveries/:deliveryId/retry')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({
     summary: 'Send one delivery again now',
@@ -48,13 +48,13 @@ export class WebhookDeliveriesController {
   @ApiErrors(400, 404, 409)
   retryWebhookDelivery(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
     @Param('deliveryId', ParseObjectIdPipe) deliveryId: string,
   ): Promise<void> {
-    return this.deliveries.retry(principal.organizationId, id, deliveryId);
+    return this.deliveries.retry(principal.organizationId, webhookId, deliveryId);
   }
 
-  @Post(':id/recover')
+  @Post(':webhookId/recover')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({
     summary: 'Re-send every delivery that failed in a time window',
@@ -67,13 +67,13 @@ export class WebhookDeliveriesController {
   @ApiErrors(400, 404)
   recoverWebhookDeliveries(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
     @Body() dto: RecoverDeliveriesDto,
   ): Promise<QueuedDeliveriesDto> {
-    return this.deliveries.recover(principal.organizationId, id, dto);
+    return this.deliveries.recover(principal.organizationId, webhookId, dto);
   }
 
-  @Post(':id/test')
+  @Post(':webhookId/test')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({
     summary: 'Send a signed test event to the webhook',
@@ -86,8 +86,8 @@ export class WebhookDeliveriesController {
   @ApiErrors(404)
   testWebhook(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
   ): Promise<TestDeliveryDto> {
-    return this.deliveries.sendTest(principal.organizationId, id);
+    return this.deliveries.sendTest(principal.organizationId, webhookId);
   }
 }

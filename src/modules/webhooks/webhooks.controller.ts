@@ -66,16 +66,16 @@ export class WebhooksController {
     return this.webhooks.list(principal.organizationId, query);
   }
 
-  @Get(':id')
+  @Get(':webhookId')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({ summary: 'Get one webhook', description: 'Never the secret.' })
   @ApiEnvelope({ message: 'Webhook fetched', type: WebhookDto })
   @ApiErrors(400, 404)
   getWebhook(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
   ): Promise<WebhookDto> {
-    return this.webhooks.get(principal.organizationId, id);
+    return this.webhooks.get(principal.organizationId, webhookId);
   }
 
   @Patch(':webhookId')
@@ -115,7 +115,7 @@ export class WebhooksController {
     return this.webhooks.remove(principal.organizationId, webhookId);
   }
 
-  @Post(':id/secret/rotate')
+  @Post(':webhookId/secret/rotate')
   @Authenticated({ permission: 'webhooks' })
   @ApiOperation({
     summary: 'Rotate the signing secret',
@@ -129,9 +129,9 @@ export class WebhooksController {
   @ApiErrors(400, 404)
   rotateWebhookSecret(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseObjectIdPipe) id: string,
+    @Param('webhookId', ParseObjectIdPipe) webhookId: string,
     @Body() dto: RotateWebhookSecretDto,
   ): Promise<RotatedWebhookSecretDto> {
-    return this.webhooks.rotateSecret(principal.organizationId, id, dto);
+    return this.webhooks.rotateSecret(principal.organizationId, webhookId, dto);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AnyColumn, and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { Database } from '../../database';
+import { Database, rowsOf } from '../../database';
 import { ISO_UTC } from '../call-records/call-records.repository';
 import {
   batchStatusCounts,
@@ -136,7 +136,7 @@ export class BatchDetailsRepository {
     if (rows.length > 0) return { rows, total: rows[0].total ?? 0 };
     // A page past the end: the total alone.
     const counted = await this.database.db.execute(sql`SELECT ${totalExpression} AS total`);
-    const [{ total: value }] = (counted as { rows: { total: unknown }[] }).rows;
+    const [{ total: value }] = rowsOf<{ total: unknown }>(counted);
     return { rows, total: Number(value) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { Database } from '../../database';
+import { Database, rowsOf } from '../../database';
 import { contactSearchText } from './call-records.schema';
 
 /** What one indexing step did. */
@@ -48,7 +48,7 @@ export class CallRecordSearchRepository {
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM todo)::int AS rows, (SELECT count(*) FROM moved)::int AS moved`);
-    const [row] = (result as { rows: { rows: number; moved: number }[] }).rows;
+    const [row] = rowsOf<{ rows: number; moved: number }>(result);
     return { rows: Number(row.rows), moved: Number(row.moved) > 0 };
   }
 

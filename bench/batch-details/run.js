@@ -208,9 +208,8 @@ async function floor(url, shape, organizationId, batchId, seconds) {
     }),
   );
   await Promise.all(clients.map((client) => client.end()));
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { p50: at(0.5), p99: at(0.99), rps: latencies.length / seconds };
+  const { p50, p99 } = h.percentiles(latencies);
+  return { p50, p99, rps: latencies.length / seconds };
 }
 
 /** CPU time (user + system) the process has used, in ms: less swayed by a busy box than latency. */

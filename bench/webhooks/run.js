@@ -238,9 +238,7 @@ async function main() {
     const latencyPath = receiver.seen('/switchboard');
     await waitUntil(() => latencyPath.size >= n + total, 120_000, 'latency deliveries');
     const latencies = [...commits].map(([id, at]) => latencyPath.get(id) - at);
-    const sorted = latencies.sort((a, b) => a - b);
-    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-    const latency = { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+    const latency = h.percentiles(latencies);
 
     // --- The floor: same receiver, same signed POST, plain BullMQ worker, batched log rows.
     await pg.query(`CREATE TABLE floor_delivery_log (id bigserial PRIMARY KEY, job_id text,

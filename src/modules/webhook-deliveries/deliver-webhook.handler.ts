@@ -115,7 +115,7 @@ export class DeliverWebhookHandler
     const now = this.clock.now();
     const secrets = this.secrets.signingSecrets(claimed.webhook, now);
     return this.sender.send({
-      url: claimed.webhook.url,
+      url: shape.url,
       body,
       headers: {
         'content-type': 'application/json',

@@ -8,7 +8,8 @@ export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const RESPONSE_BODY_MAX_BYTES = 20 * 1024;
 
 export interface OutgoingDelivery {
-  url: string;
+  /** Parsed once, by the shape check that precedes every attempt. */
+  url: URL;
   headers: Record<string, string>;
   body: string;
 }
@@ -64,7 +65,7 @@ export class DeliverySender {
   constructor(lookup: LookupFunction) {
     this.agent = new Agent({
       keepAlive: true,
-      maxSockets: 256,
+      maxSockets: 64,
       lookup,
       timeout: ATTEMPT_TIMEOUT_MS,
     });
@@ -97,10 +98,13 @@ export class DeliverySender {
           const chunks: Buffer[] = [];
           let size = 0;
           const done = () => {
-            const retryAfter: string | undefined = res.headers['retry-after'];
+            const status = res.statusCode ?? 0;
+            // Only failures are retried; a success's headers are never read (node builds them lazily).
+            const retryAfter: string | undefined =
+              status >= 200 && status < 300 ? undefined : res.headers['retry-after'];
             finish({
               kind: 'response',
-              status: res.statusCode ?? 0,
+              status,
               body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_MAX_BYTES).toString('utf8'),
               retryAfter,
               durationMs: elapsed(),

@@ -4,6 +4,7 @@ import { Clock } from '../../src/common/clock';
 import { Database } from '../../src/database';
 import { EventsService } from '../../src/modules/events/events.service';
 import { events } from '../../src/modules/events/events.schema';
+import { DeliverWebhookHandler } from '../../src/modules/webhook-deliveries/deliver-webhook.handler';
 import { DeliverySweeper } from '../../src/modules/webhook-deliveries/delivery-sweeper';
 import {
   webhookCircuits,
@@ -379,6 +380,55 @@ describe('webhook delivery (real HTTPS receiver, PostgreSQL and Redis)', () => {
         [1, 'scheduled', true],
         [2, 'manual', true],
       ]);
+      expect(receiver.at(hookPath).map((r) => r.headers['webhook-id'])).toEqual([
+        event.id,
+        event.id,
+      ]);
+    });
+
+    it('shows an attempt in flight as sending and lets no second job send it until its lease is over', async () => {
+      const hookPath = nextPath();
+      let answer = () => undefined as void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      receiver.script(hookPath, { status: 204, until: answered });
+      const hook = await createWebhook(t, admin, { url: receiver.url(hookPath) });
+      const event = await raiseCallEvent(t.app, admin.organizationId);
+      await waitFor(() => receiver.at(hookPath).length === 1, { what: 'the attempt in flight' });
+      const delivery = await deliveryOf(event.id);
+      const listed = (status: string) =>
+        t.http
+          .get(`/api/webhooks/${hook.id}/deliveries`)
+          .query({ status })
+          .set(auth())
+          .expect(200)
+          .then(
+            (res) => (res.body as { data: { deliveries: Array<Record<string, unknown>> } }).data,
+          );
+      expect((await listed('sending')).deliveries).toEqual([
+        expect.objectContaining({ _id: delivery.id, status: 'sending', nextAttemptAt: null }),
+      ]);
+      expect((await listed('pending')).deliveries).toEqual([]);
+      await t.http
+        .post(`/api/webhooks/${hook.id}/deliveries/${delivery.id}/retry`)
+        .set(auth())
+        .expect(409);
+
+      // The same job again (as after a Redis restart): the lease turns it away.
+      const handler = t.app.get(DeliverWebhookHandler);
+      await handler.handle({ deliveryId: delivery.id, attempt: 1 });
+      expect(receiver.at(hookPath)).toHaveLength(1);
+
+      // Its worker is taken for dead once lease and grace are over: the sweeper takes it back
+      // and the next job for that attempt sends it again.
+      clockOffsetMs += 2 * 60_000;
+      await t.app.get(DeliverySweeper).sweep();
+      expect(await deliveryOf(event.id)).toMatchObject({ status: 'pending', leaseUntil: null });
+      const again = handler.handle({ deliveryId: delivery.id, attempt: 1 });
+      await waitFor(() => receiver.at(hookPath).length === 2, { what: 'the second send' });
+      answer();
+      await again;
+      const done = await settled(event.id);
+      expect(done).toMatchObject({ attemptCount: 1, leaseUntil: null });
       expect(receiver.at(hookPath).map((r) => r.headers['webhook-id'])).toEqual([
         event.id,
         event.id,

@@ -21,6 +21,8 @@ export interface ScriptedResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Answers only once this settles: an endpoint still working on the request. */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -51,7 +53,9 @@ export class WebhookReceiver {
         const response = (script && script.length > 1 ? script.shift() : script?.[0]) ?? {
           status: 204,
         };
-        res.writeHead(response.status, response.headers).end(response.body);
+        const answer = () => res.writeHead(response.status, response.headers).end(response.body);
+        if (response.until) void response.until.finally(answer);
+        else answer();
       });
     });
     this.server.on('connection', () => (this.connections += 1));

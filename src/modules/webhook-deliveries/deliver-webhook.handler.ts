@@ -46,8 +46,9 @@ export class DeliverWebhookHandler
   private readonly allowPrivateTargets: boolean;
   private readonly claims = new MicroBatcher<ClaimRequest, ClaimedDelivery | undefined>(
     async (requests) => {
-      const leaseUntil = new Date(this.clock.now().getTime() + CLAIM_LEASE_MS);
-      const claimed = await this.deliveries.claim(requests, leaseUntil);
+      const now = this.clock.now();
+      const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
+      const claimed = await this.deliveries.claim(requests, now, leaseUntil);
       return requests.map((request) => {
         const delivery = claimed.get(request.deliveryId);
         return delivery?.attemptNo === request.attemptNo ? delivery : undefined;

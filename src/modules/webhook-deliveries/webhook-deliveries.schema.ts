@@ -14,11 +14,18 @@ import { events } from '../events/events.schema';
 import { webhooks } from '../webhooks/webhooks.schema';
 
 /**
- * pending: due at next_attempt_at (queued or about to be); sending: claimed by a worker until
- * next_attempt_at (the lease); held: the webhook's circuit is open; succeeded / failed (retries
+ * pending: due at next_attempt_at (queued or about to be); sending: pending and claimed by a
+ * worker until lease_until; held: the webhook's circuit is open; succeeded / failed (retries
  * exhausted, 410, or a failed manual send of an ended delivery) / cancelled (webhook inactive).
  */
 export type DeliveryStatus = 'pending' | 'sending' | 'held' | 'succeeded' | 'failed' | 'cancelled';
+
+/**
+ * The stored status. `sending` is not stored but read from the lease: a claim then writes only
+ * lease_until, a column no index covers, so PostgreSQL updates the row in place (HOT) instead of
+ * adding a version to every index on each attempt.
+ */
+export type StoredDeliveryStatus = Exclude<DeliveryStatus, 'sending'>;
 
 /** Why an attempt was made. */
 export type AttemptTrigger = 'scheduled' | 'manual' | 'recover' | 'probe';
@@ -42,12 +49,14 @@ export const webhookDeliveries = pgTable(
       .references(() => events.id, { onDelete: 'cascade' }),
     /** Copied from the event for the list filter. */
     eventType: text('event_type').notNull(),
-    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
+    status: text('status').$type<StoredDeliveryStatus>().notNull().default('pending'),
     /** Attempts made so far; the next one is number attempt_count + 1. */
     attemptCount: integer('attempt_count').notNull().default(0),
     /** Trigger of the next attempt. */
     nextTrigger: text('next_trigger').$type<AttemptTrigger>().notNull().default('scheduled'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** While in the future, a worker is sending the next attempt (its claim); never indexed. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -55,10 +64,12 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex('webhook_deliveries_event_webhook_key').on(t.eventId, t.webhookId),
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
-    // The sweeper's scan: only unfinished deliveries are indexed.
+    // The sweeper's scan: only pending deliveries are indexed. The predicate names
+    // next_attempt_at too, so lookups by id with `status = 'pending'` (claim, outcome) cannot
+    // pick this index: with stale statistics the planner would scan every pending row per batch.
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)
-      .where(sql`status IN ('pending', 'sending')`),
+      .where(sql`status = 'pending' AND next_attempt_at IS NOT NULL`),
     index('webhook_deliveries_held_idx')
       .on(t.webhookId, t.createdAt)
       .where(sql`status = 'held'`),

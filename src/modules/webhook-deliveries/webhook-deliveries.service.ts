@@ -5,6 +5,7 @@ import { Database } from '../../database';
 import { EventsService } from '../events/events.service';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { DeliveryQueue } from './delivery-queue';
+import { reportedStatus } from './delivery-status';
 import type {
   DeliveryListDto,
   DeliveryDto,
@@ -33,16 +34,21 @@ export class WebhookDeliveriesService {
     query: ListDeliveriesQuery,
   ): Promise<DeliveryListDto> {
     await this.requireWebhook(organizationId, webhookId);
-    const { rows, total } = await this.deliveries.list(organizationId, webhookId, query, {
-      offset: (query.page - 1) * query.limit,
-      limit: query.limit,
-    });
+    const now = this.clock.now();
+    const { rows, total } = await this.deliveries.list(
+      organizationId,
+      webhookId,
+      query,
+      { offset: (query.page - 1) * query.limit, limit: query.limit },
+      now,
+    );
     const attempts = await this.deliveries.attemptsOf(rows.map((row) => row.id));
     return {
       deliveries: rows.map((row) =>
         toDeliveryDto(
           row,
           attempts.filter((attempt) => attempt.deliveryId === row.id),
+          now,
         ),
       ),
       pagination: toPagination(total, query.page, query.limit),
@@ -100,14 +106,16 @@ export class WebhookDeliveriesService {
 function toDeliveryDto(
   row: WebhookDeliveryRow,
   attempts: WebhookDeliveryAttemptRow[],
+  now: Date,
 ): DeliveryDto {
+  const status = reportedStatus(row, now);
   return {
     _id: row.id,
     eventId: row.eventId,
     eventType: row.eventType,
-    status: row.status,
+    status,
     attemptCount: row.attemptCount,
-    nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    nextAttemptAt: status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     createdAt: row.createdAt.toISOString(),
     attempts: attempts.map((attempt) => ({
       attemptNo: attempt.attemptNo,

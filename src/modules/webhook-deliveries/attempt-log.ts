@@ -3,8 +3,11 @@ import { describeUnknown } from '../../common/describe-error';
 import { MicroBatcher } from '../../common/micro-batcher';
 import { type AttemptOutcome, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-/** A batch is written when it has this many attempts or its first has waited this long. */
-export const ATTEMPT_LOG_BATCH = { maxSize: 200, maxWaitMs: 5 };
+/**
+ * A batch is written when it has this many attempts or its first has waited this long; one at
+ * a time, so what finishes meanwhile goes out together next (group commit).
+ */
+export const ATTEMPT_LOG_BATCH = { maxSize: 200, maxWaitMs: 5, maxConcurrent: 1 };
 
 /**
  * Write-behind buffer of the delivery log: attempts finished within a few milliseconds of each

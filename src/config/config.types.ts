@@ -36,6 +36,10 @@ export interface AppConfig {
   llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   storage: { dir: string; uploadMaxBytes: number };
-  webhooks: { allowPrivateTargets: boolean };
+  webhooks: {
+    allowPrivateTargets: boolean;
+    /** Attempts to one webhook a worker runs at once; the rest wait briefly or are deferred. */
+    maxInFlightPerEndpoint: number;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

@@ -36,10 +36,6 @@ export interface AppConfig {
   llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   storage: { dir: string; uploadMaxBytes: number };
-  webhooks: {
-    allowPrivateTargets: boolean;
-    /** Attempts to one webhook a worker runs at once; the rest wait briefly or are deferred. */
-    maxInFlightPerEndpoint: number;
-  };
+  webhooks: { allowPrivateTargets: boolean };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

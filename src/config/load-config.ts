@@ -95,10 +95,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       dir: resolve(read.string('STORAGE_DIR', `${dataDir}/uploads`)),
       uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
     },
-    webhooks: {
-      allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-      maxInFlightPerEndpoint: read.integer('WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 64, 1, 800),
-    },
+    webhooks: { allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false) },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',

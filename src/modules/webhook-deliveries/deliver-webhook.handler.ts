@@ -9,7 +9,6 @@ import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
 import { DeliveryQueue } from './delivery-queue';
-import { EndpointLimiter } from './endpoint-limiter';
 import { nextRetryDelayMs, parseRetryAfter } from './delivery-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delivery-sender';
 import {
@@ -33,10 +32,6 @@ const CLAIM_BATCH = { maxSize: 100, maxWaitMs: 2, maxConcurrent: 1 };
 interface ClaimRequest {
   deliveryId: string;
   attemptNo: number;
-}
-
-interface Deferral extends ClaimRequest {
-  until: Date;
 }
 
 /** Injection token of the random source of the retry jitter (tests pin it). */
@@ -65,11 +60,6 @@ export class DeliverWebhookHandler
     },
     CLAIM_BATCH,
   );
-  private readonly limiter: EndpointLimiter;
-  private readonly deferrals = new MicroBatcher<Deferral, void>(async (items) => {
-    await this.deliveries.defer(items);
-    return items.map(() => undefined);
-  }, CLAIM_BATCH);
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -84,21 +74,13 @@ export class DeliverWebhookHandler
   ) {
     this.allowPrivateTargets = config.webhooks.allowPrivateTargets;
     this.sender = new DeliverySender(guard.lookup);
-    this.limiter = new EndpointLimiter(config.webhooks.maxInFlightPerEndpoint);
   }
 
   async handle({ deliveryId, attempt }: JobPayloads[JobName.DeliverWebhook]): Promise<void> {
     const claimed = await this.claims.add({ deliveryId, attemptNo: attempt });
     // Stale job, finished delivery, webhook deleted (cascade), inactive (cancelled) or held.
     if (!claimed || claimed.status !== 'sending') return;
-    const webhookId = claimed.webhook.id;
-    if (!(await this.limiter.acquire(webhookId))) return this.defer(claimed);
-    let result: AttemptResult | undefined;
-    try {
-      result = await this.send(claimed);
-    } finally {
-      this.limiter.release(webhookId, result?.durationMs ?? 0, this.clock.now().getTime());
-    }
+    const result = await this.send(claimed);
     const outcome = this.outcomeOf(claimed, result);
     await this.log.record(outcome);
     if (outcome.status === 'pending' && outcome.nextAttemptAt) {
@@ -114,19 +96,6 @@ export class DeliverWebhookHandler
 
   onApplicationShutdown(): void {
     this.sender.close();
-  }
-
-  /** The endpoint's slots stay taken: hand the delivery back, come back when one frees up. */
-  private async defer(claimed: ClaimedDelivery): Promise<void> {
-    const now = this.clock.now();
-    const delayMs = this.limiter.deferMs(claimed.webhook.id, now.getTime(), this.random());
-    const until = new Date(now.getTime() + delayMs);
-    await this.deferrals.add({ deliveryId: claimed.id, attemptNo: claimed.attemptNo, until });
-    await this.queue.enqueue(claimed.id, claimed.attemptNo, {
-      delayMs,
-      trigger: claimed.trigger,
-      deferredUntil: until,
-    });
   }
 
   private async send(claimed: ClaimedDelivery): Promise<AttemptResult> {

@@ -4,11 +4,6 @@ import type { AttemptErrorClass } from './webhook-deliveries.schema';
 
 /** The whole attempt (connect, TLS, request, response head and body) must end within this. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
-/**
- * Connections per origin. Several webhooks may share a host (automation platforms, API
- * gateways); each webhook's own share is capped by EndpointLimiter.
- */
-const MAX_SOCKETS_PER_ORIGIN = 256;
 /** At most this much of a response body is read (and kept in the log). */
 export const RESPONSE_BODY_MAX_BYTES = 20 * 1024;
 
@@ -70,7 +65,7 @@ export class DeliverySender {
   constructor(lookup: LookupFunction) {
     this.agent = new Agent({
       keepAlive: true,
-      maxSockets: MAX_SOCKETS_PER_ORIGIN,
+      maxSockets: 64,
       lookup,
       timeout: ATTEMPT_TIMEOUT_MS,
     });

@@ -205,28 +205,6 @@ export class WebhookDeliveriesRepository {
         AND d.attempt_count = x.attempt_no - 1 AND d.id = ANY(ARRAY(SELECT delivery_id FROM x))`);
   }
 
-  /**
-   * Hands leased deliveries back without an attempt (their endpoint's slots were all taken):
-   * each is pending again, due at its `until`, with no lease, so the sweeper leaves it alone
-   * until then and the job queued for that time can claim it.
-   */
-  async defer(
-    items: ReadonlyArray<{ deliveryId: string; attemptNo: number; until: Date }>,
-  ): Promise<void> {
-    const input = JSON.stringify(
-      items.map((i) => ({ id: i.deliveryId, attempt_no: i.attemptNo, until: i.until })),
-    );
-    await this.database.db.execute(sql`
-      WITH x AS (
-        SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id text, attempt_no int,
-          until timestamptz)
-      )
-      UPDATE webhook_deliveries d SET next_attempt_at = x.until, lease_until = NULL,
-        updated_at = now()
-      FROM x WHERE d.id = x.id AND d.status = 'pending' AND d.lease_until IS NOT NULL
-        AND d.attempt_count = x.attempt_no - 1 AND d.id = ANY(ARRAY(SELECT id FROM x))`);
-  }
-
   /** Switches a webhook off for delivery reasons (410 Gone, failing for days). */
   async disableWebhook(
     webhookId: string,

@@ -26,7 +26,7 @@ describe('MicroBatcher', () => {
     await expect(Promise.all(results)).resolves.toEqual([10, 20, 30]);
   });
 
-  it('starts a partial batch once its first item has waited maxWaitMs', async () => {
+  it('starts a partial batch once its first item has waited maxWaitMs', () => {
     jest.useFakeTimers();
     try {
       const { batches, run } = controlledRunner();

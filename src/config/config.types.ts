@@ -36,6 +36,10 @@ export interface AppConfig {
   llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   storage: { dir: string; uploadMaxBytes: number };
-  webhooks: { allowPrivateTargets: boolean };
+  webhooks: {
+    allowPrivateTargets: boolean;
+    /** Events (with their deliveries and attempt log) are kept this many days once ended. */
+    retentionDays: number;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

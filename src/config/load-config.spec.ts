@@ -24,7 +24,7 @@ describe('loadConfig', () => {
     expect(first.db.pgliteDir).toBe(join(dataDir, 'pglite'));
     expect(first.http).toMatchObject({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
     expect(first.storage.uploadMaxBytes).toBe(20 * 1024 * 1024);
-    expect(first.webhooks.allowPrivateTargets).toBe(false);
+    expect(first.webhooks).toEqual({ allowPrivateTargets: false, retentionDays: 30 });
     expect(first.auth.allowSignup).toBe(true);
     expect(first.crypto.encryptionKey).toHaveLength(32);
     expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
     ],
     ['UPLOAD_MAX_BYTES', '-1', /UPLOAD_MAX_BYTES must be a whole number/],
+    ['WEBHOOK_RETENTION_DAYS', '5000', /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
     ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],

@@ -95,7 +95,10 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       dir: resolve(read.string('STORAGE_DIR', `${dataDir}/uploads`)),
       uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
     },
-    webhooks: { allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false) },
+    webhooks: {
+      allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',

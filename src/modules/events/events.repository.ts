@@ -62,4 +62,24 @@ export class EventsRepository {
     const [row] = rowsOf<{ sequence: number; delivery_ids: string[] }>(result);
     return { sequence: row.sequence, deliveryIds: row.delivery_ids };
   }
+
+  /**
+   * Deletes up to `limit` events older than `beforeId` (a time boundary, see eventIdBoundary)
+   * whose deliveries have all ended, with their deliveries and attempt log (cascade). Events
+   * with a pending or held delivery stay until it ends. Returns how many were deleted.
+   */
+  async deleteEndedBefore(beforeId: string, limit: number): Promise<number> {
+    const result = await this.database.db.execute(sql`
+      DELETE FROM events WHERE id IN (
+        SELECT e.id FROM events e
+        WHERE e.id < ${beforeId} AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries d
+          WHERE d.event_id = e.id AND d.status IN ('pending', 'held')
+        )
+        ORDER BY e.id LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`);
+    return rowsOf(result).length;
+  }
 }

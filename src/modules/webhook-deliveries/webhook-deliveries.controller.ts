@@ -22,7 +22,9 @@ export class WebhookDeliveriesController {
       'since/until (creation time). Each delivery lists its attempts: trigger, status, response ' +
       'code, duration, error class (timeout, dns, tls, connect, ssrf_blocked, http_status) and ' +
       'the next attempt it scheduled. Response bodies are kept in the log but never returned. ' +
-      '404: no such webhook in the organization.',
+      '`sending` is a delivery whose attempt is running now. Deliveries and their attempts are ' +
+      'kept for WEBHOOK_RETENTION_DAYS (30 by default) after their event, once they have ended; ' +
+      'one still pending or held is kept until it ends. 404: no such webhook in the organization.',
   })
   @ApiEnvelope({ message: 'Deliveries fetched', type: DeliveryListDto })
   @ApiErrors(400, 404)

@@ -4,6 +4,7 @@ import { describeUnknown } from '../../common/describe-error';
 import { NotificationsService } from '../notifications/notifications.service';
 import {
   CIRCUIT_PROBE_INTERVAL_MS,
+  CIRCUIT_WINDOW_MS,
   FailureWindow,
   shouldDisable,
   shouldOpen,
@@ -28,6 +29,7 @@ export class CircuitBreaker {
   /** Webhooks this process opened, and when: not re-opened (re-written) for a probe interval. */
   private readonly openedHere = new Map<string, number>();
   private readonly disableCheckedAt = new Map<string, number>();
+  private prunedAt = 0;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -43,6 +45,7 @@ export class CircuitBreaker {
   ): Promise<void> {
     const now = this.clock.now();
     const nowMs = now.getTime();
+    if (nowMs - this.prunedAt >= CIRCUIT_WINDOW_MS) this.prune(nowMs);
     let window = this.windows.get(webhook.id);
     if (!window) this.windows.set(webhook.id, (window = new FailureWindow()));
     window.record(succeeded, nowMs);
@@ -68,6 +71,31 @@ export class CircuitBreaker {
       );
     }
     await this.maybeDisable(webhook, now);
+  }
+
+  /** Webhooks this process keeps state for (tests, metrics). */
+  trackedWebhooks(): number {
+    return new Set([
+      ...this.windows.keys(),
+      ...this.openedHere.keys(),
+      ...this.disableCheckedAt.keys(),
+    ]).size;
+  }
+
+  /**
+   * Drops what no longer decides anything, so a long-running worker does not keep every webhook
+   * it ever sent to (deleted ones included): windows with nothing in the last 5 minutes,
+   * "opened here" marks older than a probe interval, disable checks older than their interval.
+   */
+  private prune(nowMs: number): void {
+    this.prunedAt = nowMs;
+    for (const [id, window] of this.windows) if (window.isEmpty(nowMs)) this.windows.delete(id);
+    for (const [id, at] of this.openedHere) {
+      if (nowMs - at >= CIRCUIT_PROBE_INTERVAL_MS) this.openedHere.delete(id);
+    }
+    for (const [id, at] of this.disableCheckedAt) {
+      if (nowMs - at >= DISABLE_CHECK_INTERVAL_MS) this.disableCheckedAt.delete(id);
+    }
   }
 
   /** Queues every held delivery of the webhook again (its circuit has closed). */

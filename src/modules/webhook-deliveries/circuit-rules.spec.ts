@@ -43,6 +43,14 @@ describe('FailureWindow', () => {
     expect(window.stats(t0 + CIRCUIT_WINDOW_MS)).toEqual({ attempts: 1, failures: 0 });
   });
 
+  it('is empty once nothing was recorded within the window', () => {
+    const window = new FailureWindow();
+    expect(window.isEmpty(t0)).toBe(true);
+    window.record(true, t0);
+    expect(window.isEmpty(t0 + CIRCUIT_WINDOW_MS - 1)).toBe(false);
+    expect(window.isEmpty(t0 + CIRCUIT_WINDOW_MS)).toBe(true);
+  });
+
   it('reuses a bucket slot once its time has passed', () => {
     const window = new FailureWindow();
     window.record(false, t0);

@@ -65,6 +65,11 @@ export class FailureWindow {
     if (!succeeded) this.failures[slot] += 1;
   }
 
+  /** True when nothing was recorded within the window (the webhook's stats can be dropped). */
+  isEmpty(nowMs: number): boolean {
+    return this.starts.every((start) => start < 0 || nowMs - start >= CIRCUIT_WINDOW_MS);
+  }
+
   stats(nowMs: number): WindowStats {
     const stats = { attempts: 0, failures: 0 };
     for (let slot = 0; slot < BUCKETS; slot++) {

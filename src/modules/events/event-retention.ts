@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Clock } from '../../common/clock';
-import { describeUnknown } from '../../common/describe-error';
+import { PeriodicTask } from '../../common/periodic-task';
 import { eventIdBoundary } from './event-id';
 import { EventsRepository } from './events.repository';
 
@@ -24,8 +24,7 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventRetention');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly task = new PeriodicTask(() => this.pass(), this.logger, 'Purge');
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -34,24 +33,16 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.process.role === 'api') return;
-    this.timer = setInterval(() => {
-      this.purge().catch((error: unknown) =>
-        this.logger.warn(`Purge failed: ${JSON.stringify(describeUnknown(error))}`),
-      );
-    }, RETENTION_INTERVAL_MS);
-    this.timer.unref();
+    if (this.config.process.role !== 'api') this.task.start(RETENTION_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One purge; how many events it deleted (also called by tests, which move the clock). */
   purge(): Promise<number> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.run();
   }
 
   private async pass(): Promise<number> {

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Clock } from '../../common/clock';
-import { describeUnknown } from '../../common/describe-error';
+import { PeriodicTask } from '../../common/periodic-task';
 import { CIRCUIT_PROBE_INTERVAL_MS } from './circuit-rules';
 import { DeliveryQueue } from './delivery-queue';
 import { type DueDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -35,8 +35,7 @@ export interface SweepReport {
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DeliverySweeper');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<SweepReport> | undefined;
+  private readonly task = new PeriodicTask(() => this.pass(), this.logger, 'Sweep');
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -46,24 +45,16 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.process.role === 'api') return;
-    this.timer = setInterval(() => {
-      this.sweep().catch((error: unknown) =>
-        this.logger.warn(`Sweep failed: ${JSON.stringify(describeUnknown(error))}`),
-      );
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    if (this.config.process.role !== 'api') this.task.start(SWEEP_INTERVAL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** One pass (also called by tests, which move the clock instead of waiting). */
   sweep(): Promise<SweepReport> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.run();
   }
 
   private async pass(): Promise<SweepReport> {

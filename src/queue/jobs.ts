@@ -18,8 +18,9 @@ export interface JobPayloads {
 /**
  * BullMQ queues and how many jobs each worker runs at once. Webhook deliveries get their own
  * queue: they wait on the network and on batched statements most of the time, so a worker keeps
- * many in flight (at 100 one worker delivered ~2,500/s on 2 cores, at 800 ~4,400/s, CPU-bound;
- * docs/benchmarks.md) without crowding out the other jobs.
+ * many in flight (at 100 one worker delivered ~2,500/s on 2 cores, at 800 ~4,600–4,900/s,
+ * CPU-bound; 400, 600 and 1,200 were slower; docs/benchmarks.md) without crowding out the
+ * other jobs.
  */
 export const JOB_LANES = {
   jobs: { concurrency: 5 },

@@ -11,7 +11,7 @@ import { eventIdBoundary } from './event-id';
 import { EventsRepository } from './events.repository';
 
 /** How often each process that runs jobs purges expired events. */
-export const RETENTION_INTERVAL_MS = 60 * 60_000;
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 const PURGE_BATCH = 1_000;
 const DAY_MS = 86_400_000;
 

@@ -4,6 +4,11 @@ import type { AttemptErrorClass } from './webhook-deliveries.schema';
 
 /** The whole attempt (connect, TLS, request, response head and body) must end within this. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
+/**
+ * Keep-alive connections per origin. Each is a TLS handshake for both sides, and a receiver
+ * should not see hundreds of sockets from one sender; requests beyond it wait for a free one.
+ */
+const MAX_SOCKETS_PER_ORIGIN = 64;
 /** At most this much of a response body is read (and kept in the log). */
 export const RESPONSE_BODY_MAX_BYTES = 20 * 1024;
 
@@ -65,7 +70,7 @@ export class DeliverySender {
   constructor(lookup: LookupFunction) {
     this.agent = new Agent({
       keepAlive: true,
-      maxSockets: 64,
+      maxSockets: MAX_SOCKETS_PER_ORIGIN,
       lookup,
       timeout: ATTEMPT_TIMEOUT_MS,
     });

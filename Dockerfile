@@ -23,7 +23,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/bundle ./dist/bundle
 # DATA_DIR defaults to ./.data: the embedded database, its generated secrets and uploads.
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -32,8 +32,6 @@ export interface AppConfig {
     providerThreeApiUrl: string;
     providerThreePublicKey: string | undefined;
   };
-  messaging: { apiUrl: string; appSecret: string | undefined; verifyToken: string | undefined };
-  llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   mail: { smtpUrl: string | undefined; from: string };
   storage: { dir: string; uploadMaxBytes: number };
   webhooks: {

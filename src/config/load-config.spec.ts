@@ -80,12 +80,6 @@ describe('loadConfig', () => {
       PROVIDER_TWO_API_URL: 'http://127.0.0.1:9002',
       PROVIDER_THREE_API_URL: 'http://127.0.0.1:9003',
       PROVIDER_THREE_PUBLIC_KEY: 'pk',
-      MESSAGING_API_URL: 'http://127.0.0.1:9004',
-      MESSAGING_APP_SECRET: 'app-secret',
-      MESSAGING_VERIFY_TOKEN: 'verify',
-      LLM_API_URL: 'http://127.0.0.1:9005/v1',
-      LLM_API_KEY: 'llm-key',
-      LLM_MODEL: 'gpt-test',
       SMTP_URL: 'smtp://127.0.0.1:2525',
       MAIL_FROM: 'ops@example.com',
       STORAGE_DIR: '/var/lib/switchboard/uploads',
@@ -101,16 +95,6 @@ describe('loadConfig', () => {
       providerTwoApiUrl: 'http://127.0.0.1:9002',
       providerThreeApiUrl: 'http://127.0.0.1:9003',
       providerThreePublicKey: 'pk',
-    });
-    expect(config.messaging).toEqual({
-      apiUrl: 'http://127.0.0.1:9004',
-      appSecret: 'app-secret',
-      verifyToken: 'verify',
-    });
-    expect(config.llm).toEqual({
-      apiUrl: 'http://127.0.0.1:9005/v1',
-      apiKey: 'llm-key',
-      model: 'gpt-test',
     });
     expect(config.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'ops@example.com' });
     expect(config.storage).toEqual({ dir: '/var/lib/switchboard/uploads', uploadMaxBytes: 1024 });

@@ -77,16 +77,6 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ])!,
       providerThreePublicKey: read.raw('PROVIDER_THREE_PUBLIC_KEY'),
     },
-    messaging: {
-      apiUrl: read.url('MESSAGING_API_URL', 'https://graph.facebook.com', ['http:', 'https:'])!,
-      appSecret: read.raw('MESSAGING_APP_SECRET'),
-      verifyToken: read.raw('MESSAGING_VERIFY_TOKEN'),
-    },
-    llm: {
-      apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),
-      apiKey: read.raw('LLM_API_KEY'),
-      model: read.raw('LLM_MODEL'),
-    },
     mail: {
       smtpUrl: read.url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
       from: read.string('MAIL_FROM', 'Switchboard <no-reply@switchboard.local>'),

@@ -7,12 +7,13 @@ import {
   type ExportCursor,
   type ExportRow,
 } from '../call-records/call-records.repository';
-import { csvLine } from './csv-cells';
+import { csvLines } from './csv-cells';
 
 /** Records per keyset page: one query each, memory bounded by one page. */
 export const EXPORT_PAGE_ROWS = 5_000;
 
-const WRITE_CHUNK_CHARS = 64 * 1024;
+/** Rows per written piece (~64 KB): short-lived strings the young generation collects. */
+const ROWS_PER_WRITE = 500;
 
 /** The latest phone log's fields, after the contact fields. */
 export const CALL_COLUMNS = [
@@ -86,7 +87,9 @@ export class ContactsExportService {
     batchId: string,
     keys: readonly string[],
   ): AsyncGenerator<string> {
-    yield csvLine(['_id', 'phoneNumber', ...keys.map(contactColumn), ...CALL_COLUMNS, 'createdAt']);
+    yield csvLines([
+      ['_id', 'phoneNumber', ...keys.map(contactColumn), ...CALL_COLUMNS, 'createdAt'],
+    ]);
     const pageAfter = (after?: ExportCursor) => {
       const page = this.records.exportPage(organizationId, batchId, after, EXPORT_PAGE_ROWS);
       // Awaited below; a client that leaves early abandons at most this one query.
@@ -102,16 +105,10 @@ export class ContactsExportService {
         page.length === EXPORT_PAGE_ROWS
           ? pageAfter({ createdAt: last.cursor, id: last.id })
           : undefined;
-      // Written out in pieces of ~64 KB: short-lived strings the young generation collects.
-      let chunk = '';
-      for (const record of page) {
-        chunk += csvLine(recordCells(record, keys));
-        if (chunk.length >= WRITE_CHUNK_CHARS) {
-          yield chunk;
-          chunk = '';
-        }
+      for (let start = 0; start < page.length; start += ROWS_PER_WRITE) {
+        const rows = page.slice(start, start + ROWS_PER_WRITE);
+        yield csvLines(rows.map((record) => recordCells(record, keys)));
       }
-      if (chunk) yield chunk;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { csvCell, csvLine } from './csv-cells';
+import { csvLines } from './csv-cells';
 
 describe('CSV cells', () => {
   it.each([
@@ -10,12 +10,13 @@ describe('CSV cells', () => {
     ['\rx', `"'\rx"`],
     ['a,b', '"a,b"'],
     ['line\nbreak', '"line\nbreak"'],
+    ['say "hi"', '"say ""hi"""'],
     ['plain', 'plain'],
   ])('writes %j as %s', (value, expected) => {
-    expect(csvCell(value)).toBe(expected);
+    expect(csvLines([[value]])).toBe(`${expected}\r\n`);
   });
 
-  it('leaves empty cells empty and ends lines with CRLF', () => {
-    expect(csvLine(['a', null, undefined, '', 'b'])).toBe('a,,,,b\r\n');
+  it('leaves empty cells empty and ends every line with CRLF', () => {
+    expect(csvLines([['a', null, undefined, '', 'b'], ['c']])).toBe('a,,,,b\r\nc\r\n');
   });
 });

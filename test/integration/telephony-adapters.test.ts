@@ -778,6 +778,31 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         });
       });
 
+      it('a body that never ends fails the read as soon as it passes 1 MiB, not at the timeout', async () => {
+        const { credentials } = c.seed();
+        const path = c.validatePath(credentials);
+        const readsBefore = seen(c.fake(), 'GET', path).length;
+        c.fake().floodNext(1, { method: 'GET', path });
+        const started = performance.now();
+        const error = await rejectionOf(
+          c
+            .adapter({ ...recordingSleep().options, timeoutMs: 30_000 })
+            .validateCredentials(credentials),
+        );
+        const elapsedMs = performance.now() - started;
+        expect(error.kind).toBe('upstream');
+        expect(error.message).toMatch(/answered 200 with a body over 1048576 bytes$/);
+        // Not retried: another attempt would only read another megabyte of the same.
+        expect(seen(c.fake(), 'GET', path)).toHaveLength(readsBefore + 1);
+        const flood = c.fake().floods.at(-1)!;
+        let closed = false;
+        void flood.closed.then(() => (closed = true));
+        await waitFor(() => closed, { what: 'the client to hang up on the endless body' });
+        // What the client could have buffered: the limit plus what sat in socket buffers.
+        expect(flood.bytesSent).toBeLessThan(8 * 1024 * 1024);
+        expect(elapsedMs).toBeLessThan(5_000);
+      });
+
       it('a base URL on a closed port gives ProviderError unreachable', async () => {
         const { credentials, place } = c.seed();
         const port = await closedPort();

@@ -606,6 +606,30 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
     });
 
+    it('without PROVIDER_THREE_PUBLIC_KEY: refuses every webhook on a server, trusts the URL token only in embedded mode', async () => {
+      const { token, id } = await place();
+      await telnyx.advanceCall(id, 'call.initiated');
+      const [callback] = await callbacksFor(token, 1);
+      const unsigned = { ...callback, headers: { 'content-type': 'application/json' } };
+      // DATABASE_URL set: not embedded, whatever NODE_ENV says.
+      for (const NODE_ENV of ['development', 'test', 'production']) {
+        const server = new TelnyxProvider(
+          makeConfig({ PROVIDER_THREE_API_URL: telnyx.baseUrl, NODE_ENV }),
+        );
+        expect(server.verifySignature(credentials, callback)).toBe(false);
+        expect(server.verifySignature(credentials, unsigned)).toBe(false);
+      }
+      const embedded = new TelnyxProvider({
+        ...config,
+        telephony: {
+          ...config.telephony,
+          providerThreePublicKey: undefined,
+          providerThreeKeyRequired: false,
+        },
+      });
+      expect(embedded.verifySignature(credentials, unsigned)).toBe(true);
+    });
+
     it.each([
       ['busy', { hangup_cause: 'user_busy' }],
       ['no-answer', {}],

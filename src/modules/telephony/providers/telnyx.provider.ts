@@ -87,12 +87,18 @@ export class TelnyxProvider implements TelephonyProvider {
     } else {
       appId = await this.api.createApplication(credentials, urls);
     }
-    await this.api.call(credentials, {
-      method: 'PATCH',
-      path: `/phone_numbers/${encodeURIComponent(number.providerNumberId)}`,
-      json: { connection_id: appId },
-      retry: true,
-    });
+    try {
+      await this.api.call(credentials, {
+        method: 'PATCH',
+        path: `/phone_numbers/${encodeURIComponent(number.providerNumberId)}`,
+        json: { connection_id: appId },
+        retry: true,
+      });
+    } catch (error) {
+      // An application made for this set-up must not outlive it (best effort: the provider may be down).
+      if (!existing) await this.api.deleteApplication(credentials, appId).catch(() => undefined);
+      throw error;
+    }
     return { appId };
   }
 
@@ -169,10 +175,13 @@ export class TelnyxProvider implements TelephonyProvider {
     });
   }
 
-  /** Ed25519 with PROVIDER_THREE_PUBLIC_KEY when configured; otherwise the URL token alone decides. */
+  /**
+   * Ed25519 with PROVIDER_THREE_PUBLIC_KEY. Without the key the URL token alone decides only
+   * where the key is not required (embedded mode outside production); elsewhere all are refused.
+   */
   verifySignature(_credentials: ProviderCredentials, callback: InboundCallback): boolean {
-    const publicKey = this.config.telephony.providerThreePublicKey;
-    if (!publicKey) return true;
+    const { providerThreePublicKey: publicKey, providerThreeKeyRequired } = this.config.telephony;
+    if (!publicKey) return !providerThreeKeyRequired;
     return verifyTelnyxSignature(
       publicKey,
       callback.rawBody,

@@ -13,6 +13,7 @@ const DESCRIPTIONS: Record<number, string> = {
   422: 'Semantically invalid input',
   429: 'Too many requests; see Retry-After',
   500: 'Unexpected server error',
+  502: 'The telephony provider is down, timed out or failed; errorMessage gives its reason',
   503: 'Not ready',
 };
 

@@ -55,6 +55,8 @@ interface Fault {
   status: number;
   retryAfterSeconds?: number;
   match?: FaultMatch;
+  /** The error's text in the provider's body (default: the provider's own for the status). */
+  message?: string;
   /** Answer 200 with an endless body instead of an error. */
   flood?: boolean;
 }
@@ -208,8 +210,8 @@ export abstract class HttpFake {
   }
 
   /** The next `count` matching requests answer `status` with the provider's error body. */
-  failNext(count: number, status: number, match?: FaultMatch): void {
-    this.faults.push({ remaining: count, status, match });
+  failNext(count: number, status: number, match?: FaultMatch, message?: string): void {
+    this.faults.push({ remaining: count, status, match, message });
   }
 
   /** The next `count` matching requests answer 429 with the provider's body and headers. */
@@ -295,7 +297,7 @@ export abstract class HttpFake {
       fault.remaining -= 1;
       if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
       if (fault.flood) return 'flood';
-      return this.errorResponse(fault.status, undefined, fault.retryAfterSeconds);
+      return this.errorResponse(fault.status, fault.message, fault.retryAfterSeconds);
     }
     let pathMatched = false;
     for (const route of this.routes) {

@@ -75,7 +75,7 @@ export class ProviderHttp {
         await this.sleep(Math.min(this.maxWaitMs, waitFor(response) ?? backoff(attempt)));
         continue;
       }
-      throw this.toError(response.status, body);
+      throw this.toError(response.status, body, request.headers);
     }
   }
 
@@ -138,11 +138,31 @@ export class ProviderHttp {
     );
   }
 
-  private toError(status: number, body: unknown): ProviderError {
-    const detail = this.describe(body)?.slice(0, 200);
+  private toError(status: number, body: unknown, sent: Record<string, string>): ProviderError {
+    const detail = redact(this.describe(body), sent)?.slice(0, 200);
     const message = `${this.providerName} answered ${status}${detail ? `: ${detail}` : ''}`;
     return new ProviderError(kindOf(status), message, status);
   }
+}
+
+/**
+ * A provider may echo what it was sent; the credentials of our Authorization header never reach
+ * a message (nor do control characters, which could forge log lines).
+ */
+function redact(text: string | undefined, sent: Record<string, string>): string | undefined {
+  if (!text) return text;
+  let out = text.replace(/\p{Cc}+/gu, ' ');
+  for (const secret of credentialsIn(sent.Authorization ?? '')) {
+    out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+function credentialsIn(authorization: string): string[] {
+  const [scheme = '', value = ''] = authorization.split(' ');
+  const values = [value];
+  if (scheme === 'Basic') values.push(...Buffer.from(value, 'base64').toString('utf8').split(':'));
+  return values.filter((secret) => secret.length >= 4);
 }
 
 function kindOf(status: number): ProviderErrorKind {

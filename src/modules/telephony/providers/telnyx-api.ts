@@ -88,6 +88,14 @@ export class TelnyxApi {
     return body.data.id;
   }
 
+  async deleteApplication(credentials: ProviderCredentials, appId: string): Promise<void> {
+    await this.call(credentials, {
+      method: 'DELETE',
+      path: `/call_control_applications/${encodeURIComponent(appId)}`,
+      retry: true,
+    });
+  }
+
   /** Outbound calls need an Outbound Voice Profile on the application; the account's first one. */
   async outboundProfileId(credentials: ProviderCredentials): Promise<string | undefined> {
     const { body } = await this.call<{ data: { id: string }[] }>(credentials, {

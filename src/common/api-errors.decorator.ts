@@ -25,3 +25,20 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
     ),
   );
 }
+
+/**
+ * The one rule of every DELETE route: a malformed id answers 400; an id that is unknown, belongs
+ * to another organization or was already deleted answers 404 (so deleting twice answers 404),
+ * both in the error envelope. Each route's success body is the contract's own.
+ */
+export function ApiDeleteErrors(): MethodDecorator {
+  return applyDecorators(
+    ApiResponse({ status: 400, description: 'Malformed id', type: ErrorEnvelopeDto }),
+    ApiResponse({
+      status: 404,
+      description:
+        'Unknown, in another organization, or already deleted: deleting twice answers 404',
+      type: ErrorEnvelopeDto,
+    }),
+  );
+}

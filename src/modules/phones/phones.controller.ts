@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseBoolPipe, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope, ApiRawResponse } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { AddPhoneDto } from './dto/add-phone.dto';
@@ -75,7 +75,7 @@ export class PhonesController {
   @Delete('delete-phone/:phoneId')
   @Authenticated({ admin: true })
   @ApiRawResponse({ type: DeletePhoneResponseDto, description: 'Removed from the workspace' })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   deletePhone(
     @CurrentPrincipal() principal: Principal,
     @Param('phoneId', ParseObjectIdPipe) phoneId: string,

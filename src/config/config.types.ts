@@ -31,6 +31,11 @@ export interface AppConfig {
     providerTwoApiUrl: string;
     providerThreeApiUrl: string;
     providerThreePublicKey: string | undefined;
+    /**
+     * Whether provider_three callbacks must carry a valid Ed25519 signature: everywhere except
+     * embedded mode (no DATABASE_URL) outside production. Without the key they are then refused.
+     */
+    providerThreeKeyRequired: boolean;
   };
   mail: { smtpUrl: string | undefined; from: string };
   storage: { dir: string; uploadMaxBytes: number };

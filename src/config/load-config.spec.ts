@@ -10,6 +10,8 @@ const server = {
   ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
 };
 
+const PUBLIC_KEY = Buffer.alloc(32, 3).toString('base64');
+
 describe('loadConfig', () => {
   let dataDir: string;
   beforeEach(() => {
@@ -60,6 +62,11 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
+    [
+      'PROVIDER_THREE_PUBLIC_KEY',
+      Buffer.alloc(16, 3).toString('base64'),
+      /PROVIDER_THREE_PUBLIC_KEY must be a 32-byte Ed25519 key/,
+    ],
   ])('names %s when its value %p is invalid, without echoing it', (variable, value, message) => {
     const attempt = () => loadConfig({ ...server, DATA_DIR: dataDir, [variable]: value });
     expect(attempt).toThrow(message);
@@ -70,6 +77,26 @@ describe('loadConfig', () => {
     }
   });
 
+  it.each([
+    [{}, false],
+    [{ NODE_ENV: 'test' }, false],
+    [{ NODE_ENV: 'production' }, true],
+    [{ DATABASE_URL: server.DATABASE_URL }, true],
+    [{ DATABASE_URL: server.DATABASE_URL, NODE_ENV: 'development' }, true],
+    [{ DATABASE_URL: server.DATABASE_URL, NODE_ENV: 'test' }, true],
+  ])(
+    'requires signed provider_three callbacks outside embedded mode or in production: %p → %p',
+    (env, required) => {
+      const config = loadConfig({
+        JWT_SECRET: server.JWT_SECRET,
+        ENCRYPTION_KEY: server.ENCRYPTION_KEY,
+        DATA_DIR: dataDir,
+        ...env,
+      });
+      expect(config.telephony.providerThreeKeyRequired).toBe(required);
+    },
+  );
+
   it('reads every documented variable', () => {
     const config = loadConfig({
       ...server,
@@ -79,7 +106,7 @@ describe('loadConfig', () => {
       PROVIDER_ONE_API_URL: 'http://127.0.0.1:9001',
       PROVIDER_TWO_API_URL: 'http://127.0.0.1:9002',
       PROVIDER_THREE_API_URL: 'http://127.0.0.1:9003',
-      PROVIDER_THREE_PUBLIC_KEY: 'pk',
+      PROVIDER_THREE_PUBLIC_KEY: PUBLIC_KEY,
       SMTP_URL: 'smtp://127.0.0.1:2525',
       MAIL_FROM: 'ops@example.com',
       STORAGE_DIR: '/var/lib/switchboard/uploads',
@@ -94,7 +121,8 @@ describe('loadConfig', () => {
       providerOneApiUrl: 'http://127.0.0.1:9001',
       providerTwoApiUrl: 'http://127.0.0.1:9002',
       providerThreeApiUrl: 'http://127.0.0.1:9003',
-      providerThreePublicKey: 'pk',
+      providerThreePublicKey: PUBLIC_KEY,
+      providerThreeKeyRequired: true,
     });
     expect(config.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'ops@example.com' });
     expect(config.storage).toEqual({ dir: '/var/lib/switchboard/uploads', uploadMaxBytes: 1024 });

@@ -32,11 +32,20 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
     throw new ConfigError('ENCRYPTION_KEY', 'must be 32 bytes, base64 encoded');
   }
 
+  const nodeEnv = read.oneOf('NODE_ENV', 'development', ['development', 'production', 'test']);
+  const providerThreePublicKey = read.raw('PROVIDER_THREE_PUBLIC_KEY');
+  if (providerThreePublicKey !== undefined && !isEd25519PublicKey(providerThreePublicKey)) {
+    throw new ConfigError(
+      'PROVIDER_THREE_PUBLIC_KEY',
+      'must be a 32-byte Ed25519 key, base64 encoded',
+    );
+  }
+
   const processRole =
     role === 'worker' ? 'worker' : read.oneOf<ProcessRole>('PROCESS_ROLE', 'all', ['all', 'api']);
 
   return {
-    env: read.oneOf('NODE_ENV', 'development', ['development', 'production', 'test']),
+    env: nodeEnv,
     http: {
       port,
       publicBaseUrl: read.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!,
@@ -75,7 +84,9 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
         'http:',
         'https:',
       ])!,
-      providerThreePublicKey: read.raw('PROVIDER_THREE_PUBLIC_KEY'),
+      providerThreePublicKey,
+      // NODE_ENV defaults to development, so a server (DATABASE_URL) needs the key whatever it says.
+      providerThreeKeyRequired: nodeEnv === 'production' || !embedded,
     },
     mail: {
       smtpUrl: read.url('SMTP_URL', undefined, ['smtp:', 'smtps:']),
@@ -101,4 +112,8 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ]),
     },
   };
+}
+
+function isEd25519PublicKey(base64: string): boolean {
+  return /^[A-Za-z0-9+/]{43}=?$/.test(base64) && Buffer.from(base64, 'base64').length === 32;
 }

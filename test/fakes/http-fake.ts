@@ -9,6 +9,7 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { flood, type Flood } from './flood';
 
 /** A urlencoded body or query string: a repeated key becomes an array, in order. */
 export type FormBody = Record<string, string | string[]>;
@@ -54,6 +55,10 @@ interface Fault {
   status: number;
   retryAfterSeconds?: number;
   match?: FaultMatch;
+  /** The error's text in the provider's body (default: the provider's own for the status). */
+  message?: string;
+  /** Answer 200 with an endless body instead of an error. */
+  flood?: boolean;
 }
 
 /** How a callback is signed, for tests of the receiver's rejection paths. */
@@ -164,6 +169,8 @@ export function basicCredentials(
 export abstract class HttpFake {
   readonly requests: RecordedRequest[] = [];
   readonly deliveries: CallbackDelivery[] = [];
+  /** The endless bodies sent for `floodNext`, in order. */
+  readonly floods: Flood[] = [];
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
   private server?: Server;
@@ -203,13 +210,18 @@ export abstract class HttpFake {
   }
 
   /** The next `count` matching requests answer `status` with the provider's error body. */
-  failNext(count: number, status: number, match?: FaultMatch): void {
-    this.faults.push({ remaining: count, status, match });
+  failNext(count: number, status: number, match?: FaultMatch, message?: string): void {
+    this.faults.push({ remaining: count, status, match, message });
   }
 
   /** The next `count` matching requests answer 429 with the provider's body and headers. */
   rateLimitNext(count: number, retryAfterSeconds?: number, match?: FaultMatch): void {
     this.faults.push({ remaining: count, status: 429, retryAfterSeconds, match });
+  }
+
+  /** The next `count` matching requests answer 200 with a body that never ends (see `floods`). */
+  floodNext(count: number, match?: FaultMatch): void {
+    this.faults.push({ remaining: count, status: 200, match, flood: true });
   }
 
   /** The provider's error response for this status (body shape and, for 429, headers). */
@@ -257,11 +269,12 @@ export abstract class HttpFake {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let response: FakeResponse;
+    let response: FakeResponse | 'flood';
     try {
       const recorded = await record(req);
       this.requests.push(recorded);
       response = (await this.dispatch(recorded)) ?? this.errorResponse(404);
+      if (response === 'flood') return void this.floods.push(flood(res));
     } catch (error) {
       response = this.errorResponse(500, error instanceof Error ? error.message : undefined);
     }
@@ -273,7 +286,7 @@ export abstract class HttpFake {
     res.end(body);
   }
 
-  private async dispatch(req: RecordedRequest): Promise<FakeResponse | undefined> {
+  private async dispatch(req: RecordedRequest): Promise<FakeResponse | 'flood' | undefined> {
     const fault = this.faults.find(
       (f) =>
         f.remaining > 0 &&
@@ -283,7 +296,8 @@ export abstract class HttpFake {
     if (fault) {
       fault.remaining -= 1;
       if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
-      return this.errorResponse(fault.status, undefined, fault.retryAfterSeconds);
+      if (fault.flood) return 'flood';
+      return this.errorResponse(fault.status, fault.message, fault.retryAfterSeconds);
     }
     let pathMatched = false;
     for (const route of this.routes) {

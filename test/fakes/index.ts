@@ -8,6 +8,7 @@ export {
   type FormBody,
   type RecordedRequest,
 } from './http-fake';
+export type { Flood } from './flood';
 export * from './signatures';
 export { PlivoFake } from './plivo.fake';
 export type {

@@ -19,7 +19,12 @@ interface ProviderCase {
   expectSetupCalls(seeded: Seeded): void;
   /** Changes the provider's configuration behind Switchboard's back. */
   breakWiring(seeded: Seeded): void;
-  failWebhookSetup(): void;
+  /** The last set-up step (attaching the number) answers `status`, after anything was created. */
+  failWebhookSetup(seeded: Seeded, status: number): void;
+  /** Asserts nothing of ours is configured at the provider for this number. */
+  expectNothingLeft(seeded: Seeded): void;
+  /** The provider's first read (the credentials check) answers `status` with `message`. */
+  failCredentialsCheck(seeded: Seeded, status: number, message: string): void;
 }
 
 let sequence = 1000;
@@ -112,8 +117,21 @@ describe('phone numbers on three telephony protocols', () => {
       breakWiring(seeded) {
         plivo.number(seeded.accSId, seeded.number)!.appId = null;
       },
-      failWebhookSetup() {
-        plivo.failNext(3, 500, { method: 'POST', path: /\/Application\/$/ });
+      failWebhookSetup(seeded, status) {
+        const path = `/Number/${seeded.number.slice(1)}/`;
+        plivo.failNext(status >= 500 ? 3 : 1, status, { method: 'POST', path });
+      },
+      expectNothingLeft(seeded) {
+        expect(plivo.applications(seeded.accSId)).toEqual([]);
+        expect(plivo.number(seeded.accSId, seeded.number)!.appId).toBeNull();
+      },
+      failCredentialsCheck(seeded, status, message) {
+        plivo.failNext(
+          3,
+          status,
+          { method: 'GET', path: `/v1/Account/${seeded.accSId}/` },
+          message,
+        );
       },
     },
     {
@@ -152,8 +170,17 @@ describe('phone numbers on three telephony protocols', () => {
         twilio.number(seeded.accSId, seeded.number)!.voiceUrl =
           'https://attacker.example.com/voice';
       },
-      failWebhookSetup() {
-        twilio.failNext(3, 500, { method: 'POST', path: /IncomingPhoneNumbers\/PN\w+\.json$/ });
+      failWebhookSetup(_seeded, status) {
+        const path = /IncomingPhoneNumbers\/PN\w+\.json$/;
+        twilio.failNext(status >= 500 ? 3 : 1, status, { method: 'POST', path });
+      },
+      expectNothingLeft(seeded) {
+        const number = twilio.number(seeded.accSId, seeded.number)!;
+        expect(`${number.voiceUrl} ${number.statusCallback}`).not.toContain(publicBase);
+      },
+      failCredentialsCheck(seeded, status, message) {
+        const path = `/Accounts/${seeded.accSId}.json`;
+        twilio.failNext(3, status, { method: 'GET', path }, message);
       },
     },
     {
@@ -186,9 +213,17 @@ describe('phone numbers on three telephony protocols', () => {
       breakWiring(seeded) {
         telnyx.number(seeded.authToken, seeded.number)!.connectionId = null;
       },
-      failWebhookSetup() {
-        // Creating an application is not retried (a retry could create two).
-        telnyx.failNext(1, 500, { method: 'POST', path: '/v2/call_control_applications' });
+      failWebhookSetup(seeded, status) {
+        const number = telnyx.number(seeded.authToken, seeded.number)!;
+        const path = `/v2/phone_numbers/${number.id}`;
+        telnyx.failNext(status >= 500 ? 3 : 1, status, { method: 'PATCH', path });
+      },
+      expectNothingLeft(seeded) {
+        expect(telnyx.account(seeded.authToken).applications.size).toBe(0);
+        expect(telnyx.number(seeded.authToken, seeded.number)!.connectionId).toBeNull();
+      },
+      failCredentialsCheck(_seeded, status, message) {
+        telnyx.failNext(3, status, { method: 'GET', path: '/v2/balance' }, message);
       },
     },
   ];
@@ -264,13 +299,50 @@ describe('phone numbers on three telephony protocols', () => {
       expect(response.body.errorMessage).toMatch(/^Phone number not owned by the provider account/);
     });
 
-    it('answers 500 and saves nothing when the webhook set-up fails', async () => {
+    it('answers 502 and leaves nothing behind on either side when the provider fails mid set-up', async () => {
       const seeded = provider.seed();
       const before = await listPhones();
-      provider.failWebhookSetup();
-      const response = await addPhone(body(seeded)).expect(500);
-      expect(response.body.errorMessage).toMatch(/^Webhook set-up failure/);
+      provider.failWebhookSetup(seeded, 503);
+      const response = await addPhone(body(seeded)).expect(502);
+      expect(response.body).toMatchObject({ status: false, code: 502 });
+      expect(response.body.errorMessage).toMatch(
+        /^Telephony provider unavailable: \w+ answered 503/,
+      );
       expect(await listPhones()).toEqual(before);
+      provider.expectNothingLeft(seeded);
+    });
+
+    it('answers 500 (webhook set-up failure) and leaves nothing behind when the provider refuses the set-up', async () => {
+      const seeded = provider.seed();
+      const before = await listPhones();
+      provider.failWebhookSetup(seeded, 400);
+      const response = await addPhone(body(seeded)).expect(500);
+      expect(response.body.errorMessage).toMatch(/^Webhook set-up failure: \w+ answered 400/);
+      expect(await listPhones()).toEqual(before);
+      provider.expectNothingLeft(seeded);
+    });
+
+    it("answers 502 with the provider's reason and no secret when it is down, on add and on verify", async () => {
+      const seeded = provider.seed();
+      const echo = `maintenance, rejected key ${seeded.authToken}`;
+      provider.failCredentialsCheck(seeded, 503, echo);
+      const added = await addPhone(body(seeded)).expect(502);
+      expect(added.body).toMatchObject({ status: false, code: 502 });
+      expect(added.body.errorMessage).toMatch(
+        /^Telephony provider unavailable: \w+ answered 503: (.*: )?maintenance, rejected key \[redacted\]/,
+      );
+      expect(JSON.stringify(added.body)).not.toContain(seeded.authToken);
+
+      const { _id } = (await addPhone(body(seeded)).expect(201)).body.data;
+      provider.failCredentialsCheck(seeded, 500, echo);
+      const verified = await t.http
+        .post(`/api/call/phones/${_id}/verify`)
+        .set(bearer(admin.token))
+        .expect(502);
+      expect(verified.body.errorMessage).toMatch(
+        /^Telephony provider unavailable: \w+ answered 500/,
+      );
+      expect(JSON.stringify(verified.body)).not.toContain(seeded.authToken);
     });
 
     it('reports drift made behind our back, and repairs it on request', async () => {
@@ -377,6 +449,30 @@ describe('phone numbers on three telephony protocols', () => {
       await addPhone({ userId: withoutPermission.userId }, withoutPermission.token).expect(403);
       const withPermission = await createMember(t.http, admin.token, ['phones']);
       expect((await listPhones(withPermission.token)).map((phone) => phone._id)).toContain(_id);
+    });
+
+    it('two concurrent adds of one number: one 201, one 400, and a single application at Telnyx', async () => {
+      const account = telnyx.addAccount();
+      const number = nextNumber();
+      telnyx.addNumber(account, number);
+      const request = {
+        userId: admin.userId,
+        phoneNumber: number,
+        integration: 'provider_three',
+        authToken: account.apiKey,
+        accSId: '',
+      };
+      const responses = await Promise.all([addPhone(request), addPhone(request)]);
+      expect(responses.map((response) => response.status).sort()).toEqual([201, 400]);
+      const winner = responses.find((response) => response.status === 201)!;
+      const loser = responses.find((response) => response.status === 400)!;
+      expect(loser.body.errorMessage).toBe('Phone number already exists for this user');
+      const apps = [...telnyx.account(account).applications.values()];
+      expect(apps).toHaveLength(1);
+      expect(telnyx.number(account, number)!.connectionId).toBe(apps[0].id);
+      expect(apps[0].webhookEventUrl).toMatch(
+        callbackPattern('provider_three', winner.body.data._id, 'status'),
+      );
     });
 
     it('Telnyx: reuses the application named by accSId and repeats its name on update', async () => {

@@ -606,6 +606,30 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
     });
 
+    it('without PROVIDER_THREE_PUBLIC_KEY: refuses every webhook on a server, trusts the URL token only in embedded mode', async () => {
+      const { token, id } = await place();
+      await telnyx.advanceCall(id, 'call.initiated');
+      const [callback] = await callbacksFor(token, 1);
+      const unsigned = { ...callback, headers: { 'content-type': 'application/json' } };
+      // DATABASE_URL set: not embedded, whatever NODE_ENV says.
+      for (const NODE_ENV of ['development', 'test', 'production']) {
+        const server = new TelnyxProvider(
+          makeConfig({ PROVIDER_THREE_API_URL: telnyx.baseUrl, NODE_ENV }),
+        );
+        expect(server.verifySignature(credentials, callback)).toBe(false);
+        expect(server.verifySignature(credentials, unsigned)).toBe(false);
+      }
+      const embedded = new TelnyxProvider({
+        ...config,
+        telephony: {
+          ...config.telephony,
+          providerThreePublicKey: undefined,
+          providerThreeKeyRequired: false,
+        },
+      });
+      expect(embedded.verifySignature(credentials, unsigned)).toBe(true);
+    });
+
     it.each([
       ['busy', { hangup_cause: 'user_busy' }],
       ['no-answer', {}],
@@ -776,6 +800,31 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         await expect(c.adapter(options).placeCall(credentials, place())).resolves.toEqual({
           providerCallId: expect.any(String),
         });
+      });
+
+      it('a body that never ends fails the read as soon as it passes 1 MiB, not at the timeout', async () => {
+        const { credentials } = c.seed();
+        const path = c.validatePath(credentials);
+        const readsBefore = seen(c.fake(), 'GET', path).length;
+        c.fake().floodNext(1, { method: 'GET', path });
+        const started = performance.now();
+        const error = await rejectionOf(
+          c
+            .adapter({ ...recordingSleep().options, timeoutMs: 30_000 })
+            .validateCredentials(credentials),
+        );
+        const elapsedMs = performance.now() - started;
+        expect(error.kind).toBe('upstream');
+        expect(error.message).toMatch(/answered 200 with a body over 1048576 bytes$/);
+        // Not retried: another attempt would only read another megabyte of the same.
+        expect(seen(c.fake(), 'GET', path)).toHaveLength(readsBefore + 1);
+        const flood = c.fake().floods.at(-1)!;
+        let closed = false;
+        void flood.closed.then(() => (closed = true));
+        await waitFor(() => closed, { what: 'the client to hang up on the endless body' });
+        // What the client could have buffered: the limit plus what sat in socket buffers.
+        expect(flood.bytesSent).toBeLessThan(8 * 1024 * 1024);
+        expect(elapsedMs).toBeLessThan(5_000);
       });
 
       it('a base URL on a closed port gives ProviderError unreachable', async () => {

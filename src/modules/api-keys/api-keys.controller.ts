@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { ApiKeysService } from './api-keys.service';
@@ -32,7 +32,7 @@ export class ApiKeysController {
 
   @Delete(':id')
   @ApiEnvelope({ message: 'API key revoked' })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   revokeApiKey(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseObjectIdPipe) id: string,

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common
 import { ApiExtraModels, ApiHeader, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope, ApiRawResponse } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { CONTACT_RULES, CSV_UPLOAD_DESCRIPTION } from '../contacts/dto/import-contacts.dto';
@@ -141,7 +141,7 @@ export class BatchesController {
     type: DeleteBatchResponseDto,
     description: 'Deleted for good: hidden from lists and details',
   })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   deleteBatch(
     @CurrentPrincipal() principal: Principal,
     @Param('batchId', ParseObjectIdPipe) batchId: string,

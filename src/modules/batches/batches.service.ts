@@ -108,7 +108,7 @@ export class BatchesService {
 
   async delete(organizationId: string, batchId: string): Promise<DeleteBatchResponseDto> {
     if (!(await this.batches.softDelete(organizationId, batchId, new Date()))) {
-      throw new NotFoundException('Batch not found or already deleted');
+      throw new NotFoundException('Batch not found');
     }
     return { success: true, message: 'Batch deleted' };
   }

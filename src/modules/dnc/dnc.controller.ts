@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { DncService } from './dnc.service';
@@ -70,7 +70,7 @@ export class DncController {
       '`do_not_call` stay so: removal does not put them back in any queue.',
   })
   @ApiEnvelope({ message: 'Number removed from the do-not-call list', errorMessage: true })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   deleteDncEntry(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseObjectIdPipe) id: string,

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseBoolPipe, Post, Query } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope, ApiRawResponse } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { AddPhoneDto } from './dto/add-phone.dto';
@@ -26,7 +26,16 @@ export class PhonesController {
     type: PhoneNumberDto,
     errorMessage: true,
   })
-  @ApiErrors(400, 404, 500)
+  @ApiOperation({
+    summary: 'Add a phone number',
+    description:
+      'Validates the credentials and the number at the provider, then saves the number and wires ' +
+      "the provider's callbacks to it; a failure at any step leaves nothing saved or wired. " +
+      'A provider that is down, times out or fails answers 502 with its reason; a provider ' +
+      'refusing the webhook set-up answers 500 (`Webhook set-up failure`). provider_three needs ' +
+      'PROVIDER_THREE_PUBLIC_KEY on the server outside embedded mode (400 otherwise).',
+  })
+  @ApiErrors(400, 404, 500, 502)
   addPhone(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: AddPhoneDto,
@@ -66,7 +75,7 @@ export class PhonesController {
   @Delete('delete-phone/:phoneId')
   @Authenticated({ admin: true })
   @ApiRawResponse({ type: DeletePhoneResponseDto, description: 'Removed from the workspace' })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   deletePhone(
     @CurrentPrincipal() principal: Principal,
     @Param('phoneId', ParseObjectIdPipe) phoneId: string,

@@ -7,11 +7,12 @@ import { PhoneCredentials } from './phone-credentials';
 import { PhonesController } from './phones.controller';
 import { PhonesRepository } from './phones.repository';
 import { PhonesService } from './phones.service';
+import { ProviderThreeKeyCheck } from './provider-three-key.check';
 
 @Module({
   imports: [TelephonyModule, UsersModule, BatchesModule],
   controllers: [PhonesController],
-  providers: [PhonesRepository, PhonesService, PhoneCredentials, SecretBox],
+  providers: [PhonesRepository, PhonesService, PhoneCredentials, SecretBox, ProviderThreeKeyCheck],
   exports: [PhonesService],
 })
 export class PhonesModule {}

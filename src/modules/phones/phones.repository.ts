@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { Database } from '../../database';
+import type { Integration } from '../telephony/telephony.types';
 import { phoneNumbers, type PhoneNumberRow } from './phones.schema';
 
 export type NewPhoneNumber = Omit<
@@ -18,6 +19,15 @@ export class PhonesRepository {
       .values({ ...values, organizationId })
       .returning();
     return row;
+  }
+
+  /** Across organizations: a start-up check of the server's own configuration. */
+  async countWithIntegration(integration: Integration): Promise<number> {
+    const [row] = await this.database.db
+      .select({ total: count() })
+      .from(phoneNumbers)
+      .where(eq(phoneNumbers.integration, integration));
+    return row.total;
   }
 
   async findById(organizationId: string, id: string): Promise<PhoneNumberRow | undefined> {

@@ -12,9 +12,9 @@ import { maskPhoneNumber, toE164 } from '../../common/phone-number';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database, isUniqueViolation } from '../../database';
 import { BatchesService } from '../batches/batches.service';
-import { ProviderError } from '../telephony/provider-error';
+import { ProviderError, providerUnavailable } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
-import type { OwnedNumber, ProviderCredentials } from '../telephony/telephony.types';
+import type { Integration, OwnedNumber, ProviderCredentials } from '../telephony/telephony.types';
 import { UsersService } from '../users/users.service';
 import { callbackUrlsFor } from './callback-urls';
 import type { AddPhoneDto } from './dto/add-phone.dto';
@@ -45,8 +45,9 @@ export class PhonesService {
   ) {}
 
   /**
-   * Validates the credentials and the number at the provider, wires the provider's callbacks to
-   * us, and only then saves the number: a failure at any step saves nothing.
+   * Validates the credentials and the number at the provider (reads: a failure there leaves
+   * nothing behind), then saves the number and wires the provider's callbacks to us in one
+   * transaction: a failure at any step saves nothing and leaves no wiring at the provider.
    */
   async add(organizationId: string, dto: AddPhoneDto): Promise<PhoneNumberDto> {
     if (!(await this.users.findById(organizationId, dto.userId)))
@@ -59,14 +60,20 @@ export class PhonesService {
     if (dto.integration !== 'provider_three' && dto.accSId.trim() === '') {
       throw new BadRequestException('accSId is required for this integration');
     }
+    if (dto.integration === 'provider_three' && !this.providerThreeCallbacksVerifiable()) {
+      throw new BadRequestException(
+        'provider_three numbers cannot be added: the server has no PROVIDER_THREE_PUBLIC_KEY to verify their callbacks',
+      );
+    }
 
     const provider = this.providers.get(dto.integration);
     const credentials: ProviderCredentials = {
       accountId: dto.accSId.trim(),
       secret: dto.authToken,
     };
-    const owned = await this.checkAtProvider(() => provider.validateCredentials(credentials)).then(
-      () => this.checkAtProvider(() => provider.verifyNumberOwnership(credentials, e164)),
+    await this.checkAtProvider(() => provider.validateCredentials(credentials));
+    const owned = await this.checkAtProvider(() =>
+      provider.verifyNumberOwnership(credentials, e164),
     );
 
     const id = newObjectId();
@@ -77,33 +84,34 @@ export class PhonesService {
       id,
       callbackToken,
     );
-    let appId: string | undefined;
+    const seal = (accountId: string) =>
+      this.credentials.seal(organizationId, id, { ...credentials, accountId, callbackToken });
     try {
-      ({ appId } = await provider.configureWebhooks(credentials, owned, urls));
-    } catch (error) {
-      this.logger.warn(
-        `Webhook set-up failed for ${dto.integration} number ${maskPhoneNumber(e164)}: ${describe(error)}`,
-      );
-      throw new InternalServerErrorException(`Webhook set-up failure: ${describe(error)}`);
-    }
-
-    // For provider_three the app id is the Call Control Application we configured.
-    const stored = {
-      ...credentials,
-      accountId: appId && dto.integration === 'provider_three' ? appId : credentials.accountId,
-    };
-    try {
-      const row = await this.phones.create(organizationId, {
-        id,
-        userId: dto.userId,
-        phoneNumber: e164,
-        integration: dto.integration,
-        credentials: this.credentials.seal(organizationId, id, { ...stored, callbackToken }),
-        providerNumberId: owned.providerNumberId,
-        providerAppId: appId ?? null,
-        webhooksCheckedAt: new Date(),
+      // The row first: a duplicate stops here, before the provider is touched. The transaction
+      // holds the (user, number) key while the provider answers, so a concurrent add of the same
+      // number waits and then fails as a duplicate instead of wiring the number a second time.
+      return await this.database.transaction(async () => {
+        const row = await this.phones.create(organizationId, {
+          id,
+          userId: dto.userId,
+          phoneNumber: e164,
+          integration: dto.integration,
+          credentials: seal(credentials.accountId),
+          providerNumberId: owned.providerNumberId,
+          webhooksCheckedAt: new Date(),
+        });
+        const { appId } = await this.wireAtProvider(dto.integration, e164, () =>
+          provider.configureWebhooks(credentials, owned, urls),
+        );
+        if (appId) {
+          await this.phones.update(organizationId, id, {
+            providerAppId: appId,
+            // For provider_three the app id is the Call Control Application we configured.
+            ...(dto.integration === 'provider_three' ? { credentials: seal(appId) } : {}),
+          });
+        }
+        return toPhoneDto(row);
       });
-      return toPhoneDto(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw new BadRequestException(DUPLICATE);
       throw error;
@@ -167,11 +175,11 @@ export class PhonesService {
       }
       report.webhooksInSync = report.drift.length === 0 || report.repaired;
     } catch (error) {
-      if (
-        !(error instanceof ProviderError) ||
-        !['auth', 'not_owned', 'not_found'].includes(error.kind)
-      ) {
-        throw new BadGatewayException(`Could not verify at the provider: ${describe(error)}`);
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.isOutage) throw providerUnavailable(error);
+      // An answer about the credentials or the number is the report; any other refusal is ours.
+      if (!['auth', 'not_owned', 'not_found'].includes(error.kind)) {
+        throw new BadGatewayException(`Could not verify at the provider: ${error.message}`);
       }
     }
     await this.phones.update(organizationId, id, {
@@ -181,24 +189,44 @@ export class PhonesService {
     return report;
   }
 
-  /** Provider answers about the customer's input become 400; outages become 500. */
+  /** Provider answers about the customer's input become 400; outages 502. */
   private async checkAtProvider<T>(step: () => Promise<T>): Promise<T> {
     try {
       return await step();
     } catch (error) {
-      if (
-        error instanceof ProviderError &&
-        ['auth', 'not_found', 'invalid_request'].includes(error.kind)
-      ) {
-        throw new BadRequestException(`Invalid provider credentials: ${error.message}`);
-      }
-      if (error instanceof ProviderError && error.kind === 'not_owned') {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.isOutage) throw providerUnavailable(error);
+      if (error.kind === 'not_owned') {
         throw new BadRequestException(
           `Phone number not owned by the provider account: ${error.message}`,
         );
       }
-      throw new InternalServerErrorException(`Telephony provider unavailable: ${describe(error)}`);
+      throw new BadRequestException(`Invalid provider credentials: ${error.message}`);
     }
+  }
+
+  /** An outage is 502 as everywhere; a provider refusing our set-up is ours to fix (500). */
+  private async wireAtProvider<T>(
+    integration: Integration,
+    e164: string,
+    step: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      this.logger.warn(
+        `Webhook set-up failed for ${integration} number ${maskPhoneNumber(e164)}: ${error.message}`,
+      );
+      if (error.isOutage) throw providerUnavailable(error);
+      throw new InternalServerErrorException(`Webhook set-up failure: ${error.message}`);
+    }
+  }
+
+  /** provider_three callbacks are signed with PROVIDER_THREE_PUBLIC_KEY where it is required. */
+  private providerThreeCallbacksVerifiable(): boolean {
+    const { providerThreePublicKey, providerThreeKeyRequired } = this.config.telephony;
+    return providerThreePublicKey !== undefined || !providerThreeKeyRequired;
   }
 }
 
@@ -214,8 +242,4 @@ function toPhoneDto(row: PhoneNumberRow): PhoneNumberDto {
 
 function pick(row: PhoneNumberRow) {
   return { _id: row.id, phoneNumber: row.phoneNumber, integration: row.integration };
-}
-
-function describe(error: unknown): string {
-  return error instanceof ProviderError ? error.message : 'unexpected error';
 }

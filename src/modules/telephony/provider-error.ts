@@ -1,3 +1,5 @@
+import { BadGatewayException } from '@nestjs/common';
+
 export type ProviderErrorKind =
   | 'auth'
   | 'not_found'
@@ -6,6 +8,13 @@ export type ProviderErrorKind =
   | 'invalid_request'
   | 'unreachable'
   | 'upstream';
+
+// Down, timed out, throttling us or failing on its side (5xx, an oversized body).
+const OUTAGES: ReadonlySet<ProviderErrorKind> = new Set([
+  'unreachable',
+  'upstream',
+  'rate_limited',
+]);
 
 /** A provider's answer turned into a kind the services decide on, with a message safe to show. */
 export class ProviderError extends Error {
@@ -17,4 +26,14 @@ export class ProviderError extends Error {
     super(message);
     this.name = 'ProviderError';
   }
+
+  /** The provider could not serve us, whatever we sent: every route answers 502. */
+  get isOutage(): boolean {
+    return OUTAGES.has(this.kind);
+  }
+}
+
+/** The one answer to an upstream outage on any route: 502 with the provider's (secret-free) reason. */
+export function providerUnavailable(error: ProviderError): BadGatewayException {
+  return new BadGatewayException(`Telephony provider unavailable: ${error.message}`);
 }

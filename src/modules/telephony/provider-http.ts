@@ -20,6 +20,8 @@ export interface ProviderHttpOptions {
   timeoutMs?: number;
   maxAttempts?: number;
   maxWaitMs?: number;
+  /** Largest response body read; a longer one fails the request as soon as the limit is crossed. */
+  maxBodyBytes?: number;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export class ProviderHttp {
   private readonly timeoutMs: number;
   private readonly maxAttempts: number;
   private readonly maxWaitMs: number;
+  private readonly maxBodyBytes: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
@@ -44,6 +47,7 @@ export class ProviderHttp {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
@@ -51,9 +55,12 @@ export class ProviderHttp {
     for (let attempt = 1; ; attempt += 1) {
       const canRetry = request.retry === true && attempt < this.maxAttempts;
       let response: Response;
+      let body: unknown;
       try {
         response = await this.send(request);
+        body = await this.readBody(response);
       } catch (error) {
+        if (error instanceof ProviderError) throw error;
         if (canRetry) {
           await this.sleep(backoff(attempt));
           continue;
@@ -63,13 +70,12 @@ export class ProviderHttp {
           `${this.providerName} could not be reached (${describeNetworkError(error)})`,
         );
       }
-      const body = await readBody(response);
       if (response.ok) return { status: response.status, body: body as T };
       if (canRetry && (response.status === 429 || response.status >= 500)) {
         await this.sleep(Math.min(this.maxWaitMs, waitFor(response) ?? backoff(attempt)));
         continue;
       }
-      throw this.toError(response.status, body);
+      throw this.toError(response.status, body, request.headers);
     }
   }
 
@@ -92,11 +98,71 @@ export class ProviderHttp {
     });
   }
 
-  private toError(status: number, body: unknown): ProviderError {
-    const detail = this.describe(body)?.slice(0, 200);
+  /**
+   * Reads the body chunk by chunk and gives up once it passes the limit, so a provider (or
+   * anything posing as one) streaming an endless body costs at most the limit in memory.
+   */
+  private async readBody(response: Response): Promise<unknown> {
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > this.maxBodyBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw this.tooLarge(response.status);
+    }
+    if (!response.body) return undefined;
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.maxBodyBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw this.tooLarge(response.status);
+      }
+      chunks.push(value);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      return text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      return text;
+    }
+  }
+
+  private tooLarge(status: number): ProviderError {
+    return new ProviderError(
+      'upstream',
+      `${this.providerName} answered ${status} with a body over ${this.maxBodyBytes} bytes`,
+      status,
+    );
+  }
+
+  private toError(status: number, body: unknown, sent: Record<string, string>): ProviderError {
+    const detail = redact(this.describe(body), sent)?.slice(0, 200);
     const message = `${this.providerName} answered ${status}${detail ? `: ${detail}` : ''}`;
     return new ProviderError(kindOf(status), message, status);
   }
+}
+
+/**
+ * A provider may echo what it was sent; the credentials of our Authorization header never reach
+ * a message (nor do control characters, which could forge log lines).
+ */
+function redact(text: string | undefined, sent: Record<string, string>): string | undefined {
+  if (!text) return text;
+  let out = text.replace(/\p{Cc}+/gu, ' ');
+  for (const secret of credentialsIn(sent.Authorization ?? '')) {
+    out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+function credentialsIn(authorization: string): string[] {
+  const [scheme = '', value = ''] = authorization.split(' ');
+  const values = [value];
+  if (scheme === 'Basic') values.push(...Buffer.from(value, 'base64').toString('utf8').split(':'));
+  return values.filter((secret) => secret.length >= 4);
 }
 
 function kindOf(status: number): ProviderErrorKind {
@@ -114,16 +180,6 @@ function toForm(form: Record<string, string | string[] | undefined>): string {
     for (const item of [value].flat()) params.append(key, item);
   }
   return params.toString();
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text.length > MAX_BODY_BYTES) return undefined;
-  try {
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    return text;
-  }
 }
 
 /** Seconds from Retry-After, or the Telnyx x-ratelimit-reset, in ms. */

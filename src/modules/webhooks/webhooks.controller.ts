@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
-import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
 import { PageQuery } from '../../common/page.query';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
@@ -107,7 +107,7 @@ export class WebhooksController {
       'Permanent, with its delivery log. Nothing more is sent to the endpoint, retries included.',
   })
   @ApiEnvelope({ message: 'Webhook deleted' })
-  @ApiErrors(400, 404)
+  @ApiDeleteErrors()
   deleteWebhook(
     @CurrentPrincipal() principal: Principal,
     @Param('webhookId', ParseObjectIdPipe) webhookId: string,

@@ -102,7 +102,13 @@ export class PlivoProvider implements TelephonyProvider {
       });
       appId = body.app_id;
     }
-    await this.post(credentials, `Number/${number.providerNumberId}/`, { app_id: appId });
+    try {
+      await this.post(credentials, `Number/${number.providerNumberId}/`, { app_id: appId });
+    } catch (error) {
+      // An application made for this set-up must not outlive it (best effort: the provider may be down).
+      if (!existing) await this.deleteApplication(credentials, appId).catch(() => undefined);
+      throw error;
+    }
     return { appId };
   }
 
@@ -232,6 +238,15 @@ export class PlivoProvider implements TelephonyProvider {
       if (!body.meta.next || body.objects.length < PAGE_SIZE) return undefined;
     }
     return undefined;
+  }
+
+  private async deleteApplication(credentials: ProviderCredentials, appId: string) {
+    await this.http.request({
+      method: 'DELETE',
+      url: this.url(credentials, `Application/${encodeURIComponent(appId)}/`),
+      headers: auth(credentials),
+      retry: true,
+    });
   }
 
   private get<T>(credentials: ProviderCredentials, path: string) {

@@ -1,77 +1,36 @@
 import { type AppConfig } from '../../../config';
 import { headerValue } from '../callback-params';
 import { ProviderError } from '../provider-error';
-import {
-  bearerAuth,
-  ProviderHttp,
-  type ProviderHttpOptions,
-  type ProviderRequest,
-} from '../provider-http';
+import { type ProviderHttpOptions } from '../provider-http';
 import type {
   CallbackUrls,
   InboundCallback,
   OwnedNumber,
   ParsedCallStatus,
   PlaceCallInput,
-  ProviderCallEvent,
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
   WiringDrift,
 } from '../telephony.types';
+import { TelnyxApi, type TelnyxNumber } from './telnyx-api';
+import { parseTelnyxStatusCallback } from './telnyx-callbacks';
 import { verifyTelnyxSignature } from './telnyx-signature';
-
-interface TelnyxNumber {
-  id: string;
-  phone_number: string;
-  status: string;
-  connection_id: string | null;
-}
-
-interface TelnyxApplication {
-  id: string;
-  application_name: string;
-  webhook_event_url: string | null;
-  outbound?: { outbound_voice_profile_id?: string | null };
-}
-
-interface TelnyxEvent {
-  data?: {
-    event_type?: string;
-    payload?: {
-      call_control_id?: string;
-      client_state?: string;
-      hangup_cause?: string;
-      recording_urls?: { mp3?: string; wav?: string };
-    };
-  };
-}
-
-// Hang-ups that end a connected call; any other cause means the call never connected.
-const NORMAL_HANGUPS = new Set(['normal_clearing', 'time_limit']);
 
 /** provider_three: Telnyx's v2 API (Bearer API key, JSON, a Call Control Application = app id). */
 export class TelnyxProvider implements TelephonyProvider {
   readonly integration = 'provider_three' as const;
-  private readonly http: ProviderHttp;
+  private readonly api: TelnyxApi;
 
   constructor(
     private readonly config: AppConfig,
     httpOptions?: ProviderHttpOptions,
   ) {
-    this.http = new ProviderHttp(
-      'Telnyx',
-      (body) => {
-        const error = (body as { errors?: { title?: string; detail?: string }[] } | undefined)
-          ?.errors?.[0];
-        return error ? [error.title, error.detail].filter(Boolean).join(': ') : undefined;
-      },
-      httpOptions,
-    );
+    this.api = new TelnyxApi(config, httpOptions);
   }
 
   async validateCredentials(credentials: ProviderCredentials): Promise<void> {
-    await this.call(credentials, { method: 'GET', path: '/balance', retry: true });
+    await this.api.call(credentials, { method: 'GET', path: '/balance', retry: true });
   }
 
   async verifyNumberOwnership(
@@ -83,7 +42,7 @@ export class TelnyxProvider implements TelephonyProvider {
       'filter[phone_number]': e164.replace(/^\+/, ''),
       'page[size]': '20',
     });
-    const { body } = await this.call<{ data: TelnyxNumber[] }>(credentials, {
+    const { body } = await this.api.call<{ data: TelnyxNumber[] }>(credentials, {
       method: 'GET',
       path: `/phone_numbers?${query.toString()}`,
       retry: true,
@@ -106,7 +65,7 @@ export class TelnyxProvider implements TelephonyProvider {
     urls: CallbackUrls,
   ) {
     const existing = credentials.accountId
-      ? await this.findApplication(credentials, credentials.accountId)
+      ? await this.api.findApplication(credentials, credentials.accountId)
       : undefined;
     let appId: string;
     if (existing) {
@@ -114,8 +73,8 @@ export class TelnyxProvider implements TelephonyProvider {
       // An update must repeat the name; outbound calls need a voice profile on the app.
       const profileId = existing.outbound?.outbound_voice_profile_id
         ? undefined
-        : await this.outboundProfileId(credentials);
-      await this.call(credentials, {
+        : await this.api.outboundProfileId(credentials);
+      await this.api.call(credentials, {
         method: 'PATCH',
         path: `/call_control_applications/${encodeURIComponent(appId)}`,
         json: {
@@ -126,14 +85,20 @@ export class TelnyxProvider implements TelephonyProvider {
         retry: true,
       });
     } else {
-      appId = await this.createApplication(credentials, urls);
+      appId = await this.api.createApplication(credentials, urls);
     }
-    await this.call(credentials, {
-      method: 'PATCH',
-      path: `/phone_numbers/${encodeURIComponent(number.providerNumberId)}`,
-      json: { connection_id: appId },
-      retry: true,
-    });
+    try {
+      await this.api.call(credentials, {
+        method: 'PATCH',
+        path: `/phone_numbers/${encodeURIComponent(number.providerNumberId)}`,
+        json: { connection_id: appId },
+        retry: true,
+      });
+    } catch (error) {
+      // An application made for this set-up must not outlive it (best effort: the provider may be down).
+      if (!existing) await this.api.deleteApplication(credentials, appId).catch(() => undefined);
+      throw error;
+    }
     return { appId };
   }
 
@@ -143,7 +108,7 @@ export class TelnyxProvider implements TelephonyProvider {
     urls: CallbackUrls,
     wiring: WebhookWiring,
   ): Promise<WiringDrift[]> {
-    const { body } = await this.call<{ data: TelnyxNumber }>(credentials, {
+    const { body } = await this.api.call<{ data: TelnyxNumber }>(credentials, {
       method: 'GET',
       path: `/phone_numbers/${encodeURIComponent(number.providerNumberId)}`,
       retry: true,
@@ -158,7 +123,7 @@ export class TelnyxProvider implements TelephonyProvider {
       });
     }
     if (!expectedApp) return drift;
-    const app = await this.findApplication(credentials, expectedApp);
+    const app = await this.api.findApplication(credentials, expectedApp);
     if (!app)
       drift.push({ field: 'call_control_application', expected: expectedApp, actual: null });
     else if (app.webhook_event_url !== urls.statusUrl) {
@@ -172,7 +137,7 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   async placeCall(credentials: ProviderCredentials, input: PlaceCallInput) {
-    const { body } = await this.call<{ data: { call_control_id: string } }>(credentials, {
+    const { body } = await this.api.call<{ data: { call_control_id: string } }>(credentials, {
       method: 'POST',
       path: '/calls',
       json: {
@@ -190,7 +155,7 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
-    await this.call(credentials, {
+    await this.api.call(credentials, {
       method: 'POST',
       path: `/calls/${encodeURIComponent(providerCallId)}/actions/hangup`,
       json: {},
@@ -203,17 +168,20 @@ export class TelnyxProvider implements TelephonyProvider {
     providerCallId: string,
     target: { url: string; to?: string },
   ) {
-    await this.call(credentials, {
+    await this.api.call(credentials, {
       method: 'POST',
       path: `/calls/${encodeURIComponent(providerCallId)}/actions/transfer`,
       json: { to: target.to, webhook_url: target.url },
     });
   }
 
-  /** Ed25519 with PROVIDER_THREE_PUBLIC_KEY when configured; otherwise the URL token alone decides. */
+  /**
+   * Ed25519 with PROVIDER_THREE_PUBLIC_KEY. Without the key the URL token alone decides only
+   * where the key is not required (embedded mode outside production); elsewhere all are refused.
+   */
   verifySignature(_credentials: ProviderCredentials, callback: InboundCallback): boolean {
-    const publicKey = this.config.telephony.providerThreePublicKey;
-    if (!publicKey) return true;
+    const { providerThreePublicKey: publicKey, providerThreeKeyRequired } = this.config.telephony;
+    if (!publicKey) return !providerThreeKeyRequired;
     return verifyTelnyxSignature(
       publicKey,
       callback.rawBody,
@@ -223,89 +191,6 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
-    let event: TelnyxEvent;
-    try {
-      event = JSON.parse(callback.rawBody) as TelnyxEvent;
-    } catch {
-      return { event: null, providerStatus: 'unparseable' };
-    }
-    const type = event.data?.event_type ?? '';
-    const payload = event.data?.payload ?? {};
-    let kind: ProviderCallEvent | null = null;
-    if (type === 'call.initiated') kind = 'call.started';
-    else if (type === 'call.answered') kind = 'call.answered';
-    else if (type === 'call.hangup')
-      kind = NORMAL_HANGUPS.has(payload.hangup_cause ?? '') ? 'call.completed' : 'call.failed';
-    else if (type === 'call.recording.saved') kind = 'call.recording.available';
-    return {
-      event: kind,
-      providerCallId: payload.call_control_id,
-      providerStatus: type,
-      hangupCause: payload.hangup_cause,
-      recordingUrl: payload.recording_urls?.mp3 ?? payload.recording_urls?.wav,
-      clientState: payload.client_state
-        ? Buffer.from(payload.client_state, 'base64').toString('utf8')
-        : undefined,
-    };
-  }
-
-  private async findApplication(credentials: ProviderCredentials, appId: string) {
-    try {
-      const { body } = await this.call<{ data: TelnyxApplication }>(credentials, {
-        method: 'GET',
-        path: `/call_control_applications/${encodeURIComponent(appId)}`,
-        retry: true,
-      });
-      return body.data;
-    } catch (error) {
-      if (
-        error instanceof ProviderError &&
-        (error.kind === 'not_found' || error.kind === 'invalid_request')
-      ) {
-        return undefined;
-      }
-      throw error;
-    }
-  }
-
-  private async createApplication(
-    credentials: ProviderCredentials,
-    urls: CallbackUrls,
-  ): Promise<string> {
-    const profileId = await this.outboundProfileId(credentials);
-    const { body } = await this.call<{ data: { id: string } }>(credentials, {
-      method: 'POST',
-      path: '/call_control_applications',
-      json: {
-        application_name: urls.applicationName,
-        webhook_event_url: urls.statusUrl,
-        webhook_api_version: '2',
-        active: true,
-        ...(profileId ? { outbound: { outbound_voice_profile_id: profileId } } : {}),
-      },
-    });
-    return body.data.id;
-  }
-
-  /** Outbound calls need an Outbound Voice Profile on the application; the account's first one. */
-  private async outboundProfileId(credentials: ProviderCredentials): Promise<string | undefined> {
-    const { body } = await this.call<{ data: { id: string }[] }>(credentials, {
-      method: 'GET',
-      path: '/outbound_voice_profiles',
-      retry: true,
-    });
-    return body.data[0]?.id;
-  }
-
-  private call<T>(
-    credentials: ProviderCredentials,
-    request: Omit<ProviderRequest, 'url' | 'headers'> & { path: string },
-  ) {
-    const { path, ...rest } = request;
-    return this.http.request<T>({
-      ...rest,
-      url: `${this.config.telephony.providerThreeApiUrl}/v2${path}`,
-      headers: bearerAuth(credentials.secret),
-    });
+    return parseTelnyxStatusCallback(callback);
   }
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type AppConfig, InjectConfig } from '../config';
 import { InjectRedis } from '../redis/redis.module';
-import { consumeOrRefuse, createLimiter, emailKey } from './rate-limits';
+import { consumeOrRefuse, emailKey, limiters } from './rate-limits';
 
 const MESSAGE = 'Too many login attempts; try again later';
 
@@ -32,24 +32,17 @@ export class LoginThrottle {
   private readonly knownAddresses: RateLimiterAbstract;
 
   constructor(@InjectConfig() config: AppConfig, @InjectRedis() redis: Redis | null) {
-    const auth = config.auth;
-    const window = auth.loginWindowSeconds;
-    this.perAddress = createLimiter(
-      config,
-      redis,
-      'login-address',
-      auth.loginMaxPerAddress,
-      window,
-    );
-    this.perEmailAndAddress = createLimiter(
-      config,
-      redis,
+    const { loginMaxPerAddress, loginMaxPerEmailAndAddress, loginMaxPerEmail, loginWindowSeconds } =
+      config.auth;
+    const limiter = limiters(config, redis);
+    this.perAddress = limiter('login-address', loginMaxPerAddress, loginWindowSeconds);
+    this.perEmailAndAddress = limiter(
       'login-email-address',
-      auth.loginMaxPerEmailAndAddress,
-      window,
+      loginMaxPerEmailAndAddress,
+      loginWindowSeconds,
     );
-    this.perEmail = createLimiter(config, redis, 'login-email', auth.loginMaxPerEmail, window);
-    this.knownAddresses = createLimiter(config, redis, 'login-known', 1, KNOWN_ADDRESS_SECONDS);
+    this.perEmail = limiter('login-email', loginMaxPerEmail, loginWindowSeconds);
+    this.knownAddresses = limiter('login-known', 1, KNOWN_ADDRESS_SECONDS);
   }
 
   /** Counts this attempt; a 429 when the address, the pair or the account is over its limit. */

@@ -10,26 +10,19 @@ import { TooManyRequestsException } from '../common/too-many-requests.exception'
 import type { AppConfig } from '../config';
 
 /**
- * A fixed-window counter shared through Redis when configured (every instance sees the same
- * counts), in memory otherwise and while Redis fails. `consume` is one atomic increment, so N
- * parallel requests count N.
+ * Makes fixed-window counters shared through Redis when configured (every instance sees the
+ * same counts), in memory otherwise and while Redis fails. `consume` is one atomic increment,
+ * so N parallel requests count N.
  */
-export function createLimiter(
-  config: AppConfig,
-  redis: Redis | null,
-  name: string,
-  points: number,
-  durationSeconds: number,
-): RateLimiterAbstract {
-  const options = {
-    keyPrefix: `${config.redis.prefix}:${name}`,
-    points,
-    duration: durationSeconds,
+export function limiters(config: AppConfig, redis: Redis | null) {
+  return (name: string, points: number, durationSeconds: number): RateLimiterAbstract => {
+    const keyPrefix = `${config.redis.prefix}:${name}`;
+    const options = { keyPrefix, points, duration: durationSeconds };
+    const memory = new RateLimiterMemory(options);
+    return redis
+      ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+      : memory;
   };
-  const memory = new RateLimiterMemory(options);
-  return redis
-    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
-    : memory;
 }
 
 /** Counts one request against `key`; over the limit, a 429 carrying Retry-After. */

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppConfig, InjectConfig } from '../config';
 import { InjectRedis } from '../redis/redis.module';
-import { consumeOrRefuse, createLimiter, emailKey } from './rate-limits';
+import { consumeOrRefuse, emailKey, limiters } from './rate-limits';
 
 const NOTICE_INTERVAL_SECONDS = 3600;
 
@@ -19,14 +19,9 @@ export class RegisterThrottle {
 
   constructor(@InjectConfig() config: AppConfig, @InjectRedis() redis: Redis | null) {
     const { registerMaxPerAddress, registerWindowSeconds } = config.auth;
-    this.perAddress = createLimiter(
-      config,
-      redis,
-      'register-address',
-      registerMaxPerAddress,
-      registerWindowSeconds,
-    );
-    this.notices = createLimiter(config, redis, 'register-notice', 1, NOTICE_INTERVAL_SECONDS);
+    const limiter = limiters(config, redis);
+    this.perAddress = limiter('register-address', registerMaxPerAddress, registerWindowSeconds);
+    this.notices = limiter('register-notice', 1, NOTICE_INTERVAL_SECONDS);
   }
 
   beforeAttempt(address: string): Promise<void> {

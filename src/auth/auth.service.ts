@@ -86,9 +86,11 @@ export class AuthService {
       void this.notifications.notifyAddress(dto.email, ALREADY_REGISTERED);
     }
     const now = new Date();
+    // Ids in the order a real sign-up makes them: ObjectIds carry a counter a client can read.
+    const organizationId = newObjectId();
     return this.session({
       id: newObjectId(),
-      organizationId: newObjectId(),
+      organizationId,
       name: dto.name,
       email: dto.email,
       passwordHash: '',

@@ -109,6 +109,8 @@ describe('sign-up: throttled per address, hashing bounded, no account enumeratio
     });
     expect(taken.body.data.user.permissions).toEqual(fresh.body.data.user.permissions);
     expect(taken.body.data.user._id).not.toBe(fresh.body.data.user._id);
+    // ObjectIds end in a counter: the decoy's ids are made in the order of a real sign-up's.
+    expect(idGap(taken.body.data.user)).toBe(idGap(fresh.body.data.user));
 
     // The decoy session grants nothing; the owner's is untouched.
     for (const path of ['/api/auth/me', '/api/users', '/api/api-keys']) {
@@ -154,6 +156,10 @@ describe('sign-up: throttled per address, hashing bounded, no account enumeratio
     expect(response.body.errorMessage).toBe('A user with this e-mail already exists');
   });
 });
+
+function idGap(user: { _id: string; organizationId: string }): number {
+  return parseInt(user._id.slice(18), 16) - parseInt(user.organizationId.slice(18), 16);
+}
 
 /** Every key with the type of its value, recursively: what a client could tell apart. */
 function shape(value: unknown): unknown {

@@ -147,7 +147,7 @@ describe('auth: register, login, me, tokens', () => {
         .post('/api/auth/login')
         .send({ email: other.email, password: other.password })
         .expect(200);
-    });
+    }, 30_000); // eight argon2id hashes and verifies
   });
 
   describe('GET /api/auth/me', () => {

@@ -4,7 +4,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ApiKeysModule } from '../modules/api-keys/api-keys.module';
-import { OrganizationsModule } from '../modules/organizations/organizations.module';
+import { NotificationsModule } from '../modules/notifications/notifications.module';
 import { UsersModule } from '../modules/users/users.module';
 import { AccessGuard } from './access.guard';
 import { ApiKeyStrategy } from './api-key.strategy';
@@ -13,13 +13,14 @@ import { AuthService } from './auth.service';
 import { jwtKey } from './jwt-key';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginThrottle } from './login-throttle';
+import { RegisterThrottle } from './register-throttle';
 
 @Module({
   imports: [
     PassportModule,
     UsersModule,
     ApiKeysModule,
-    OrganizationsModule,
+    NotificationsModule,
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -39,6 +40,7 @@ import { LoginThrottle } from './login-throttle';
     JwtStrategy,
     ApiKeyStrategy,
     LoginThrottle,
+    RegisterThrottle,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
 })

@@ -21,9 +21,15 @@ export interface AppConfig {
     jwtIssuer: string;
     jwtAudience: string;
     allowSignup: boolean;
+    /** Attempts per e-mail from addresses that have not signed in to it (the account ceiling). */
     loginMaxPerEmail: number;
+    /** Attempts per e-mail from one address. */
+    loginMaxPerEmailAndAddress: number;
+    /** Attempts from one address, whatever the e-mail. */
     loginMaxPerAddress: number;
     loginWindowSeconds: number;
+    registerMaxPerAddress: number;
+    registerWindowSeconds: number;
   };
   crypto: { encryptionKey: Buffer };
   telephony: {

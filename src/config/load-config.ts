@@ -66,9 +66,17 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       jwtIssuer: read.string('JWT_ISSUER', 'switchboard'),
       jwtAudience: read.string('JWT_AUDIENCE', 'switchboard-api'),
       allowSignup: read.boolean('AUTH_ALLOW_SIGNUP', true),
-      loginMaxPerEmail: read.integer('AUTH_LOGIN_MAX_PER_EMAIL', 5, 1, 10_000),
+      loginMaxPerEmail: read.integer('AUTH_LOGIN_MAX_PER_EMAIL', 50, 1, 1_000_000),
+      loginMaxPerEmailAndAddress: read.integer(
+        'AUTH_LOGIN_MAX_PER_EMAIL_AND_ADDRESS',
+        5,
+        1,
+        10_000,
+      ),
       loginMaxPerAddress: read.integer('AUTH_LOGIN_MAX_PER_ADDRESS', 100, 1, 1_000_000),
       loginWindowSeconds: read.integer('AUTH_LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+      registerMaxPerAddress: read.integer('AUTH_REGISTER_MAX_PER_ADDRESS', 10, 1, 1_000_000),
+      registerWindowSeconds: read.integer('AUTH_REGISTER_WINDOW_SECONDS', 3600, 1, 86_400),
     },
     crypto: { encryptionKey },
     telephony: {

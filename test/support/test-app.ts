@@ -40,6 +40,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: database.url,
     JWT_SECRET: TEST_JWT_SECRET,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    // Every test signs up from 127.0.0.1; the sign-up limit has its own tests.
+    AUTH_REGISTER_MAX_PER_ADDRESS: '100000',
     ...(options.redis
       ? { REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}` }
       : {}),

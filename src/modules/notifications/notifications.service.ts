@@ -10,7 +10,7 @@ export interface Notice {
 }
 
 /**
- * E-mails the people of an organization. Sending is fire-and-forget for the caller: it never
+ * E-mails the people of an organization (or one address). Sending is fire-and-forget for the caller: it never
  * throws, failures are logged by error code only (the address list and the body stay out of
  * logs), and shutdown waits for the sends still in flight.
  */
@@ -31,20 +31,36 @@ export class NotificationsService implements BeforeApplicationShutdown {
    * they see who else was told. Resolves when the attempt is over, successful or not.
    */
   notifyAdmins(organizationId: string, notice: Notice): Promise<void> {
-    const attempt = this.sendToAdmins(organizationId, notice).catch((error: unknown) => {
-      this.logger.warn(
-        { subject: notice.subject, organizationId, reason: reasonOf(error) },
-        'notification failed',
-      );
-    });
-    this.inFlight.add(attempt);
-    void attempt.finally(() => this.inFlight.delete(attempt));
-    return attempt;
+    return this.track(this.sendToAdmins(organizationId, notice), notice, { organizationId });
+  }
+
+  /** One message to one e-mail address that may have no organization to name in the logs. */
+  notifyAddress(email: string, notice: Notice): Promise<void> {
+    return this.track(this.mailer.send({ to: [email], ...notice }), notice, {});
   }
 
   // Before the database and the mail transport close: the sends in flight still need them.
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track(
+    send: Promise<unknown>,
+    notice: Notice,
+    context: { organizationId?: string },
+  ): Promise<void> {
+    const attempt = send.then(
+      () => undefined,
+      (error: unknown) => {
+        this.logger.warn(
+          { subject: notice.subject, ...context, reason: reasonOf(error) },
+          'notification failed',
+        );
+      },
+    );
+    this.inFlight.add(attempt);
+    void attempt.finally(() => this.inFlight.delete(attempt));
+    return attempt;
   }
 
   private async sendToAdmins(organizationId: string, notice: Notice): Promise<void> {

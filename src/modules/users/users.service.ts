@@ -1,11 +1,12 @@
 import { PERMISSIONS, type Permission, type Role } from '@app/contracts';
 import { ConflictException, Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '../../database';
+import { Database, isUniqueViolation } from '../../database';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { UserDto } from './dto/user.dto';
 import { PasswordHasher } from './password-hasher';
 import { toUserDto } from './users.mapper';
-import { type UserAccess, UsersRepository } from './users.repository';
+import { type NewUser, type UserAccess, UsersRepository } from './users.repository';
 import type { UserRow } from './users.schema';
 
 export interface NewUserInput {
@@ -16,31 +17,41 @@ export interface NewUserInput {
   permissions: Permission[];
 }
 
+/** 409: the e-mail belongs to a user already (in any organization). */
+export class EmailTakenException extends ConflictException {
+  constructor() {
+    super('A user with this e-mail already exists');
+  }
+}
+
 @Injectable()
 export class UsersService {
   constructor(
+    private readonly database: Database,
     private readonly users: UsersRepository,
+    private readonly organizations: OrganizationsRepository,
     private readonly hasher: PasswordHasher,
   ) {}
 
-  /** Adds a user to an organization; the e-mail must not be taken anywhere. */
+  /** Adds a user to an organization; EmailTakenException when the e-mail is taken anywhere. */
   async create(organizationId: string, input: NewUserInput): Promise<UserRow> {
-    const email = input.email.trim().toLowerCase();
-    if (await this.users.findByEmailForLogin(email)) throw emailTaken();
-    const passwordHash = await this.hasher.hash(input.password);
-    try {
-      return await this.users.create(organizationId, {
-        name: input.name,
-        email,
-        passwordHash,
-        role: input.role,
-        permissions: input.role === 'admin' ? [...PERMISSIONS] : [...new Set(input.permissions)],
-      });
-    } catch (error) {
-      // Two sign-ups racing for one address: the unique index decides.
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
+    return this.insert(organizationId, await this.prepare(input));
+  }
+
+  /**
+   * A new organization with its first admin, or nothing (EmailTakenException). A taken e-mail
+   * costs the same work as a free one (hash, inserts, then a rollback), so timing does not tell.
+   */
+  async createOrganizationWithAdmin(
+    organizationName: string,
+    input: Pick<NewUserInput, 'name' | 'email' | 'password'>,
+  ): Promise<UserRow> {
+    // Hashed before the transaction: waiting for a hashing slot must not hold a connection.
+    const values = await this.prepare({ ...input, role: 'admin', permissions: [...PERMISSIONS] });
+    return this.database.transaction(async () => {
+      const organization = await this.organizations.create(organizationName);
+      return this.insert(organization.id, values);
+    });
   }
 
   async createMember(organizationId: string, dto: CreateUserDto): Promise<UserDto> {
@@ -76,8 +87,24 @@ export class UsersService {
     const valid = await this.hasher.verify(user?.passwordHash, password);
     return valid ? user : undefined;
   }
-}
 
-function emailTaken(): ConflictException {
-  return new ConflictException('A user with this e-mail already exists');
+  private async prepare(input: NewUserInput): Promise<NewUser> {
+    return {
+      name: input.name,
+      email: input.email.trim().toLowerCase(),
+      passwordHash: await this.hasher.hash(input.password),
+      role: input.role,
+      permissions: input.role === 'admin' ? [...PERMISSIONS] : [...new Set(input.permissions)],
+    };
+  }
+
+  /** No look-up first: the unique index alone decides, also for two sign-ups racing. */
+  private async insert(organizationId: string, values: NewUser): Promise<UserRow> {
+    try {
+      return await this.users.create(organizationId, values);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EmailTakenException();
+      throw error;
+    }
+  }
 }

@@ -29,14 +29,14 @@ export function declaresTooLarge(request: IncomingMessage, config: AppConfig): b
  */
 export function bodySizeLimit(config: AppConfig) {
   return (request: Request, response: Response, next: NextFunction): void => {
-    const limit = bodyLimitOf(request, config);
     if (declaresTooLarge(request, config)) {
       response.setHeader('Connection', 'close');
-      next(new PayloadTooLargeException(`Request body larger than the ${limit}-byte limit`));
+      // The body parsers' wording for the same refusal.
+      next(new PayloadTooLargeException('Request body too large'));
       return;
     }
     if (request.headers['content-length'] === undefined && request.headers['transfer-encoding']) {
-      cutChunkedBody(request, response, limit);
+      cutChunkedBody(request, response, bodyLimitOf(request, config));
     }
     next();
   };

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { startProviderFakes } from '../test/fakes/sandbox';
 import { loadConfig } from '../src/config';
 import { createApp } from '../src/create-app';
-import { closeOnSignals } from '../src/shutdown';
+import { ShutdownOnSignals } from '../src/shutdown';
 
 /**
  * Switchboard on its embedded defaults next to fake Plivo, Twilio and Telnyx servers, so the
@@ -14,15 +14,12 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.http.port);
   const logger = new Logger('Sandbox');
-  closeOnSignals(
-    {
-      close: async () => {
-        await app.close();
-        await fakes.close();
-      },
+  new ShutdownOnSignals(logger).attach({
+    close: async () => {
+      await app.close();
+      await fakes.close();
     },
-    logger,
-  );
+  });
   const base = `http://localhost:${config.http.port}`;
   const bodies = {
     provider_one: {

@@ -3,6 +3,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config';
+import { bodySizeLimit } from './http/body-size-limit';
+import { SwitchboardHttpAdapter } from './http/http-server';
 import { serveOpenApi } from './openapi';
 
 /** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
@@ -12,6 +14,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, moduleOptions),
+    new SwitchboardHttpAdapter(config),
     {
       bodyParser: false,
       bufferLogs: logger !== false,
@@ -22,6 +25,8 @@ export async function createApp(
   if (logger !== false) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
+  // Ahead of the body parsers: they read a body before refusing it.
+  app.use(bodySizeLimit(config));
   app.useBodyParser('json', { limit: config.http.jsonBodyLimitBytes });
   app.useBodyParser('urlencoded', { limit: config.http.jsonBodyLimitBytes, extended: false });
   if (config.http.docsEnabled) serveOpenApi(app);

@@ -1,14 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { createApp } from './create-app';
 import { ConfigError, loadConfig } from './config';
-import { closeOnSignals } from './shutdown';
+import { ShutdownOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, 'all');
-  const app = await createApp(config);
-  await app.listen(config.http.port);
   const logger = new Logger('Switchboard');
-  closeOnSignals(app, logger);
+  // Before the start (migrations can take a while): a signal then stops the start cleanly.
+  const shutdown = new ShutdownOnSignals(logger);
+  const app = await createApp(config);
+  if (!shutdown.received) await app.listen(config.http.port);
+  shutdown.attach(app);
+  if (shutdown.received) return;
   logger.log(`Listening on port ${config.http.port} (role: ${config.process.role})`);
   if (config.http.docsEnabled) logger.log(`API docs at http://localhost:${config.http.port}/docs`);
 }

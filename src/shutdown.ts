@@ -2,31 +2,68 @@ import type { LoggerService } from '@nestjs/common';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 
+interface Closable {
+  close(): Promise<void>;
+  /** Writes the logs Nest buffers until the app is initialized (a start cut short never is). */
+  flushLogs?(): void;
+}
+
 /**
- * On SIGTERM or SIGINT: stop accepting connections, let in-flight requests and jobs finish
+ * SIGTERM or SIGINT: stop accepting connections, let in-flight requests and jobs finish
  * (app.close() runs every shutdown hook), then exit 0; exit 1 if that takes longer than 30 s.
+ * Listens from the moment it is created, so a signal during start (migrations) is not the
+ * default kill: the start finishes, the app does not listen, and it closes as above.
  */
-export function closeOnSignals(app: { close(): Promise<void> }, logger: LoggerService): void {
-  let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    logger.log(`${signal} received: draining requests and jobs`, 'Switchboard');
+export class ShutdownOnSignals {
+  private app: Closable | undefined;
+  private signal: NodeJS.Signals | undefined;
+  private closing = false;
+
+  constructor(private readonly logger: LoggerService) {
+    process.once('SIGTERM', this.onSignal);
+    process.once('SIGINT', this.onSignal);
+  }
+
+  /** True once a signal came: the caller skips what is left of the start (listening). */
+  get received(): boolean {
+    return this.signal !== undefined;
+  }
+
+  /** The app is built: a signal closes it, and one that came while it was starting does now. */
+  attach(app: Closable): void {
+    this.app = app;
+    if (this.signal) this.close(app, this.signal);
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.signal ??= signal;
+    if (this.app) this.close(this.app, signal);
+    else this.logger.log(`${signal} received while starting: stopping once started`, 'Switchboard');
+  };
+
+  private close(app: Closable, signal: NodeJS.Signals): void {
+    if (this.closing) return;
+    this.closing = true;
+    app.flushLogs?.();
+    this.logger.log(`${signal} received: draining requests and jobs`, 'Switchboard');
     const timer = setTimeout(() => {
-      logger.error('Shutdown did not finish in time; exiting', undefined, 'Switchboard');
+      this.logger.error('Shutdown did not finish in time; exiting', undefined, 'Switchboard');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        this.logger.log('Stopped', 'Switchboard');
+        process.exit(0);
+      },
       (error: unknown) => {
-        logger.error(
+        this.logger.error(
           `Shutdown failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+          undefined,
+          'Switchboard',
         );
         process.exit(1);
       },
     );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  }
 }

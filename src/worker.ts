@@ -1,8 +1,9 @@
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
-import { closeOnSignals } from './shutdown';
+import { ShutdownOnSignals } from './shutdown';
 
 /** Runs the job handlers against Redis; the HTTP API runs in main.ts (PROCESS_ROLE=api). */
 async function main(): Promise<void> {
@@ -19,14 +20,16 @@ async function main(): Promise<void> {
       'is required by the worker: the embedded database serves one process',
     );
   }
+  const logger = new Logger('Switchboard');
+  // Before the start (migrations can take a while): a signal then stops the start cleanly.
+  const shutdown = new ShutdownOnSignals(logger);
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     bufferLogs: true,
     abortOnError: false,
   });
-  const logger = app.get(Logger);
-  app.useLogger(logger);
-  closeOnSignals(app, logger);
-  logger.log(`Worker started (role: ${config.process.role})`, 'Switchboard');
+  app.useLogger(app.get(PinoLogger));
+  shutdown.attach(app);
+  if (!shutdown.received) logger.log(`Worker started (role: ${config.process.role})`);
 }
 
 main().catch((error: unknown) => {

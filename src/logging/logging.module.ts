@@ -29,15 +29,12 @@ let stdout: ReturnType<typeof pino.destination> | undefined;
 
 /**
  * Standard output, written asynchronously: a synchronous write per request line blocks the event
- * loop on every response. What is still buffered is written synchronously when the process
- * exits, however it exits (signal, process.exit, crash). One per process, so one exit listener.
+ * loop on every response. pino writes what is still buffered synchronously on 'exit' (it
+ * registers that for every asynchronous destination), so process.exit() loses no line; a signal
+ * reaches process.exit() through ShutdownOnSignals. One per process.
  */
-function asyncStdout(): ReturnType<typeof pino.destination> {
-  if (!stdout) {
-    const destination = pino.destination({ dest: 1, sync: false });
-    process.once('exit', () => destination.flushSync());
-    stdout = destination;
-  }
+export function stdoutDestination(): ReturnType<typeof pino.destination> {
+  stdout ??= pino.destination({ dest: 1, sync: false });
   return stdout;
 }
 
@@ -83,7 +80,7 @@ function pinoLogger(stream: Writable | undefined): DynamicModule {
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
       };
-      return { pinoHttp: [options, stream ?? asyncStdout()] };
+      return { pinoHttp: [options, stream ?? stdoutDestination()] };
     },
   });
 }

@@ -1,17 +1,16 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config';
+import { Database } from '../database/database.service';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobQueue } from './job-queue';
 import {
-  assertValidJobId,
   JOB_LANES,
   JOB_RETRY_POLICY,
   laneOf,
@@ -38,16 +37,16 @@ export class BullMqJobQueue
   extends JobQueue
   implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
 {
-  private readonly logger = new Logger('Queue');
   private readonly queues: Record<JobLane, Queue>;
   private workers: Worker[] = [];
 
   constructor(
+    database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: JobHandlerRegistry,
     @Inject(JOB_RETRY_POLICY) policy: JobRetryPolicy,
   ) {
-    super();
+    super(database);
     const open = (lane: JobLane) => {
       const queue = new Queue(lane, {
         // Fail fast while Redis is unreachable instead of buffering commands without bound.
@@ -56,6 +55,7 @@ export class BullMqJobQueue
         defaultJobOptions: {
           attempts: policy.attempts,
           backoff: { type: 'exponential', delay: policy.backoffDelayMs },
+          // Kept for inspection only: a job id dedupes until its job finishes (see send()).
           removeOnComplete: { age: 24 * 3600, count: 1_000 },
           removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
         },
@@ -93,14 +93,15 @@ export class BullMqJobQueue
     });
   }
 
-  async enqueue<N extends JobName>(
+  protected async send<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: JobOptions = {},
+    options: JobOptions,
   ): Promise<void> {
-    if (options.jobId !== undefined) assertValidJobId(options.jobId);
     await this.queues[laneOf(name)].add(name, payload, {
-      jobId: options.jobId,
+      // Our job id is BullMQ's deduplication id, not its job id: BullMQ would also refuse a job
+      // id that a finished job kept for inspection still holds, the in-process queue would not.
+      ...(options.jobId !== undefined ? { deduplication: { id: options.jobId } } : {}),
       delay: options.delayMs,
       ...(options.transient ? { removeOnComplete: true, removeOnFail: true } : {}),
     });
@@ -137,7 +138,7 @@ export class BullMqJobQueue
     const handler = this.registry.get(job.name);
     await handler.handle(job.data as JobPayloads[typeof job.name], {
       attempt: job.attemptsMade + 1,
-      jobId: job.id ?? '',
+      jobId: job.deduplicationId ?? job.id ?? '',
     });
   }
 

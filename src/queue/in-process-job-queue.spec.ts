@@ -1,12 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { stubJobHandlers } from '../../test/support/job-handlers';
 import { waitFor } from '../../test/support/wait-for';
+import { Database, DB } from '../database/database.service';
 import { InProcessJobQueue } from './in-process-job-queue';
 import type { JobContext, HandlesJob } from './job-handler';
 import { JobHandler } from './job-handler.decorator';
 import { JobHandlerRegistry } from './job-handler.registry';
-import { JOB_RETRY_POLICY, JobName, type JobPayloads, type JobRetryPolicy } from './jobs';
+import {
+  JOB_LANES,
+  JOB_RETRY_POLICY,
+  JobName,
+  type JobPayloads,
+  type JobRetryPolicy,
+} from './jobs';
 
 type Payload = JobPayloads[JobName.ApiKeyUsed];
 
@@ -15,14 +23,21 @@ type Payload = JobPayloads[JobName.ApiKeyUsed];
 class FlakyHandler implements HandlesJob<JobName.ApiKeyUsed> {
   failures = 0;
   gate: Promise<void> = Promise.resolve();
-  readonly runs: Array<JobContext & { at: number; payload: Payload }> = [];
+  readonly runs: Array<JobContext & { at: number; payload: Payload; store: unknown }> = [];
+  running = 0;
+  mostAtOnce = 0;
 
   async handle(payload: Payload, context: JobContext): Promise<void> {
-    this.runs.push({ ...context, at: performance.now(), payload });
-    await this.gate;
+    this.runs.push({ ...context, at: performance.now(), payload, store: callerStore.getStore() });
+    this.running += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.running);
+    await this.gate.finally(() => (this.running -= 1));
     if (this.runs.length <= this.failures) throw new Error(`failure ${this.runs.length}`);
   }
 }
+
+/** Stands for any AsyncLocalStorage a caller runs in (a request's logger, a transaction). */
+const callerStore = new AsyncLocalStorage<string>();
 
 const POLICY: JobRetryPolicy = { attempts: 3, backoffDelayMs: 20 };
 const payload = (apiKeyId = 'k1'): Payload => ({
@@ -42,6 +57,9 @@ describe('InProcessJobQueue', () => {
       providers: [
         JobHandlerRegistry,
         InProcessJobQueue,
+        // Never in a transaction here: jobs are sent at once (test/integration/queue.test.ts).
+        Database,
+        { provide: DB, useValue: {} },
         FlakyHandler,
         ...stubJobHandlers(JobName.ApiKeyUsed),
         { provide: JOB_RETRY_POLICY, useValue: POLICY },
@@ -98,6 +116,29 @@ describe('InProcessJobQueue', () => {
     await queue.enqueue(JobName.ApiKeyUsed, payload('again'), { jobId: 'same' });
     await waitFor(() => queue.size === 0, { what: 'the job to finish' });
     expect(handler.runs.map((run) => run.payload.apiKeyId)).toEqual(['first', 'other', 'again']);
+  });
+
+  it("runs at most its lane's concurrency of jobs at once; the others wait their turn", async () => {
+    let release!: () => void;
+    handler.gate = new Promise((resolve) => (release = resolve));
+    const limit = JOB_LANES.jobs.concurrency;
+    for (let i = 0; i < limit * 3; i += 1) {
+      await queue.enqueue(JobName.ApiKeyUsed, payload(`k${i}`));
+    }
+    await waitFor(() => handler.runs.length >= limit, { what: 'a lane full of jobs' });
+    release();
+    await waitFor(() => queue.size === 0, { what: 'every job to finish' });
+    expect(handler.runs).toHaveLength(limit * 3);
+    expect(handler.mostAtOnce).toBe(limit);
+  });
+
+  it("runs jobs outside the caller's async context", async () => {
+    await callerStore.run('request', () =>
+      queue.enqueue(JobName.ApiKeyUsed, payload(), { jobId: 'from-request' }),
+    );
+    await waitFor(() => queue.size === 0, { what: 'the job to finish' });
+    expect(handler.runs).toEqual([expect.objectContaining({ jobId: 'from-request' })]);
+    expect(handler.runs[0].store).toBeUndefined();
   });
 
   it('refuses job ids that BullMQ would refuse', async () => {

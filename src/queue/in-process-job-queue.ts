@@ -1,49 +1,67 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
-  Logger,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { describeUnknown } from '../common/describe-error';
+import { Database } from '../database/database.service';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobQueue } from './job-queue';
 import {
-  assertValidJobId,
   backoffDelayMs,
+  JOB_LANES,
   JOB_RETRY_POLICY,
+  laneOf,
+  type JobLane,
   type JobName,
   type JobOptions,
   type JobPayloads,
   type JobRetryPolicy,
 } from './jobs';
-import { describeUnknown } from '../common/describe-error';
 
 /** How long shutdown waits for running jobs before giving up on them. */
 export const IN_PROCESS_DRAIN_TIMEOUT_MS = 10_000;
 
+interface Lane {
+  running: number;
+  /** Due jobs waiting for a free slot, oldest first. */
+  ready: Array<() => Promise<void>>;
+}
+
 /**
- * Embedded mode's queue (REDIS_URL unset): jobs run in this process, with the same handlers and
- * retry policy as BullMQ. Jobs are not durable: those still waiting when the process stops are
- * dropped (logged), which suits the best-effort work queued in embedded mode.
+ * Embedded mode's queue (REDIS_URL unset): jobs run in this process, with the same handlers,
+ * retry policy and per-lane concurrency (JOB_LANES) as BullMQ workers. Jobs are not durable:
+ * those still waiting when the process stops are dropped (logged), which suits the best-effort
+ * work queued in embedded mode.
  */
 @Injectable()
 export class InProcessJobQueue
   extends JobQueue
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
-  private readonly logger = new Logger('Queue');
   /** Ids of jobs waiting, backing off or running: an id is deduped until its job is done. */
   private readonly pending = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
+  private readonly lanes = Object.fromEntries(
+    Object.keys(JOB_LANES).map((lane) => [lane, { running: 0, ready: [] }]),
+  ) as unknown as Record<JobLane, Lane>;
+  /**
+   * The async context this queue was created in (no request, no transaction): timers start
+   * there, so a job never inherits its caller's AsyncLocalStorage stores, as with BullMQ.
+   */
+  private readonly outsideCallers = new AsyncResource('InProcessJobQueue');
   private stopping = false;
 
   constructor(
+    database: Database,
     private readonly registry: JobHandlerRegistry,
     @Inject(JOB_RETRY_POLICY) private readonly policy: JobRetryPolicy,
   ) {
-    super();
+    super(database);
   }
 
   onApplicationBootstrap(): void {
@@ -55,29 +73,26 @@ export class InProcessJobQueue
     return this.pending.size;
   }
 
-  enqueue<N extends JobName>(
+  protected send<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
-    options: JobOptions = {},
+    options: JobOptions,
   ): Promise<void> {
-    // A throw inside the executor becomes a rejection, as with BullMQ.
-    return new Promise((resolve) => {
-      if (this.stopping) throw new Error('The queue is shutting down');
-      if (options.jobId !== undefined) assertValidJobId(options.jobId);
-      const jobId = options.jobId ?? randomUUID();
-      if (!this.pending.has(jobId)) {
-        this.pending.add(jobId);
-        this.schedule(jobId, options.delayMs ?? 0, () => this.run(name, payload, jobId, 1));
-      }
-      resolve();
-    });
+    if (this.stopping) return Promise.reject(new Error('The queue is shutting down'));
+    const jobId = options.jobId ?? randomUUID();
+    if (!this.pending.has(jobId)) {
+      this.pending.add(jobId);
+      this.schedule(name, jobId, options.delayMs ?? 0, () => this.run(name, payload, jobId, 1));
+    }
+    return Promise.resolve();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
-    const dropped = this.timers.size;
+    let dropped = this.timers.size;
     this.timers.clear();
+    for (const lane of Object.values(this.lanes)) dropped += lane.ready.splice(0).length;
     if (dropped > 0) this.logger.warn(`Queue: dropped ${dropped} waiting job(s) at shutdown`);
     if (this.running.size === 0) return;
     let timeout: NodeJS.Timeout | undefined;
@@ -91,15 +106,34 @@ export class InProcessJobQueue
     if (!drained) this.logger.warn(`Queue: ${this.running.size} job(s) still running at shutdown`);
   }
 
-  private schedule(jobId: string, delayMs: number, work: () => Promise<void>): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(jobId);
-      const done = work().finally(() => this.running.delete(done));
-      this.running.add(done);
-    }, delayMs);
+  /** After `delayMs` the job joins its lane's line; it runs when the lane has a free slot. */
+  private schedule(name: JobName, jobId: string, delayMs: number, work: () => Promise<void>) {
+    const lane = laneOf(name);
+    const timer = this.outsideCallers.runInAsyncScope(() =>
+      setTimeout(() => {
+        this.timers.delete(jobId);
+        this.lanes[lane].ready.push(work);
+        this.startReady(lane);
+      }, delayMs),
+    );
     // A waiting job must not keep the process alive; shutdown drops it anyway.
     timer.unref();
     this.timers.set(jobId, timer);
+  }
+
+  private startReady(name: JobLane): void {
+    const lane = this.lanes[name];
+    while (lane.running < JOB_LANES[name].concurrency && lane.ready.length > 0 && !this.stopping) {
+      const work = lane.ready.shift();
+      if (!work) return;
+      lane.running += 1;
+      const done = work().finally(() => {
+        lane.running -= 1;
+        this.running.delete(done);
+        this.startReady(name);
+      });
+      this.running.add(done);
+    }
   }
 
   private async run<N extends JobName>(
@@ -120,7 +154,7 @@ export class InProcessJobQueue
       }
       const delay = backoffDelayMs(this.policy, attempt);
       this.logger.warn(`Job ${name} ${jobId} failed attempt ${attempt}, retrying: ${reason}`);
-      this.schedule(jobId, delay, () => this.run(name, payload, jobId, attempt + 1));
+      this.schedule(name, jobId, delay, () => this.run(name, payload, jobId, attempt + 1));
     }
   }
 }

@@ -33,12 +33,17 @@ export const laneOf = (name: JobName): JobLane =>
   name === JobName.DeliverWebhook ? 'webhook-deliveries' : 'jobs';
 
 export interface JobOptions {
-  /** Dedupe key: a job whose id is already queued is not added again. No ':' and not a number. */
+  /**
+   * Dedupe key: while a job with this id waits, is delayed, backs off or runs, another is not
+   * added; once it has finished (done or given up) the id can be queued again. Both drivers.
+   * No ':' and not a number.
+   */
   jobId?: string;
   delayMs?: number;
   /**
-   * Forget the job as soon as it finishes, so the same id can be queued again at once. For
-   * callers that keep their own record of the work (webhook deliveries, in PostgreSQL).
+   * Keep no record of the job once it finishes (BullMQ otherwise keeps finished jobs for a day
+   * or a week, for inspection). For callers that keep their own record of the work (webhook
+   * deliveries, in PostgreSQL).
    */
   transient?: boolean;
 }

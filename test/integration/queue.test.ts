@@ -1,22 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { Module } from '@nestjs/common';
-import { Test, type TestingModule } from '@nestjs/testing';
-import { Queue } from 'bullmq';
-import { ConfigModule, loadConfig, type AppConfig } from '../../src/config';
-import { JobHandler, JobName, JobQueue, QueueModule, type HandlesJob } from '../../src/queue';
+import { JobHandler, JobName, JobQueue, type HandlesJob } from '../../src/queue';
 import { stubJobHandlers } from '../support/job-handlers';
-import { JOBS_QUEUE_NAME } from '../../src/queue/bullmq-job-queue';
 import type { JobContext } from '../../src/queue/job-handler';
-import { JOB_RETRY_POLICY, type JobPayloads } from '../../src/queue/jobs';
+import type { JobPayloads } from '../../src/queue/jobs';
 import { createApiKey, registerOrganization } from '../support/factories';
-import {
-  deleteRedisKeys,
-  REDIS_TEST_URL,
-  startTestApp,
-  TEST_ENCRYPTION_KEY,
-  TEST_JWT_SECRET,
-  type TestApp,
-} from '../support/test-app';
+import { startQueueHarness, type QueueHarness } from '../support/queue-harness';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 describe('queue (BullMQ on real Redis)', () => {
@@ -73,15 +61,10 @@ describe('queue (BullMQ on real Redis)', () => {
       }
     }
 
-    @Module({ providers: [ScriptedHandler, ...stubJobHandlers(JobName.ApiKeyUsed)] })
-    class ScriptedHandlerModule {}
-
     const BACKOFF_MS = 50;
-    let config: AppConfig;
-    let moduleRef: TestingModule;
+    let harness: QueueHarness;
     let jobs: JobQueue;
     let handler: ScriptedHandler;
-    let inspect: Queue;
 
     const payload = (apiKeyId: string): Payload => ({
       organizationId: 'org',
@@ -90,40 +73,20 @@ describe('queue (BullMQ on real Redis)', () => {
     });
 
     beforeAll(async () => {
-      config = loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        // No database module is booted here; the URL only satisfies the config.
-        DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-        JWT_SECRET: TEST_JWT_SECRET,
-        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        REDIS_URL: REDIS_TEST_URL,
-        REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}`,
-      });
-      moduleRef = await Test.createTestingModule({
-        imports: [ConfigModule.forRoot(config), QueueModule.forRoot(config), ScriptedHandlerModule],
-      })
-        .overrideProvider(JOB_RETRY_POLICY)
-        .useValue({ attempts: 3, backoffDelayMs: BACKOFF_MS })
-        // Quiet: the give-up test logs an expected error.
-        .setLogger({ log() {}, warn() {}, error() {} })
-        .compile();
-      await moduleRef.init();
-      jobs = moduleRef.get(JobQueue);
-      handler = moduleRef.get(ScriptedHandler);
-      inspect = new Queue(JOBS_QUEUE_NAME, {
-        connection: { url: REDIS_TEST_URL },
-        prefix: config.redis.prefix,
-      });
+      harness = await startQueueHarness(
+        'bullmq',
+        [ScriptedHandler, ...stubJobHandlers(JobName.ApiKeyUsed)],
+        { attempts: 3, backoffDelayMs: BACKOFF_MS },
+      );
+      jobs = harness.jobs;
+      handler = harness.moduleRef.get(ScriptedHandler);
     });
 
     afterAll(async () => {
-      await moduleRef?.close();
-      await inspect?.close();
-      if (config) await deleteRedisKeys(REDIS_TEST_URL, config.redis.prefix);
+      await harness?.close();
     });
 
-    const stateOf = async (jobId: string) => (await inspect.getJob(jobId))?.getState();
+    const stateOf = async (jobId: string) => (await harness.storedJob(jobId))?.getState();
 
     it('retries a failing job with exponential backoff until it succeeds', async () => {
       await jobs.enqueue(JobName.ApiKeyUsed, payload('fail-2'), { jobId: 'flaky-job' });
@@ -134,7 +97,7 @@ describe('queue (BullMQ on real Redis)', () => {
       expect(runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
       expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(BACKOFF_MS - 5);
       expect(runs[2].at - runs[1].at).toBeGreaterThanOrEqual(2 * BACKOFF_MS - 5);
-      const stored = await inspect.getJob('flaky-job');
+      const stored = await harness.storedJob('flaky-job');
       expect(stored?.attemptsMade).toBe(3);
       expect(stored?.data).toEqual(expect.objectContaining({ apiKeyId: 'fail-2' }));
     });
@@ -145,25 +108,13 @@ describe('queue (BullMQ on real Redis)', () => {
         what: 'the job to fail for good',
       });
       expect(handler.runsOf('doomed-job').map((run) => run.attempt)).toEqual([1, 2, 3]);
-      expect((await inspect.getJob('doomed-job'))?.failedReason).toBe('always fails');
-    });
-
-    it('dedupes by job id', async () => {
-      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
-      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
-      await waitFor(async () => (await stateOf('dedupe-job')) === 'completed', {
-        what: 'the job to complete',
-      });
-      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'dedupe-job' });
-      const counts = await inspect.getJobCounts('waiting', 'delayed', 'active');
-      expect(counts).toEqual({ waiting: 0, delayed: 0, active: 0 });
-      expect(handler.runsOf('dedupe-job')).toHaveLength(1);
+      expect((await harness.storedJob('doomed-job'))?.failedReason).toBe('always fails');
     });
 
     it('lets an active job finish when the app shuts down', async () => {
       await jobs.enqueue(JobName.ApiKeyUsed, payload('hold'), { jobId: 'held-job' });
       await waitFor(() => handler.runsOf('held-job').length === 1, { what: 'the job to start' });
-      const closing = moduleRef.close();
+      const closing = harness.stop();
       handler.release();
       await closing;
       expect(await stateOf('held-job')).toBe('completed');

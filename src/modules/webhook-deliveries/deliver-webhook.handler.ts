@@ -14,8 +14,9 @@ import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delive
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
-  WebhookDeliveriesRepository,
-} from './webhook-deliveries.repository';
+  DeliveryClaimsRepository,
+} from './delivery-claims.repository';
+import { WebhookCircuitsRepository } from './webhook-circuits.repository';
 
 /** `User-Agent` of every delivery; the version is that of the payload contract. */
 export const DELIVERY_USER_AGENT = 'Switchboard-Webhooks/1.0';
@@ -64,7 +65,8 @@ export class DeliverWebhookHandler
   constructor(
     @InjectConfig() config: AppConfig,
     guard: WebhookTargetGuard,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryClaimsRepository,
+    private readonly circuits: WebhookCircuitsRepository,
     private readonly secrets: WebhookSecrets,
     private readonly log: AttemptLog,
     private readonly breaker: CircuitBreaker,
@@ -89,7 +91,7 @@ export class DeliverWebhookHandler
       });
     }
     if (result.kind === 'response' && result.status === 410) {
-      await this.deliveries.disableWebhook(claimed.webhook.id, 'gone', outcome.attemptedAt);
+      await this.circuits.disableWebhook(claimed.webhook.id, 'gone', outcome.attemptedAt);
     }
     await this.breaker.recordAttempt(claimed.webhook, claimed.trigger, outcome.succeeded);
   }

@@ -56,7 +56,10 @@ export class DeliverWebhookHandler
       const claimed = await this.deliveries.claim(requests, now, leaseUntil);
       return requests.map((request) => {
         const delivery = claimed.get(request.deliveryId);
-        return delivery?.attemptNo === request.attemptNo ? delivery : undefined;
+        if (delivery?.attemptNo !== request.attemptNo) return undefined;
+        // One lease, one holder: a second job for it in the same batch gets nothing.
+        claimed.delete(request.deliveryId);
+        return delivery;
       });
     },
     CLAIM_BATCH,
@@ -138,6 +141,7 @@ export class DeliverWebhookHandler
       deliveryId: claimed.id,
       webhookId: claimed.webhook.id,
       attemptNo: claimed.attemptNo,
+      leaseToken: claimed.leaseToken,
       trigger: claimed.trigger,
       url: claimed.webhook.url,
       durationMs: result.durationMs,

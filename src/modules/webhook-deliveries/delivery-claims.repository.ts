@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   status: 'sending' | 'held' | 'cancelled';
   trigger: AttemptTrigger;
   attemptNo: number;
+  /** The claim's fencing token: the outcome is written only while the row still carries it. */
+  leaseToken: number;
   event: {
     id: string;
     type: string;
@@ -38,6 +40,8 @@ export interface AttemptOutcome {
   deliveryId: string;
   webhookId: string;
   attemptNo: number;
+  /** The token of the claim the attempt was made under. */
+  leaseToken: number;
   trigger: AttemptTrigger;
   succeeded: boolean;
   url: string;
@@ -62,8 +66,8 @@ export class DeliveryClaimsRepository {
    * circuit is open (manual and probe sends go through), else leased (`sending`) until
    * `leaseUntil`, after which the sweeper may hand it out again. A row another transaction has
    * locked, or whose lease runs past `now`, is skipped: someone else is sending it, so this job
-   * is the duplicate. The lease is the only column a send-ahead changes, so the row is updated
-   * in place (HOT).
+   * is the duplicate. Each lease gets a fresh token (the previous one plus 1). The lease and its
+   * token are the only columns a send-ahead changes, so the row is updated in place (HOT).
    *
    * `d.id = ANY(ARRAY(…))` here and in recordOutcomes gives the planner an index condition on
    * the primary key: just after a bulk fan-out the statistics are stale, and a join on x alone
@@ -97,10 +101,12 @@ export class DeliveryClaimsRepository {
         next_attempt_at = CASE WHEN c.active AND NOT c.hold THEN d.next_attempt_at END,
         lease_until = CASE WHEN c.active AND NOT c.hold
           THEN ${leaseUntil.toISOString()}::timestamptz END,
+        lease_token = CASE WHEN c.active AND NOT c.hold THEN d.lease_token + 1
+          ELSE d.lease_token END,
         updated_at = now()
       FROM c, events e, webhooks w
       WHERE d.id = c.id AND e.id = d.event_id AND w.id = d.webhook_id
-      RETURNING d.id, c.attempt_no,
+      RETURNING d.id, c.attempt_no, d.lease_token,
         CASE WHEN d.status = 'pending' THEN 'sending' ELSE d.status END AS status,
         d.next_trigger, e.id AS event_id, e.type, e.call_id,
         e.sequence, e.occurred_at, e.data, w.id AS webhook_id, w.organization_id, w.url, w.secret,
@@ -112,6 +118,7 @@ export class DeliveryClaimsRepository {
         status: row.status as ClaimedDelivery['status'],
         trigger: row.next_trigger as AttemptTrigger,
         attemptNo: Number(row.attempt_no),
+        leaseToken: Number(row.lease_token),
         event: {
           id: row.event_id as string,
           type: row.type as string,
@@ -134,15 +141,17 @@ export class DeliveryClaimsRepository {
   }
 
   /**
-   * Logs a batch of attempts and moves their deliveries on, in one statement, ending their
-   * leases. A delivery that is no longer leased for this attempt (its webhook was deleted, or
-   * the sweeper took it back) is left as is.
+   * Moves a batch of deliveries on after their attempts and logs those attempts, in one
+   * statement, ending their leases. Only a delivery still leased under the attempt's token
+   * moves, and only its attempt is logged: one whose webhook was deleted, that the sweeper took
+   * back, or that another worker claimed since (this worker's lease ran out) is left as is.
    */
   async recordOutcomes(outcomes: readonly AttemptOutcome[]): Promise<void> {
     const rows = outcomes.map((o) => ({
       delivery_id: o.deliveryId,
       webhook_id: o.webhookId,
       attempt_no: o.attemptNo,
+      lease_token: o.leaseToken,
       trigger: o.trigger,
       succeeded: o.succeeded,
       url: o.url,
@@ -157,25 +166,26 @@ export class DeliveryClaimsRepository {
     await this.database.db.execute(sql`
       WITH x AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
-          delivery_id text, webhook_id text, attempt_no int, trigger text, succeeded boolean,
-          url text, response_status int, response_body text, duration_ms int, error_class text,
-          attempted_at timestamptz, status text, next_attempt_at timestamptz)
+          delivery_id text, webhook_id text, attempt_no int, lease_token int, trigger text,
+          succeeded boolean, url text, response_status int, response_body text, duration_ms int,
+          error_class text, attempted_at timestamptz, status text, next_attempt_at timestamptz)
       ),
-      logged AS (
-        INSERT INTO webhook_delivery_attempts (delivery_id, webhook_id, attempt_no, trigger,
-          succeeded, url, response_status, response_body, duration_ms, error_class,
-          next_attempt_at, attempted_at)
-        SELECT x.delivery_id, x.webhook_id, x.attempt_no, x.trigger, x.succeeded, x.url,
-          x.response_status, x.response_body, x.duration_ms, x.error_class, x.next_attempt_at,
-          x.attempted_at
-        FROM x JOIN webhook_deliveries d ON d.id = x.delivery_id
-        WHERE d.id = ANY(ARRAY(SELECT delivery_id FROM x))
+      moved AS (
+        UPDATE webhook_deliveries d SET status = x.status, attempt_count = x.attempt_no,
+          next_attempt_at = x.next_attempt_at, lease_until = NULL,
+          last_attempt_at = x.attempted_at, next_trigger = 'scheduled', updated_at = now()
+        FROM x WHERE d.id = x.delivery_id AND d.status = 'pending' AND d.lease_until IS NOT NULL
+          AND d.lease_token = x.lease_token AND d.attempt_count = x.attempt_no - 1
+          AND d.id = ANY(ARRAY(SELECT delivery_id FROM x))
+        RETURNING d.id
       )
-      UPDATE webhook_deliveries d SET status = x.status, attempt_count = x.attempt_no,
-        next_attempt_at = x.next_attempt_at, lease_until = NULL, last_attempt_at = x.attempted_at,
-        next_trigger = 'scheduled', updated_at = now()
-      FROM x WHERE d.id = x.delivery_id AND d.status = 'pending' AND d.lease_until IS NOT NULL
-        AND d.attempt_count = x.attempt_no - 1 AND d.id = ANY(ARRAY(SELECT delivery_id FROM x))`);
+      INSERT INTO webhook_delivery_attempts (delivery_id, webhook_id, attempt_no, trigger,
+        succeeded, url, response_status, response_body, duration_ms, error_class,
+        next_attempt_at, attempted_at)
+      SELECT x.delivery_id, x.webhook_id, x.attempt_no, x.trigger, x.succeeded, x.url,
+        x.response_status, x.response_body, x.duration_ms, x.error_class, x.next_attempt_at,
+        x.attempted_at
+      FROM x JOIN moved ON moved.id = x.delivery_id`);
   }
 
   /**

@@ -8,6 +8,7 @@ import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
+import { DeliveryAdmission, type Slot } from './delivery-admission';
 import { DeliveryQueue } from './delivery-queue';
 import { nextRetryDelayMs, parseRetryAfter } from './delivery-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delivery-sender';
@@ -33,6 +34,11 @@ const CLAIM_BATCH = { maxSize: 100, maxWaitMs: 2, maxConcurrent: 1 };
 interface ClaimRequest {
   deliveryId: string;
   attemptNo: number;
+}
+
+interface Deferral extends ClaimRequest {
+  leaseToken: number;
+  until: Date;
 }
 
 /** Injection token of the random source of the retry jitter (tests pin it). */
@@ -64,6 +70,11 @@ export class DeliverWebhookHandler
     },
     CLAIM_BATCH,
   );
+  private readonly admission = new DeliveryAdmission();
+  private readonly deferrals = new MicroBatcher<Deferral, void>(async (items) => {
+    await this.deliveries.defer(items);
+    return items.map(() => undefined);
+  }, CLAIM_BATCH);
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -85,7 +96,19 @@ export class DeliverWebhookHandler
     const claimed = await this.claims.add({ deliveryId, attemptNo: attempt });
     // Stale job, finished delivery, webhook deleted (cascade), inactive (cancelled) or held.
     if (!claimed || claimed.status !== 'sending') return;
-    const result = await this.send(claimed);
+    // Admission runs on the monotonic clock: tests move the Clock by minutes.
+    const slot = this.admission.admit(
+      claimed.webhook.id,
+      claimed.webhook.organizationId,
+      performance.now(),
+    );
+    if (!slot) return this.defer(claimed);
+    let result: AttemptResult;
+    try {
+      result = await this.send(claimed, slot);
+    } finally {
+      this.admission.release(slot, performance.now());
+    }
     const outcome = this.outcomeOf(claimed, result);
     await this.log.record(outcome);
     if (outcome.status === 'pending' && outcome.nextAttemptAt) {
@@ -103,7 +126,24 @@ export class DeliverWebhookHandler
     this.sender.close();
   }
 
-  private async send(claimed: ClaimedDelivery): Promise<AttemptResult> {
+  /** No slot for the endpoint or its organization: hand the delivery back until one is free. */
+  private async defer(claimed: ClaimedDelivery): Promise<void> {
+    const delayMs = this.admission.deferMs(claimed.webhook.id, performance.now(), this.random());
+    const until = new Date(this.clock.now().getTime() + delayMs);
+    await this.deferrals.add({
+      deliveryId: claimed.id,
+      attemptNo: claimed.attemptNo,
+      leaseToken: claimed.leaseToken,
+      until,
+    });
+    await this.queue.enqueue(claimed.id, claimed.attemptNo, {
+      delayMs,
+      trigger: claimed.trigger,
+      deferredUntil: until,
+    });
+  }
+
+  private async send(claimed: ClaimedDelivery, slot: Slot): Promise<AttemptResult> {
     // IP-literal hosts never reach `lookup`: check the URL itself before every attempt.
     const shape = checkUrlShape(claimed.webhook.url, this.allowPrivateTargets);
     if (!shape.allowed) return { kind: 'error', errorClass: 'ssrf_blocked', durationMs: 0 };
@@ -127,6 +167,7 @@ export class DeliverWebhookHandler
     return this.sender.send({
       url: shape.url,
       body,
+      onConnected: () => this.admission.connected(slot, performance.now()),
       headers: {
         'content-type': 'application/json',
         'user-agent': DELIVERY_USER_AGENT,

@@ -189,6 +189,40 @@ export class DeliveryClaimsRepository {
   }
 
   /**
+   * Hands claimed deliveries back without an attempt (their endpoint or organization had no
+   * free slot): each is pending again, due at its `until`, with no lease, so the job queued for
+   * that time can claim it and the sweeper leaves it alone until then. Only under the claim's
+   * token, like an outcome.
+   */
+  async defer(
+    items: ReadonlyArray<{
+      deliveryId: string;
+      attemptNo: number;
+      leaseToken: number;
+      until: Date;
+    }>,
+  ): Promise<void> {
+    const input = JSON.stringify(
+      items.map((i) => ({
+        id: i.deliveryId,
+        attempt_no: i.attemptNo,
+        lease_token: i.leaseToken,
+        until: i.until.toISOString(),
+      })),
+    );
+    await this.database.db.execute(sql`
+      WITH x AS (
+        SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS x(id text, attempt_no int,
+          lease_token int, until timestamptz)
+      )
+      UPDATE webhook_deliveries d SET next_attempt_at = x.until, lease_until = NULL,
+        updated_at = now()
+      FROM x WHERE d.id = x.id AND d.status = 'pending' AND d.lease_until IS NOT NULL
+        AND d.lease_token = x.lease_token AND d.attempt_count = x.attempt_no - 1
+        AND d.id = ANY(ARRAY(SELECT id FROM x))`);
+  }
+
+  /**
    * Deliveries whose job should have run by `cutoff` but has not: pending ones (their job was
    * lost with Redis) and leased ones whose lease ran out by then (their worker died). They
    * become pending without a lease, due again at `now`, so one sweep hands each out once.

@@ -1,0 +1,156 @@
+/**
+ * An endpoint is slow while one of its attempts has held a connection longer than this, or
+ * while its recent service time (connection held until the answer, without the wait for a
+ * free socket) averages more than this.
+ */
+export const SLOW_SERVICE_MS = 1_000;
+/** Attempts a slow webhook may have in flight in one worker... */
+export const SLOW_WEBHOOK_CAP = 8;
+/** ...and all the slow webhooks of one organization together. */
+export const SLOW_ORGANIZATION_CAP = 32;
+/**
+ * Backstops for any webhook and organization, slow or not (yet): the share of the worker's 800
+ * delivery slots one of them may hold before it is known to be slow. A fast endpoint never gets
+ * near them: its attempts leave the worker as fast as they come (docs/benchmarks.md).
+ */
+export const WEBHOOK_CAP = 200;
+export const ORGANIZATION_CAP = 400;
+/** A deferred attempt comes back after this long at least... */
+export const MIN_DEFER_MS = 250;
+/** ...and at most (then it is admitted or deferred again). */
+export const MAX_DEFER_MS = 30_000;
+/** Weight of the newest attempt in an endpoint's running average of service time. */
+const SERVICE_EWMA_WEIGHT = 0.2;
+/** Idle state older than this is dropped (a slow webhook is then presumed fast again). */
+const IDLE_FORGET_MS = 5 * 60_000;
+
+interface WebhookState {
+  inFlight: number;
+  /** Running average of service time, ms (0 until an attempt has been answered). */
+  serviceMs: number;
+  /** Attempts holding a connection, oldest first; ended ones are dropped from the front. */
+  connected: Slot[];
+  /** When the last deferred attempt was told to come back: a virtual queue behind the slots. */
+  deferredUntil: number;
+  lastUsedMs: number;
+}
+
+interface OrganizationState {
+  inFlight: number;
+  /** Of those, attempts to webhooks that were slow when admitted. */
+  slowInFlight: number;
+}
+
+/** One admitted attempt: give it back with release(). */
+export interface Slot {
+  readonly webhook: WebhookState;
+  readonly organization: OrganizationState;
+  readonly slow: boolean;
+  /** When it got a connection (NaN until then). */
+  connectedAt: number;
+  ended: boolean;
+}
+
+/**
+ * Keeps one slow endpoint or tenant from holding a worker's delivery slots, without waiting in
+ * the worker: an attempt is admitted or refused at once, and a refused one is deferred (handed
+ * back as pending, no attempt counted) to come back about when a slot should be free. Fast
+ * endpoints are limited only by the generous backstops; a slow one gets SLOW_WEBHOOK_CAP
+ * attempts at once, and an organization's slow webhooks SLOW_ORGANIZATION_CAP together. The
+ * clock is the caller's (monotonic ms). Per process.
+ */
+export class DeliveryAdmission {
+  private readonly webhooks = new Map<string, WebhookState>();
+  private readonly organizations = new Map<string, OrganizationState>();
+  private prunedAt = 0;
+
+  /** A slot for an attempt to the webhook, or undefined: defer the attempt (deferMs). */
+  admit(webhookId: string, organizationId: string, nowMs: number): Slot | undefined {
+    if (nowMs - this.prunedAt >= IDLE_FORGET_MS) this.prune(nowMs);
+    let webhook = this.webhooks.get(webhookId);
+    if (!webhook) {
+      webhook = { inFlight: 0, serviceMs: 0, connected: [], deferredUntil: 0, lastUsedMs: nowMs };
+      this.webhooks.set(webhookId, webhook);
+    }
+    let organization = this.organizations.get(organizationId);
+    if (!organization) {
+      organization = { inFlight: 0, slowInFlight: 0 };
+      this.organizations.set(organizationId, organization);
+    }
+    webhook.lastUsedMs = nowMs;
+    const slow = this.serviceEstimateMs(webhook, nowMs) >= SLOW_SERVICE_MS;
+    if (
+      organization.inFlight >= ORGANIZATION_CAP ||
+      webhook.inFlight >= (slow ? SLOW_WEBHOOK_CAP : WEBHOOK_CAP) ||
+      (slow && organization.slowInFlight >= SLOW_ORGANIZATION_CAP)
+    ) {
+      return undefined;
+    }
+    webhook.inFlight += 1;
+    organization.inFlight += 1;
+    if (slow) organization.slowInFlight += 1;
+    return { webhook, organization, slow, connectedAt: Number.NaN, ended: false };
+  }
+
+  /** The attempt got its connection: its service time runs from here. */
+  connected(slot: Slot, nowMs: number): void {
+    if (slot.ended) return;
+    slot.connectedAt = nowMs;
+    slot.webhook.connected.push(slot);
+  }
+
+  /** The attempt ended (answered, failed or timed out). */
+  release(slot: Slot, nowMs: number): void {
+    if (slot.ended) return;
+    slot.ended = true;
+    const { webhook, organization } = slot;
+    webhook.inFlight -= 1;
+    organization.inFlight -= 1;
+    if (slot.slow) organization.slowInFlight -= 1;
+    // An attempt that never got a connection waited on this side: not the endpoint's time.
+    if (!Number.isNaN(slot.connectedAt)) {
+      webhook.serviceMs += SERVICE_EWMA_WEIGHT * (nowMs - slot.connectedAt - webhook.serviceMs);
+    }
+    webhook.lastUsedMs = nowMs;
+  }
+
+  /**
+   * How long to defer a refused attempt: one slot's worth of the endpoint's service time after
+   * the last one deferred, within [MIN_DEFER_MS, MAX_DEFER_MS]; `random` in [0, 1) spreads
+   * them ±10 %.
+   */
+  deferMs(webhookId: string, nowMs: number, random: number): number {
+    const webhook = this.webhooks.get(webhookId);
+    if (!webhook) return MIN_DEFER_MS;
+    const slotMs = this.serviceEstimateMs(webhook, nowMs) / SLOW_WEBHOOK_CAP;
+    const until = Math.min(nowMs + MAX_DEFER_MS, Math.max(nowMs, webhook.deferredUntil) + slotMs);
+    webhook.deferredUntil = until;
+    const delay = (until - nowMs) * (0.9 + 0.2 * random);
+    return Math.round(Math.min(MAX_DEFER_MS, Math.max(MIN_DEFER_MS, delay)));
+  }
+
+  /** Webhooks and organizations this process keeps state for (tests). */
+  tracked(): { webhooks: number; organizations: number } {
+    return { webhooks: this.webhooks.size, organizations: this.organizations.size };
+  }
+
+  /** The longer of the average service time and the age of the oldest connection still open. */
+  private serviceEstimateMs(webhook: WebhookState, nowMs: number): number {
+    const connected = webhook.connected;
+    while (connected.length > 0 && connected[0].ended) connected.shift();
+    const oldestMs = connected.length > 0 ? nowMs - connected[0].connectedAt : 0;
+    return Math.max(webhook.serviceMs, oldestMs);
+  }
+
+  private prune(nowMs: number): void {
+    this.prunedAt = nowMs;
+    for (const [id, webhook] of this.webhooks) {
+      if (webhook.inFlight === 0 && nowMs - webhook.lastUsedMs >= IDLE_FORGET_MS) {
+        this.webhooks.delete(id);
+      }
+    }
+    for (const [id, organization] of this.organizations) {
+      if (organization.inFlight === 0) this.organizations.delete(id);
+    }
+  }
+}

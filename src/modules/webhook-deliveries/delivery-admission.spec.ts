@@ -41,6 +41,22 @@ describe('DeliveryAdmission', () => {
     }
   });
 
+  it('raises the backstop to what a fast endpoint answers, so a queue at its sockets is not cut', () => {
+    const admission = new DeliveryAdmission();
+    let nowMs = 0;
+    const admitted: number[] = [];
+    // 600 attempts every 100 ms, answered 50 ms later (a saturated box: most wait for a socket).
+    for (let round = 0; round < 20; round += 1) {
+      const slots = admitMany(admission, 'busy', 'org', 600, nowMs);
+      admitted.push(slots.length);
+      for (const slot of slots) admission.release(slot, nowMs + 50);
+      nowMs += 100;
+    }
+    // A fresh endpoint starts at the backstop; once its answers show it keeps up, all go.
+    expect(admitted.slice(0, 4)).toEqual([WEBHOOK_CAP, WEBHOOK_CAP, 2 * WEBHOOK_CAP, 600]);
+    expect(admitted.slice(4).every((n) => n === 600)).toBe(true);
+  });
+
   it('does not count the wait for a free socket as the endpoint being slow', () => {
     const admission = new DeliveryAdmission();
     // 150 attempts queued behind busy sockets for 5 s: none has a connection yet.

@@ -10,11 +10,15 @@ export const SLOW_WEBHOOK_CAP = 8;
 export const SLOW_ORGANIZATION_CAP = 32;
 /**
  * Backstops for any webhook and organization, slow or not (yet): the share of the worker's 800
- * delivery slots one of them may hold before it is known to be slow. A fast endpoint never gets
- * near them: its attempts leave the worker as fast as they come (docs/benchmarks.md).
+ * delivery slots one of them may hold before it is known to be slow (a backlog to an endpoint
+ * that just stopped answering would take them all within the first second). Raised to what it
+ * answered in the last second or two, so a fast endpoint with a queue at its sockets (a
+ * saturated box: 200 were reached in the drain benchmark) keeps what it needs.
  */
 export const WEBHOOK_CAP = 200;
 export const ORGANIZATION_CAP = 400;
+/** Answers are counted in buckets of this length; the current and the previous one count. */
+const ANSWER_BUCKET_MS = 1_000;
 /** A deferred attempt comes back after this long at least... */
 export const MIN_DEFER_MS = 250;
 /** ...and at most (then it is admitted or deferred again). */
@@ -24,7 +28,14 @@ const SERVICE_EWMA_WEIGHT = 0.2;
 /** Idle state older than this is dropped (a slow webhook is then presumed fast again). */
 const IDLE_FORGET_MS = 5 * 60_000;
 
-interface WebhookState {
+/** Attempts answered (connection held under SLOW_SERVICE_MS) in the last one or two buckets. */
+interface RecentAnswers {
+  bucket: number;
+  current: number;
+  previous: number;
+}
+
+interface WebhookState extends RecentAnswers {
   inFlight: number;
   /** Running average of service time, ms (0 until an attempt has been answered). */
   serviceMs: number;
@@ -35,7 +46,7 @@ interface WebhookState {
   lastUsedMs: number;
 }
 
-interface OrganizationState {
+interface OrganizationState extends RecentAnswers {
   inFlight: number;
   /** Of those, attempts to webhooks that were slow when admitted. */
   slowInFlight: number;
@@ -51,11 +62,24 @@ export interface Slot {
   ended: boolean;
 }
 
+const noAnswers = (): RecentAnswers => ({ bucket: 0, current: 0, previous: 0 });
+
+/** Answers in the current and the previous bucket (moving the buckets on to `nowMs`). */
+function answered(recent: RecentAnswers, nowMs: number): number {
+  const bucket = Math.floor(nowMs / ANSWER_BUCKET_MS);
+  if (bucket !== recent.bucket) {
+    recent.previous = bucket === recent.bucket + 1 ? recent.current : 0;
+    recent.current = 0;
+    recent.bucket = bucket;
+  }
+  return recent.current + recent.previous;
+}
+
 /**
  * Keeps one slow endpoint or tenant from holding a worker's delivery slots, without waiting in
  * the worker: an attempt is admitted or refused at once, and a refused one is deferred (handed
  * back as pending, no attempt counted) to come back about when a slot should be free. Fast
- * endpoints are limited only by the generous backstops; a slow one gets SLOW_WEBHOOK_CAP
+ * endpoints are limited only by the backstops, which their answers raise; a slow one gets SLOW_WEBHOOK_CAP
  * attempts at once, and an organization's slow webhooks SLOW_ORGANIZATION_CAP together. The
  * clock is the caller's (monotonic ms). Per process.
  */
@@ -69,20 +93,28 @@ export class DeliveryAdmission {
     if (nowMs - this.prunedAt >= IDLE_FORGET_MS) this.prune(nowMs);
     let webhook = this.webhooks.get(webhookId);
     if (!webhook) {
-      webhook = { inFlight: 0, serviceMs: 0, connected: [], deferredUntil: 0, lastUsedMs: nowMs };
+      webhook = {
+        inFlight: 0,
+        serviceMs: 0,
+        connected: [],
+        deferredUntil: 0,
+        lastUsedMs: nowMs,
+        ...noAnswers(),
+      };
       this.webhooks.set(webhookId, webhook);
     }
     let organization = this.organizations.get(organizationId);
     if (!organization) {
-      organization = { inFlight: 0, slowInFlight: 0 };
+      organization = { inFlight: 0, slowInFlight: 0, ...noAnswers() };
       this.organizations.set(organizationId, organization);
     }
     webhook.lastUsedMs = nowMs;
     const slow = this.serviceEstimateMs(webhook, nowMs) >= SLOW_SERVICE_MS;
     if (
-      organization.inFlight >= ORGANIZATION_CAP ||
-      webhook.inFlight >= (slow ? SLOW_WEBHOOK_CAP : WEBHOOK_CAP) ||
-      (slow && organization.slowInFlight >= SLOW_ORGANIZATION_CAP)
+      organization.inFlight >= Math.max(ORGANIZATION_CAP, answered(organization, nowMs)) ||
+      (slow
+        ? webhook.inFlight >= SLOW_WEBHOOK_CAP || organization.slowInFlight >= SLOW_ORGANIZATION_CAP
+        : webhook.inFlight >= Math.max(WEBHOOK_CAP, answered(webhook, nowMs)))
     ) {
       return undefined;
     }
@@ -109,7 +141,14 @@ export class DeliveryAdmission {
     if (slot.slow) organization.slowInFlight -= 1;
     // An attempt that never got a connection waited on this side: not the endpoint's time.
     if (!Number.isNaN(slot.connectedAt)) {
-      webhook.serviceMs += SERVICE_EWMA_WEIGHT * (nowMs - slot.connectedAt - webhook.serviceMs);
+      const serviceMs = nowMs - slot.connectedAt;
+      webhook.serviceMs += SERVICE_EWMA_WEIGHT * (serviceMs - webhook.serviceMs);
+      if (serviceMs < SLOW_SERVICE_MS) {
+        answered(webhook, nowMs);
+        answered(organization, nowMs);
+        webhook.current += 1;
+        organization.current += 1;
+      }
     }
     webhook.lastUsedMs = nowMs;
   }

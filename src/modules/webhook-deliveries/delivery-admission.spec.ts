@@ -134,8 +134,17 @@ describe('DeliveryAdmission', () => {
     // Connections 4 s old over 8 slots: one frees up every ~500 ms.
     const delays = [0, 1, 2, 3].map(() => admission.deferMs('slow', 4_000, 0.5));
     expect(delays).toEqual([500, 1_000, 1_500, 2_000]);
+    // Past the end of the queue: spread over its second half, not all at MAX_DEFER_MS.
     for (let i = 0; i < 100; i += 1) admission.deferMs('slow', 4_000, 0.5);
-    expect(admission.deferMs('slow', 4_000, 0.99)).toBe(MAX_DEFER_MS);
+    const late = Array.from({ length: 100 }, (_, i) => admission.deferMs('slow', 4_000, i / 100));
+    expect(Math.min(...late)).toBeGreaterThanOrEqual(MAX_DEFER_MS / 2);
+    expect(Math.max(...late)).toBeLessThanOrEqual(MAX_DEFER_MS);
+    expect(new Set(late).size).toBeGreaterThan(50);
+    // Without answers yet, no faster than SLOW_WEBHOOK_CAP per SLOW_SERVICE_MS: a backlog
+    // refused before the endpoint is known comes back spread out, not in one wave.
+    admitMany(admission, 'new', 'org', 1, 0);
+    const backlog = Array.from({ length: 16 }, () => admission.deferMs('new', 0, 0.5));
+    expect(backlog[15]).toBe(16 * (SLOW_SERVICE_MS / SLOW_WEBHOOK_CAP));
     expect(admission.deferMs('unknown', 0, 0.5)).toBe(MIN_DEFER_MS);
     admitMany(admission, 'fast', 'org', 1, 0);
     expect(admission.deferMs('fast', 10, 0.5)).toBe(MIN_DEFER_MS);

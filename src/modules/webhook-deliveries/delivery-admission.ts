@@ -154,15 +154,22 @@ export class DeliveryAdmission {
   }
 
   /**
-   * How long to defer a refused attempt: one slot's worth of the endpoint's service time after
-   * the last one deferred, within [MIN_DEFER_MS, MAX_DEFER_MS]; `random` in [0, 1) spreads
-   * them ±10 %.
+   * How long to defer a refused attempt: the deferrals of an endpoint queue up behind each
+   * other, one per expected free slot (at the pace it answers; without answers, at most
+   * SLOW_WEBHOOK_CAP per SLOW_SERVICE_MS or its service time), so a backlog comes back spread
+   * out instead of in one wave. Within [MIN_DEFER_MS, MAX_DEFER_MS]; `random` in [0, 1) spreads
+   * them ±10 %, and those past the end of the queue over its second half.
    */
   deferMs(webhookId: string, nowMs: number, random: number): number {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook) return MIN_DEFER_MS;
-    const slotMs = this.serviceEstimateMs(webhook, nowMs) / SLOW_WEBHOOK_CAP;
-    const until = Math.min(nowMs + MAX_DEFER_MS, Math.max(nowMs, webhook.deferredUntil) + slotMs);
+    const answers = answered(webhook, nowMs);
+    const slowSlotMs =
+      Math.max(SLOW_SERVICE_MS, this.serviceEstimateMs(webhook, nowMs)) / SLOW_WEBHOOK_CAP;
+    const slotMs =
+      answers > 0 ? Math.min(slowSlotMs, (2 * ANSWER_BUCKET_MS) / answers) : slowSlotMs;
+    const until = Math.max(nowMs, webhook.deferredUntil) + slotMs;
+    if (until - nowMs > MAX_DEFER_MS) return Math.round(MAX_DEFER_MS * (0.5 + 0.5 * random));
     webhook.deferredUntil = until;
     const delay = (until - nowMs) * (0.9 + 0.2 * random);
     return Math.round(Math.min(MAX_DEFER_MS, Math.max(MIN_DEFER_MS, delay)));

@@ -46,8 +46,9 @@ export const DELIVERY_RANDOM = Symbol('DELIVERY_RANDOM');
 
 /**
  * Runs one attempt of one delivery: claim it (re-reading the webhook, so PATCHed settings apply
- * at once), sign the exact bytes, send, log, and schedule the next attempt itself (a delayed
- * job with a per-attempt id) so the schedule is the same on BullMQ and in-process.
+ * at once), admit it or hand it back for later (delivery-admission.ts), sign the exact bytes,
+ * send, log, and schedule the next attempt itself (a delayed job with a per-attempt id) so the
+ * schedule is the same on BullMQ and in-process.
  */
 @JobHandler(JobName.DeliverWebhook)
 export class DeliverWebhookHandler

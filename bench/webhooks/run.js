@@ -16,14 +16,20 @@
 const { spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
-const https = require('node:https');
 const path = require('node:path');
 const { Queue } = require('bullmq');
 const { Client } = require('pg');
 const h = require('../lib/harness');
-
-const TLS_DIR = path.join(h.ROOT, 'test/fixtures/tls');
-const CA = path.join(TLS_DIR, 'ca.crt');
+const {
+  CA,
+  killChild,
+  startProducer,
+  startReceiver,
+  startRedis,
+  startWorker,
+  switchboardEnv,
+  waitUntil,
+} = require('./common');
 const TARGET_RATE = 1_200;
 const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 1_000;
@@ -43,86 +49,11 @@ function parseArgs(argv) {
   return options;
 }
 
-/** The HTTPS receiver: answers 204, keeps the first arrival time of each webhook-id per path. */
-function startReceiver() {
-  const arrivals = new Map();
-  const server = https.createServer(
-    {
-      key: fs.readFileSync(path.join(TLS_DIR, 'server.key')),
-      cert: fs.readFileSync(path.join(TLS_DIR, 'server.crt')),
-      keepAliveTimeout: 60_000,
-    },
-    (req, res) => {
-      req.resume();
-      req.on('end', () => {
-        const now = Date.now();
-        const seen = arrivals.get(req.url) ?? new Map();
-        arrivals.set(req.url, seen);
-        const id = req.headers['webhook-id'];
-        if (!seen.has(id)) seen.set(id, now);
-        res.writeHead(204).end();
-      });
-    },
-  );
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        server,
-        url: (p) => `https://127.0.0.1:${server.address().port}${p}`,
-        seen: (p) => arrivals.get(p) ?? new Map(),
-        forget: (p) => arrivals.delete(p),
-      }),
-    ),
-  );
-}
-
-async function startRedis() {
-  const port = await h.freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  const { Redis } = require('ioredis');
-  for (let i = 0; i < 200; i += 1) {
-    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return { child, url };
-    } catch {
-      client.disconnect();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
-async function waitUntil(probe, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Deliveries per second between the first and the last arrival of `count` ids. */
 function rateOf(seen, count) {
   const times = [...seen.values()].sort((a, b) => a - b);
   if (times.length < count) throw new Error(`only ${times.length} of ${count} arrived`);
   return ((count - 1) * 1000) / (times[count - 1] - times[0]);
-}
-
-function killChild(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
 }
 
 // --- CPU accounting (Linux /proc; absent elsewhere, then reported as n/a) -------------------
@@ -216,78 +147,24 @@ function medianCpu(samples) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  const entry = path.join(h.ROOT, 'dist/src/create-app.js');
-  if (!fs.existsSync(entry) || !fs.existsSync(path.join(h.ROOT, 'dist/bundle/worker.js'))) {
-    throw new Error('Build first: npm run build');
-  }
   const redis = await startRedis();
   const children = [redis.child];
   let app;
   let receiver;
   try {
-    const database = await h.createDatabase();
+    const { database, env } = await switchboardEnv(redis.url);
     receiver = await startReceiver();
-    const env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    };
 
     // --- Switchboard: the producer in this process (enqueue only), the worker a child.
-    const { loadConfig } = require(path.join(h.ROOT, 'dist/src/config'));
-    const { createApp } = require(entry);
-    const { Database } = require(path.join(h.ROOT, 'dist/src/database'));
-    const { EventsService } = require(path.join(h.ROOT, 'dist/src/modules/events/events.service'));
-    app = await createApp(loadConfig({ ...env, PROCESS_ROLE: 'api' }, 'api'), { logger: false });
-    const port = await h.freePort();
-    await app.listen(port, '127.0.0.1');
-    const session = await h.json(port, 'POST', '/api/auth/register', {
-      organizationName: 'Bench',
-      name: 'Bench Admin',
-      email: `bench-${randomBytes(3).toString('hex')}@example.com`,
-      password: 'correct horse battery',
-    });
-    const token = session.data.accessToken;
-    const organizationId = session.data.user.organizationId;
-    await h.json(
-      port,
-      'POST',
-      '/api/webhooks',
-      {
-        name: 'bench',
-        url: receiver.url('/switchboard'),
-        events: ['call.completed'],
-        secret: SECRET,
-      },
-      token,
+    const producer = await startProducer(env);
+    app = producer.app;
+    const { organizationId } = await producer.organizationWithWebhook(
+      receiver.url('/switchboard'),
+      SECRET,
     );
-    const db = app.get(Database);
-    const events = app.get(EventsService);
-    const raise = (callId) =>
-      events.raise(organizationId, {
-        type: 'call.completed',
-        callId,
-        data: { status: 'completed', duration_seconds: 42, recording_expected: true },
-      });
-    // Started as `npm run start:worker` starts it.
-    const startWorker = () => {
-      const worker = spawn(
-        process.execPath,
-        ['--max-semi-space-size=64', path.join(h.ROOT, 'dist/bundle/worker.js')],
-        {
-          cwd: h.ROOT,
-          env: h.serverEnv({ ...env, PROCESS_ROLE: 'worker', NODE_EXTRA_CA_CERTS: CA }),
-          stdio: ['ignore', 'inherit', 'inherit'],
-        },
-      );
-      children.push(worker);
-      return worker;
-    };
+    const db = producer.db;
+    const raise = (callId) => producer.raise(organizationId, callId);
+    const startSwitchboard = () => startWorker(env, children);
 
     // --- The floor: same receiver, same signed POST, plain BullMQ worker, batched log rows.
     const pg = new Client({ connectionString: database.url });
@@ -342,7 +219,7 @@ async function main() {
         });
       }
       const switchboard = await drain({
-        start: startWorker,
+        start: startSwitchboard,
         route: '/switchboard',
         count: n,
         receiver,
@@ -387,7 +264,7 @@ async function main() {
 
     // Latency: events at a steady rate, each in its own transaction; commit → first arrival.
     receiver.forget('/switchboard');
-    startWorker();
+    startSwitchboard();
     // Measured from a running worker: one event first, delivered once the worker is up.
     const warmUp = await db.transaction(() => raise('l-warm-up'));
     await waitUntil(
@@ -466,9 +343,7 @@ async function main() {
   } finally {
     if (app) await app.close().catch(() => undefined);
     for (const child of children.reverse()) await killChild(child);
-    // Its keep-alive sockets would keep the process alive after the report.
-    receiver?.server.closeAllConnections();
-    receiver?.server.close();
+    receiver?.close();
   }
 }
 

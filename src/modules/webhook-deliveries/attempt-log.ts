@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { describeUnknown } from '../../common/describe-error';
 import { MicroBatcher } from '../../common/micro-batcher';
-import { type AttemptOutcome, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { type AttemptOutcome, DeliveryClaimsRepository } from './delivery-claims.repository';
 
 /**
  * A batch is written when it has this many attempts or its first has waited this long; one at
@@ -23,7 +23,7 @@ export class AttemptLog implements OnApplicationShutdown {
     ATTEMPT_LOG_BATCH,
   );
 
-  constructor(private readonly deliveries: WebhookDeliveriesRepository) {}
+  constructor(private readonly deliveries: DeliveryClaimsRepository) {}
 
   record(outcome: AttemptOutcome): Promise<void> {
     return this.batcher.add(outcome);

@@ -2,7 +2,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { CircuitBreaker } from './circuit-breaker';
 import { CIRCUIT_WINDOW_MS } from './circuit-rules';
 import type { DeliveryQueue } from './delivery-queue';
-import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { WebhookCircuitsRepository } from './webhook-circuits.repository';
 
 describe('CircuitBreaker memory', () => {
   it('forgets webhooks with nothing in the last window, so a long-running worker stays small', async () => {
@@ -10,7 +10,7 @@ describe('CircuitBreaker memory', () => {
     const clock = { now: () => new Date(nowMs) };
     // Successes on closed circuits never reach the repository.
     const breaker = new CircuitBreaker(
-      {} as WebhookDeliveriesRepository,
+      {} as WebhookCircuitsRepository,
       {} as DeliveryQueue,
       {} as NotificationsService,
       clock,

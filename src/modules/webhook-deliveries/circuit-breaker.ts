@@ -10,7 +10,7 @@ import {
   shouldOpen,
 } from './circuit-rules';
 import { DeliveryQueue } from './delivery-queue';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookCircuitsRepository } from './webhook-circuits.repository';
 import type { AttemptTrigger } from './webhook-deliveries.schema';
 
 /** The 5-day auto-disable rule is checked at most this often per webhook and process. */
@@ -32,7 +32,7 @@ export class CircuitBreaker {
   private prunedAt = 0;
 
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly circuits: WebhookCircuitsRepository,
     private readonly queue: DeliveryQueue,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
@@ -54,7 +54,7 @@ export class CircuitBreaker {
       if (trigger !== 'probe' && openedAt === undefined) return;
       this.openedHere.delete(webhook.id);
       this.windows.delete(webhook.id);
-      if (await this.deliveries.closeCircuit(webhook.id)) {
+      if (await this.circuits.closeCircuit(webhook.id)) {
         this.logger.log(`Circuit of webhook ${webhook.id} closed; releasing held deliveries`);
         await this.drain(webhook.id);
       }
@@ -63,7 +63,7 @@ export class CircuitBreaker {
     const recentlyOpened = openedAt !== undefined && nowMs - openedAt < CIRCUIT_PROBE_INTERVAL_MS;
     if (!recentlyOpened && shouldOpen(window.stats(nowMs))) {
       this.openedHere.set(webhook.id, nowMs);
-      await this.deliveries.openCircuit(
+      await this.circuits.openCircuit(
         webhook.organizationId,
         webhook.id,
         now,
@@ -102,7 +102,7 @@ export class CircuitBreaker {
   private async drain(webhookId: string): Promise<number> {
     let released = 0;
     for (;;) {
-      const batch = await this.deliveries.releaseHeld(webhookId, this.clock.now(), DRAIN_BATCH);
+      const batch = await this.circuits.releaseHeld(webhookId, this.clock.now(), DRAIN_BATCH);
       await this.queue.enqueueDue(batch);
       released += batch.length;
       if (batch.length < DRAIN_BATCH) return released;
@@ -116,9 +116,9 @@ export class CircuitBreaker {
     const checkedAt = this.disableCheckedAt.get(webhook.id);
     if (checkedAt !== undefined && now.getTime() - checkedAt < DISABLE_CHECK_INTERVAL_MS) return;
     this.disableCheckedAt.set(webhook.id, now.getTime());
-    const streak = await this.deliveries.failureStreak(webhook.id);
+    const streak = await this.circuits.failureStreak(webhook.id);
     if (!shouldDisable(streak, now)) return;
-    if (!(await this.deliveries.disableWebhook(webhook.id, 'failing', now))) return;
+    if (!(await this.circuits.disableWebhook(webhook.id, 'failing', now))) return;
     this.logger.warn(`Webhook ${webhook.id} disabled: failing for 5 days`);
     void this.notifications
       .notifyAdmins(webhook.organizationId, {

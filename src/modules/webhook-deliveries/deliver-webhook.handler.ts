@@ -8,14 +8,16 @@ import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
+import { DeliveryAdmission, type Slot } from './delivery-admission';
 import { DeliveryQueue } from './delivery-queue';
 import { nextRetryDelayMs, parseRetryAfter } from './delivery-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delivery-sender';
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
-  WebhookDeliveriesRepository,
-} from './webhook-deliveries.repository';
+  DeliveryClaimsRepository,
+} from './delivery-claims.repository';
+import { WebhookCircuitsRepository } from './webhook-circuits.repository';
 
 /** `User-Agent` of every delivery; the version is that of the payload contract. */
 export const DELIVERY_USER_AGENT = 'Switchboard-Webhooks/1.0';
@@ -34,13 +36,19 @@ interface ClaimRequest {
   attemptNo: number;
 }
 
+interface Deferral extends ClaimRequest {
+  leaseToken: number;
+  until: Date;
+}
+
 /** Injection token of the random source of the retry jitter (tests pin it). */
 export const DELIVERY_RANDOM = Symbol('DELIVERY_RANDOM');
 
 /**
  * Runs one attempt of one delivery: claim it (re-reading the webhook, so PATCHed settings apply
- * at once), sign the exact bytes, send, log, and schedule the next attempt itself (a delayed
- * job with a per-attempt id) so the schedule is the same on BullMQ and in-process.
+ * at once), admit it or hand it back for later (delivery-admission.ts), sign the exact bytes,
+ * send, log, and schedule the next attempt itself (a delayed job with a per-attempt id) so the
+ * schedule is the same on BullMQ and in-process.
  */
 @JobHandler(JobName.DeliverWebhook)
 export class DeliverWebhookHandler
@@ -55,16 +63,25 @@ export class DeliverWebhookHandler
       const claimed = await this.deliveries.claim(requests, now, leaseUntil);
       return requests.map((request) => {
         const delivery = claimed.get(request.deliveryId);
-        return delivery?.attemptNo === request.attemptNo ? delivery : undefined;
+        if (delivery?.attemptNo !== request.attemptNo) return undefined;
+        // One lease, one holder: a second job for it in the same batch gets nothing.
+        claimed.delete(request.deliveryId);
+        return delivery;
       });
     },
     CLAIM_BATCH,
   );
+  private readonly admission = new DeliveryAdmission();
+  private readonly deferrals = new MicroBatcher<Deferral, void>(async (items) => {
+    await this.deliveries.defer(items);
+    return items.map(() => undefined);
+  }, CLAIM_BATCH);
 
   constructor(
     @InjectConfig() config: AppConfig,
     guard: WebhookTargetGuard,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryClaimsRepository,
+    private readonly circuits: WebhookCircuitsRepository,
     private readonly secrets: WebhookSecrets,
     private readonly log: AttemptLog,
     private readonly breaker: CircuitBreaker,
@@ -80,7 +97,19 @@ export class DeliverWebhookHandler
     const claimed = await this.claims.add({ deliveryId, attemptNo: attempt });
     // Stale job, finished delivery, webhook deleted (cascade), inactive (cancelled) or held.
     if (!claimed || claimed.status !== 'sending') return;
-    const result = await this.send(claimed);
+    // Admission runs on the monotonic clock: tests move the Clock by minutes.
+    const slot = this.admission.admit(
+      claimed.webhook.id,
+      claimed.webhook.organizationId,
+      performance.now(),
+    );
+    if (!slot) return this.defer(claimed);
+    let result: AttemptResult;
+    try {
+      result = await this.send(claimed, slot);
+    } finally {
+      this.admission.release(slot, performance.now());
+    }
     const outcome = this.outcomeOf(claimed, result);
     await this.log.record(outcome);
     if (outcome.status === 'pending' && outcome.nextAttemptAt) {
@@ -89,7 +118,7 @@ export class DeliverWebhookHandler
       });
     }
     if (result.kind === 'response' && result.status === 410) {
-      await this.deliveries.disableWebhook(claimed.webhook.id, 'gone', outcome.attemptedAt);
+      await this.circuits.disableWebhook(claimed.webhook.id, 'gone', outcome.attemptedAt);
     }
     await this.breaker.recordAttempt(claimed.webhook, claimed.trigger, outcome.succeeded);
   }
@@ -98,7 +127,24 @@ export class DeliverWebhookHandler
     this.sender.close();
   }
 
-  private async send(claimed: ClaimedDelivery): Promise<AttemptResult> {
+  /** No slot for the endpoint or its organization: hand the delivery back until one is free. */
+  private async defer(claimed: ClaimedDelivery): Promise<void> {
+    const delayMs = this.admission.deferMs(claimed.webhook.id, performance.now(), this.random());
+    const until = new Date(this.clock.now().getTime() + delayMs);
+    await this.deferrals.add({
+      deliveryId: claimed.id,
+      attemptNo: claimed.attemptNo,
+      leaseToken: claimed.leaseToken,
+      until,
+    });
+    await this.queue.enqueue(claimed.id, claimed.attemptNo, {
+      delayMs,
+      trigger: claimed.trigger,
+      deferredUntil: until,
+    });
+  }
+
+  private async send(claimed: ClaimedDelivery, slot: Slot): Promise<AttemptResult> {
     // IP-literal hosts never reach `lookup`: check the URL itself before every attempt.
     const shape = checkUrlShape(claimed.webhook.url, this.allowPrivateTargets);
     if (!shape.allowed) return { kind: 'error', errorClass: 'ssrf_blocked', durationMs: 0 };
@@ -122,6 +168,7 @@ export class DeliverWebhookHandler
     return this.sender.send({
       url: shape.url,
       body,
+      onConnected: () => this.admission.connected(slot, performance.now()),
       headers: {
         'content-type': 'application/json',
         'user-agent': DELIVERY_USER_AGENT,
@@ -136,6 +183,7 @@ export class DeliverWebhookHandler
       deliveryId: claimed.id,
       webhookId: claimed.webhook.id,
       attemptNo: claimed.attemptNo,
+      leaseToken: claimed.leaseToken,
       trigger: claimed.trigger,
       url: claimed.webhook.url,
       durationMs: result.durationMs,

@@ -6,15 +6,18 @@ import type { AttemptTrigger } from './webhook-deliveries.schema';
 /**
  * The job id of one attempt of one delivery. Scheduled attempts use `whd-<delivery>-<n>`, so
  * the sweeper re-enqueueing attempt n dedupes against a job Redis still holds; manual and
- * recovery sends get their own suffix, so a retry waiting for hours does not swallow them.
+ * recovery sends get their own suffix, so a retry waiting for hours does not swallow them; a
+ * deferred attempt is named by the time it comes back (the job deferring it is still running).
  */
 export function deliveryJobId(
   deliveryId: string,
   attempt: number,
   trigger: AttemptTrigger,
+  deferredUntil?: Date,
 ): string {
   const suffix = trigger === 'manual' || trigger === 'recover' ? `-${trigger}` : '';
-  return `whd-${deliveryId}-${attempt}${suffix}`;
+  const deferred = deferredUntil ? `-d${deferredUntil.getTime()}` : '';
+  return `whd-${deliveryId}-${attempt}${suffix}${deferred}`;
 }
 
 /**
@@ -35,7 +38,7 @@ export class DeliveryQueue {
   async enqueue(
     deliveryId: string,
     attempt: number,
-    options: { delayMs?: number; trigger?: AttemptTrigger } = {},
+    options: { delayMs?: number; trigger?: AttemptTrigger; deferredUntil?: Date } = {},
   ): Promise<boolean> {
     try {
       await withTimeout(
@@ -43,7 +46,12 @@ export class DeliveryQueue {
           JobName.DeliverWebhook,
           { deliveryId, attempt },
           {
-            jobId: deliveryJobId(deliveryId, attempt, options.trigger ?? 'scheduled'),
+            jobId: deliveryJobId(
+              deliveryId,
+              attempt,
+              options.trigger ?? 'scheduled',
+              options.deferredUntil,
+            ),
             delayMs:
               options.delayMs && options.delayMs > 0 ? Math.round(options.delayMs) : undefined,
             transient: true,

@@ -17,6 +17,8 @@ export interface OutgoingDelivery {
   url: URL;
   headers: Record<string, string>;
   body: string;
+  /** Called when the request gets its connection (after any wait for a free socket). */
+  onConnected?: () => void;
 }
 
 export type AttemptResult =
@@ -133,6 +135,7 @@ export class DeliverySender {
         ATTEMPT_TIMEOUT_MS,
       );
       req.on('error', fail);
+      if (delivery.onConnected) req.once('socket', delivery.onConnected);
       req.end(delivery.body);
     });
   }

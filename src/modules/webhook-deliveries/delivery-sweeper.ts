@@ -9,7 +9,9 @@ import { Clock } from '../../common/clock';
 import { PeriodicTask } from '../../common/periodic-task';
 import { CIRCUIT_PROBE_INTERVAL_MS } from './circuit-rules';
 import { DeliveryQueue } from './delivery-queue';
-import { type DueDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryClaimsRepository } from './delivery-claims.repository';
+import type { DueDelivery } from './delivery-rows';
+import { WebhookCircuitsRepository } from './webhook-circuits.repository';
 
 /** How often the sweeper runs in each process that runs jobs. */
 export const SWEEP_INTERVAL_MS = 15_000;
@@ -39,7 +41,8 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: DeliveryClaimsRepository,
+    private readonly circuits: WebhookCircuitsRepository,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
   ) {}
@@ -64,13 +67,13 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnApplicationShu
     report.requeued = await this.drainAll(() =>
       this.deliveries.takeOverdue(cutoff, now, SWEEP_BATCH),
     );
-    const probes = await this.deliveries.takeProbes(
+    const probes = await this.circuits.takeProbes(
       now,
       new Date(now.getTime() + CIRCUIT_PROBE_INTERVAL_MS),
     );
     await this.queue.enqueueDue(probes);
     report.probes = probes.length;
-    report.released = await this.drainAll(() => this.deliveries.releaseStrayHeld(now, SWEEP_BATCH));
+    report.released = await this.drainAll(() => this.circuits.releaseStrayHeld(now, SWEEP_BATCH));
     if (report.requeued + report.released > 0) {
       this.logger.log(`Re-queued ${report.requeued} overdue, released ${report.released} held`);
     }

@@ -5,8 +5,10 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
 import { DELIVERY_RANDOM, DeliverWebhookHandler } from './deliver-webhook.handler';
+import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { DeliverySweeper } from './delivery-sweeper';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
+import { WebhookCircuitsRepository } from './webhook-circuits.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 
@@ -16,6 +18,8 @@ import { WebhookDeliveriesService } from './webhook-deliveries.service';
   controllers: [WebhookDeliveriesController],
   providers: [
     WebhookDeliveriesRepository,
+    DeliveryClaimsRepository,
+    WebhookCircuitsRepository,
     WebhookDeliveriesService,
     AttemptLog,
     CircuitBreaker,

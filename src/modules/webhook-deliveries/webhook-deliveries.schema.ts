@@ -57,6 +57,12 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** While in the future, a worker is sending the next attempt (its claim); never indexed. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /**
+     * Fencing token of the lease: each claim increments it, and an outcome is written only
+     * under the token its claim got, so a worker whose lease ran out (and was claimed again)
+     * cannot overwrite the next holder's result. Never indexed, like lease_until (HOT claims).
+     */
+    leaseToken: integer('lease_token').notNull().default(0),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

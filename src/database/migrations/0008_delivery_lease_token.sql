@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_deliveries" ADD COLUMN "lease_token" integer DEFAULT 0 NOT NULL;

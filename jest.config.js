@@ -39,6 +39,8 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // Each file boots the app on a new database in beforeAll: a few seconds on a busy 2-core box.
+      testTimeout: 30_000,
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],

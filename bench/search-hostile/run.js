@@ -68,7 +68,11 @@ async function register(port) {
     email: `bench-${h.randomBytes(4).toString('hex')}@example.com`,
     password: 'a long bench password',
   });
-  return { token: data.accessToken, userId: data.user._id, organizationId: data.user.organizationId };
+  return {
+    token: data.accessToken,
+    userId: data.user._id,
+    organizationId: data.user.organizationId,
+  };
 }
 
 /** Starts the server with a seeded batch; returns what the requests need. */
@@ -77,7 +81,11 @@ async function prepare(driver) {
   if (driver === 'postgres') {
     const { server, db } = await h.startOnPostgres(env);
     const admin = await register(server.port);
-    const batchId = await seed((text, values) => db.query(text, values), admin.organizationId, admin.userId);
+    const batchId = await seed(
+      (text, values) => db.query(text, values),
+      admin.organizationId,
+      admin.userId,
+    );
     return { server, admin, batchId, db, restart: null };
   }
   const dataDir = h.newDataDir();
@@ -87,7 +95,11 @@ async function prepare(driver) {
   await h.stopServer(server);
   // One process per data dir: seed between two runs of the server.
   const pglite = await PGlite.create(path.join(dataDir, 'pglite'));
-  const batchId = await seed((text, values) => pglite.query(text, values), admin.organizationId, admin.userId);
+  const batchId = await seed(
+    (text, values) => pglite.query(text, values),
+    admin.organizationId,
+    admin.userId,
+  );
   await pglite.close();
   server = await start();
   return { server, admin, batchId, db: null, restart: start };

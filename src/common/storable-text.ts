@@ -1,5 +1,6 @@
 // PostgreSQL text cannot hold NUL (0x00), and a UTF-16 surrogate without its pair has no UTF-8
 // form (JSON can still carry both as \u escapes).
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
 export const UNSTORABLE_TEXT_MESSAGE =

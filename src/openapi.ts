@@ -10,7 +10,14 @@ Authenticate with **Authorize**: either a bearer token from \`POST /api/auth/reg
 
 Every answer uses the common envelope \`{ message, status, code, errorMessage?, data? }\`;
 errors are \`{ message, status: false, code, errorMessage, errors? }\`. Ids are 24-character hex
-strings; a malformed id answers 400, an id outside your organization 404.`;
+strings; a malformed id answers 400, an id outside your organization 404.
+
+Text is refused, not altered: a NUL character or an unpaired UTF-16 surrogate (\\u0000, a lone
+\\ud800) anywhere in a JSON body, query string, path parameter or form field answers 400 with the
+field named in \`errors\` (PostgreSQL cannot store them). Contact rows are the exception: such a
+value rejects its row, reported as \`invalid_field\`, and the other rows are imported. A query that
+runs past the server's statement timeout (\`DB_STATEMENT_TIMEOUT_MS\`, 5 s by default) answers 408:
+narrow the search or filter.`;
 
 /** The OpenAPI description; operation ids are the (unique) handler names. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {

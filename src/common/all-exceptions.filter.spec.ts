@@ -30,7 +30,10 @@ function render(exception: unknown) {
 }
 
 describe('AllExceptionsFilter', () => {
-  beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  });
   afterAll(() => jest.restoreAllMocks());
 
   it('renders HTTP errors in the envelope with their status', () => {
@@ -87,5 +90,49 @@ describe('AllExceptionsFilter', () => {
       code: 400,
       errorMessage: 'Malformed JSON body',
     });
+  });
+
+  // As drizzle wraps a driver error: the SQLSTATE is on the cause.
+  const databaseError = (code: string) =>
+    Object.assign(new Error('Failed query: SELECT * FROM phone_logs WHERE x = $1'), {
+      cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code }),
+    });
+
+  it.each([
+    ['22P05', 'A text value contains a character that cannot be stored (NUL)'],
+    ['22021', 'A text value contains a character that cannot be stored'],
+    ['22003', 'A number is out of range'],
+    ['22008', 'A date or time is out of range'],
+    ['22007', 'A date or time is malformed'],
+    ['22P02', 'A value has the wrong form for its field'],
+    ['2201B', 'A search is not a valid regular expression (or is too complex)'],
+    ['22023', 'A parameter value is invalid'],
+    ['54000', 'The request is too large or too complex'],
+  ])('answers database error %s (the client sent it) 400 without the SQL', (code, message) => {
+    const sent = render(databaseError(code));
+    expect(sent.status).toBe(400);
+    expect(sent.body).toEqual({
+      message: 'Bad request',
+      status: false,
+      code: 400,
+      errorMessage: message,
+    });
+  });
+
+  it('answers a statement timeout (57014) 408 asking to narrow the search', () => {
+    const sent = render(databaseError('57014'));
+    expect(sent.status).toBe(408);
+    expect(sent.body).toEqual({
+      message: 'Request timeout',
+      status: false,
+      code: 408,
+      errorMessage: expect.stringMatching(/took too long; narrow it/),
+    });
+  });
+
+  it('still answers 500 for database errors that are the server’s own', () => {
+    for (const code of ['23505', '42P01', '53300', '08006']) {
+      expect(render(databaseError(code)).status).toBe(500);
+    }
   });
 });

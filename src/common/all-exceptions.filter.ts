@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { ErrorEnvelope } from '@app/contracts';
 import type { Request, Response } from 'express';
+import { clientFaultMessage, isStatementTimeout, sqlStateOf } from '../database/errors';
 import { describeUnknown } from './describe-error';
 import { TooManyRequestsException } from './too-many-requests.exception';
 import { ValidationFailedException } from './validation';
@@ -18,6 +19,7 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not found',
   405: 'Method not allowed',
+  408: 'Request timeout',
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
@@ -43,6 +45,9 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'request.aborted': 'Request aborted',
   'request.size.invalid': 'Request size did not match Content-Length',
 };
+
+const STATEMENT_TIMEOUT_MESSAGE =
+  'The search took too long; narrow it (a shorter or more specific search or filter) and try again';
 
 /** Renders every error in the common envelope; internals never reach the client. */
 @Catch()
@@ -82,6 +87,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (status < 500) return envelope(status, titleOf(status), detailOf(exception));
       this.logger.error({ requestId: request.id, status, error: exception.name }, 'Server error');
       return { ...envelope(status, titleOf(status), detailOf(exception)), requestId: request.id };
+    }
+    // The statement timeout ended a query (a search too broad or too costly for the data).
+    if (isStatementTimeout(exception)) {
+      this.logger.warn({ requestId: request.id, path: request.path }, 'Statement timeout');
+      return envelope(408, TITLES[408], STATEMENT_TIMEOUT_MESSAGE);
+    }
+    // A value the database refused (a DTO should have): the client's fault, logged to be fixed.
+    const clientFault = clientFaultMessage(exception);
+    if (clientFault) {
+      const sqlState = sqlStateOf(exception);
+      this.logger.warn({ requestId: request.id, path: request.path, sqlState }, 'Refused value');
+      return envelope(400, TITLES[400], clientFault);
     }
     // Unknown errors: log where and what class, never the message (it can hold SQL or data),
     // and answer with a correlation id only.

@@ -1,10 +1,16 @@
 import {
+  type ArgumentMetadata,
   BadRequestException,
   type Type,
   ValidationPipe,
   type ValidationError,
 } from '@nestjs/common';
 import type { FieldError } from '@app/contracts';
+import {
+  findUnstorableText,
+  rowsCheckingTheirOwnText,
+  UNSTORABLE_TEXT_MESSAGE,
+} from './storable-text';
 
 /** A 400 carrying one entry per failed field; the filter renders it as `errors`. */
 export class ValidationFailedException extends BadRequestException {
@@ -21,9 +27,31 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   });
 }
 
+/**
+ * The one pipe of every body, query and path parameter. Before the DTO rules, any string that
+ * PostgreSQL cannot store (NUL, an unpaired surrogate) answers 400: no rule of any DTO then
+ * needs to think of them, and no query ever sees them.
+ */
+class AppValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'custom') {
+      const field = findUnstorableText(value, {
+        path: metadata.data ?? '',
+        skip: rowsCheckingTheirOwnText(metadata.metatype),
+      });
+      if (field) {
+        throw new ValidationFailedException([
+          { field, message: `${field} ${UNSTORABLE_TEXT_MESSAGE}` },
+        ]);
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 /** Unknown properties are refused (mass assignment); strings like "5" become numbers where typed. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new AppValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -13,7 +13,12 @@ export interface AppConfig {
   process: { role: ProcessRole };
   /** Where embedded-mode state lives: the PGlite data dir and generated secrets. */
   dataDir: string;
-  db: { url: string | undefined; pgliteDir: string };
+  db: {
+    url: string | undefined;
+    pgliteDir: string;
+    /** Longest statement of a request on PostgreSQL (0: none); background work sets its own. */
+    statementTimeoutMs: number;
+  };
   redis: { url: string | undefined; prefix: string };
   auth: {
     jwtSecret: string;

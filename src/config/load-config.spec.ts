@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     expect(first.db.url).toBeUndefined();
     expect(first.redis.url).toBeUndefined();
     expect(first.db.pgliteDir).toBe(join(dataDir, 'pglite'));
+    expect(first.db.statementTimeoutMs).toBe(5_000);
     expect(first.http).toMatchObject({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
     expect(first.storage.uploadMaxBytes).toBe(20 * 1024 * 1024);
     expect(first.webhooks).toEqual({ allowPrivateTargets: false, retentionDays: 30 });
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
     ],
     ['UPLOAD_MAX_BYTES', '-1', /UPLOAD_MAX_BYTES must be a whole number/],
     ['WEBHOOK_RETENTION_DAYS', '5000', /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
+    ['DB_STATEMENT_TIMEOUT_MS', '5s', /DB_STATEMENT_TIMEOUT_MS must be a whole number/],
     ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],

@@ -55,7 +55,11 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
     },
     process: { role: processRole },
     dataDir,
-    db: { url: databaseUrl, pgliteDir: resolve(read.string('PGLITE_DIR', `${dataDir}/pglite`)) },
+    db: {
+      url: databaseUrl,
+      pgliteDir: resolve(read.string('PGLITE_DIR', `${dataDir}/pglite`)),
+      statementTimeoutMs: read.integer('DB_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
+    },
     redis: {
       url: read.url('REDIS_URL', undefined, ['redis:', 'rediss:']),
       prefix: read.string('REDIS_PREFIX', 'switchboard'),

@@ -1,9 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
 import { describeUnknown } from '../common/describe-error';
 import type { AppDatabase } from './database.types';
 
 export const DB = Symbol('DB');
+
+/**
+ * How long a statement of background work may run (PostgreSQL): requests are held to
+ * DB_STATEMENT_TIMEOUT_MS, but a search-index step under load, a retention purge or an ANALYZE
+ * of a large table may need longer, and a job that always timed out would never finish.
+ */
+export const BACKGROUND_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 
 /** Work to run once the outermost transaction has committed (never after a rollback). */
 export type AfterCommitHook = () => Promise<void> | void;
@@ -48,6 +56,19 @@ export class Database {
     if (outer) outer.afterCommit.push(...afterCommit);
     else await this.runHooks(afterCommit);
     return result;
+  }
+
+  /**
+   * Runs background work (a job step, housekeeping) in a transaction whose statements may run up
+   * to BACKGROUND_STATEMENT_TIMEOUT_MS instead of the request timeout.
+   */
+  background<T>(work: () => Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      await this.db.execute(
+        sql`SELECT set_config('statement_timeout', ${String(BACKGROUND_STATEMENT_TIMEOUT_MS)}, true)`,
+      );
+      return work();
+    });
   }
 
   /** Registers work for after the current transaction commits; throws outside a transaction. */

@@ -5,7 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import type { AppConfig } from '../config';
 import type { AppDatabase, DatabaseConnection } from './database.types';
 import { acquireDataDirLock } from './pglite-lock';
@@ -23,30 +23,34 @@ interface Logger {
   error(message: string): void;
 }
 
-/** Opens PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise, and applies migrations. */
+/**
+ * Opens PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise, and applies migrations.
+ * On PostgreSQL every pooled connection carries the statement timeout (DB_STATEMENT_TIMEOUT_MS);
+ * PGlite cannot interrupt a running statement (no timer signals in its WASM build), so search
+ * patterns are bounded where they are accepted instead (see search-pattern.ts).
+ */
 export async function openDatabase(config: AppConfig, logger: Logger): Promise<DatabaseConnection> {
   return config.db.url
-    ? openPostgres(config.db.url, logger)
+    ? openPostgres(config.db.url, config.db.statementTimeoutMs, logger)
     : openPglite(config.db.pgliteDir, logger);
 }
 
-async function openPostgres(url: string, logger: Logger): Promise<DatabaseConnection> {
-  const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+async function openPostgres(
+  url: string,
+  statementTimeoutMs: number,
+  logger: Logger,
+): Promise<DatabaseConnection> {
+  await migratePostgresOnce(url);
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: statementTimeoutMs,
+  });
   // A server restart kills idle clients; without a listener that error would end the process.
   pool.on('error', (error) => logger.error(`PostgreSQL idle client error: ${error.message}`));
   const db = drizzlePostgres(pool, { schema });
-  const lockClient = await pool.connect();
-  try {
-    // Several processes (api, worker) may start together; one migrates, the others wait.
-    await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await lockClient
-      .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
-      .catch(() => undefined);
-    lockClient.release();
-  }
-  logger.log('Database: PostgreSQL (DATABASE_URL)');
+  logger.log(`Database: PostgreSQL (DATABASE_URL), statement timeout ${statementTimeoutMs} ms`);
   return {
     db: db as unknown as AppDatabase,
     driver: 'postgres',
@@ -57,6 +61,25 @@ async function openPostgres(url: string, logger: Logger): Promise<DatabaseConnec
       ),
     close: () => pool.end(),
   };
+}
+
+/**
+ * Applies the migrations on a connection of their own, without the statement timeout: waiting
+ * for another process's migration lock, or building an index on a large table, takes as long
+ * as it takes. Several processes (api, worker) may start together; one migrates, the others wait.
+ */
+async function migratePostgresOnce(url: string): Promise<void> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePostgres(drizzlePostgres(client, { schema }), {
+      migrationsFolder: MIGRATIONS_FOLDER,
+    });
+  } finally {
+    // Ending the session releases the advisory lock too.
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function openPglite(dataDir: string, logger: Logger): Promise<DatabaseConnection> {

@@ -1,6 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
 import type { CallRecordPageQuery, PhoneLogField } from './batch-details.repository';
 import { PHONE_LOG_FILTER_FIELDS } from './dto/batch-queries';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../common/storable-text';
+
+const isInt4 = (value: number) =>
+  Number.isInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647;
 
 /** Parses the `filter` query parameter: a JSON object keyed by phone-log fields. */
 export function parsePhoneLogFilter(text: string | undefined): CallRecordPageQuery['filter'] {
@@ -26,8 +30,14 @@ export function parsePhoneLogFilter(text: string | undefined): CallRecordPageQue
         `filter value of ${key} must be a string, number, boolean or null`,
       );
     }
-    if (key === 'callDuration' && value !== null && !Number.isFinite(Number(value))) {
-      throw new BadRequestException('filter value of callDuration must be a number');
+    if (typeof value === 'string' && !isStorableText(value)) {
+      throw new BadRequestException(`filter value of ${key} ${UNSTORABLE_TEXT_MESSAGE}`);
+    }
+    // call_duration is an integer column: anything else could never match, or overflows.
+    if (key === 'callDuration' && value !== null && !isInt4(Number(value))) {
+      throw new BadRequestException(
+        'filter value of callDuration must be a whole number of seconds (at most 2147483647)',
+      );
     }
     filter[key as PhoneLogField] = value as string | number | boolean | null;
   }

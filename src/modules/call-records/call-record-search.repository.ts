@@ -26,7 +26,9 @@ export class CallRecordSearchRepository {
     batchId: string,
     limit: number,
   ): Promise<SearchIndexStep> {
-    const result = await this.database.db.execute(sql`
+    // A background job step: it may outlast the request statement timeout under load.
+    const result = await this.database.background(() =>
+      this.database.db.execute(sql`
       WITH mark AS (
         SELECT search_indexed_at AS at, search_indexed_id AS id FROM batches
         WHERE id = ${batchId} AND organization_id = ${organizationId}
@@ -47,13 +49,14 @@ export class CallRecordSearchRepository {
         WHERE b.id = ${batchId} AND b.search_indexed_at = mark.at AND b.search_indexed_id = mark.id
         RETURNING 1
       )
-      SELECT (SELECT count(*) FROM todo)::int AS rows, (SELECT count(*) FROM moved)::int AS moved`);
+      SELECT (SELECT count(*) FROM todo)::int AS rows, (SELECT count(*) FROM moved)::int AS moved`),
+    );
     const [row] = rowsOf<{ rows: number; moved: number }>(result);
     return { rows: Number(row.rows), moved: Number(row.moved) > 0 };
   }
 
   /** Fresh planner statistics after indexing many records. */
   async refreshStatistics(): Promise<void> {
-    await this.database.db.execute(sql`ANALYZE call_record_search`);
+    await this.database.background(() => this.database.db.execute(sql`ANALYZE call_record_search`));
   }
 }

@@ -142,7 +142,7 @@ export class CallRecordsRepository {
    * million new rows looks like a few, and pages of it would be read by sorting the whole batch.
    */
   async refreshStatistics(): Promise<void> {
-    await this.database.db.execute(sql`ANALYZE call_records`);
+    await this.database.background(() => this.database.db.execute(sql`ANALYZE call_records`));
   }
 
   /** Every contact field name used in the batch. */

@@ -69,7 +69,9 @@ export class EventsRepository {
    * with a pending or held delivery stay until it ends. Returns how many were deleted.
    */
   async deleteEndedBefore(beforeId: string, limit: number): Promise<number> {
-    const result = await this.database.db.execute(sql`
+    // Housekeeping: a batch with a long attempt log may outlast the request statement timeout.
+    const result = await this.database.background(() =>
+      this.database.db.execute(sql`
       DELETE FROM events WHERE id IN (
         SELECT e.id FROM events e
         WHERE e.id < ${beforeId} AND NOT EXISTS (
@@ -79,7 +81,8 @@ export class EventsRepository {
         ORDER BY e.id LIMIT ${limit}
         FOR UPDATE SKIP LOCKED
       )
-      RETURNING id`);
+      RETURNING id`),
+    );
     return rowsOf(result).length;
   }
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PageQuery } from '../../../common/page.query';
+import { IsBoundedSearchPattern, SEARCH_PATTERN_RULES } from '../../../common/search-pattern';
 
 export class ListBatchesQuery extends PageQuery {
   @ApiPropertyOptional({
@@ -46,11 +47,11 @@ export class BatchDetailsQuery extends PageQuery {
 
   @ApiPropertyOptional({
     example: 'smith|jones',
-    description:
-      'Case-insensitive POSIX regular expression over every string contact field; an invalid pattern answers 400',
+    description: `Case-insensitive POSIX regular expression over every string contact field; an invalid pattern answers 400. ${SEARCH_PATTERN_RULES}`,
   })
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @IsBoundedSearchPattern()
   search?: string;
 }

@@ -19,6 +19,7 @@ import {
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { MAX_JSON_CONTACTS } from '../../contacts/dto/import-contacts.dto';
 import { IsTimeZone } from './is-time-zone.validator';
+import { RowsCheckTheirOwnText } from '../../../common/storable-text';
 
 const CLOCK_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -127,5 +128,6 @@ export class CreateBatchDto {
   @IsArray()
   @ArrayMaxSize(MAX_JSON_CONTACTS)
   @IsObject({ each: true })
+  @RowsCheckTheirOwnText()
   contacts?: Record<string, unknown>[];
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional } from 'class-validator';
 import { CONTACT_LIMITS } from '../contact-row';
+import { RowsCheckTheirOwnText } from '../../../common/storable-text';
 
 /** Contacts per JSON request; a CSV upload has no row limit, only the upload size limit. */
 export const MAX_JSON_CONTACTS = 10_000;
@@ -12,7 +13,8 @@ export const CONTACT_RULES =
   `${CONTACT_LIMITS.maxKeyLength} characters (letters, digits, space, _ . -), not ` +
   `${CONTACT_LIMITS.reservedKeys.join(', ')}; values are strings of at most ` +
   `${CONTACT_LIMITS.maxValueLength} characters (numbers and booleans become strings; empty ` +
-  `values are left out); at most ${CONTACT_LIMITS.maxFields} fields per contact.`;
+  `values are left out); at most ${CONTACT_LIMITS.maxFields} fields per contact. A value with a ` +
+  'NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field).';
 
 /** The CSV file part, as documented on append-contacts and create-batch. */
 export const CSV_UPLOAD_DESCRIPTION =
@@ -41,5 +43,6 @@ export class ImportContactsDto {
   @IsArray()
   @ArrayMaxSize(MAX_JSON_CONTACTS)
   @IsObject({ each: true, message: 'each contact must be an object' })
+  @RowsCheckTheirOwnText()
   contacts?: Record<string, unknown>[];
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDateTimeInRange } from '../../../common/dto-rules';
 import { PageQuery } from '../../../common/page.query';
 import { type DeliveryStatus } from '../webhook-deliveries.schema';
 
@@ -31,8 +31,7 @@ export class ListDeliveriesQuery extends PageQuery {
     description: 'Deliveries created at or after this time',
   })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsDateTimeInRange()
   since?: Date;
 
   @ApiPropertyOptional({
@@ -41,8 +40,7 @@ export class ListDeliveriesQuery extends PageQuery {
     description: 'Deliveries created before this time',
   })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsDateTimeInRange()
   until?: Date;
 }
 
@@ -53,8 +51,7 @@ export class RecoverDeliveriesDto {
     example: '2026-11-22T00:00:00.000Z',
     description: 'Re-send the deliveries that ended failed at or after this time',
   })
-  @Type(() => Date)
-  @IsDate()
+  @IsDateTimeInRange()
   since!: Date;
 
   @ApiPropertyOptional({
@@ -63,7 +60,6 @@ export class RecoverDeliveriesDto {
     description: '…and before this time (default: no end)',
   })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @IsDateTimeInRange()
   until?: Date;
 }

@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { EVENT_DATA_MODELS, WebhookEventEnvelope } from './webhook-event-payloads.dto';
 import { IsWebhookSecret } from './webhook-secret.validator';
+import { IsOptionalNotNull } from '../../../common/dto-rules';
 
 const MAX_URL_LENGTH = 2048;
 const DEFAULT_GRACE_SECONDS = 86_400;
@@ -87,12 +88,13 @@ export class CreateWebhookDto {
   secret?: string;
 }
 
-export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {
+// A PATCH leaves out what it does not change; null is not "no change" and is refused.
+export class UpdateWebhookDto extends PartialType(CreateWebhookDto, { skipNullProperties: false }) {
   @ApiPropertyOptional({
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     description: `${SECRET_DESCRIPTION} Replaces the current secret at once, without overlap (use the rotate operation for a grace period).`,
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsWebhookSecret()
   declare secret?: string;
 
@@ -102,7 +104,7 @@ export class UpdateWebhookDto extends PartialType(CreateWebhookDto) {
       'false stops deliveries; true enables the webhook again and clears disabledReason and ' +
       'disabledAt.',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   active?: boolean;
 }

@@ -42,7 +42,7 @@ export class DncController {
   addDncEntry(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: AddDncDto,
-    @Headers('idempotency-key') key?: string,
+    @Headers('Idempotency-Key') key?: string,
   ): Promise<void> {
     return this.dnc.add(principal, dto, key);
   }

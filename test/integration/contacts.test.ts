@@ -277,9 +277,9 @@ describe('contacts import', () => {
     });
 
     it('needs the calls permission', async () => {
-      const batch: BatchRow = await newBatch();
       const plain = await createMember(t.http, admin.token, ['dnc']);
       const caller = await createMember(t.http, admin.token, ['calls']);
+      const batch: BatchRow = await calls.batch(admin.organizationId, caller.userId);
       await postJson(batch.id, [{ phoneNumber: nextNumber() }], plain.token).expect(403);
       await postJson(batch.id, [{ phoneNumber: nextNumber() }], caller.token).expect(201);
       await expectCounterInStep(batch.id, 1);

@@ -7,6 +7,8 @@ import { ApiEnvelope, ApiRawResponse } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { CONTACT_RULES, CSV_UPLOAD_DESCRIPTION } from '../contacts/dto/import-contacts.dto';
 import { ImportReportDto } from '../contacts/dto/import-report.dto';
+import { CLAIM_LEASE_SECONDS } from '../idempotency/idempotency.service';
+import { BATCH_ACCESS } from './batch-access.service';
 import { BatchesService } from './batches.service';
 import { CreateBatchService, type CreatedBatch } from './create-batch.service';
 import { BatchDetailsDto } from './dto/batch-details.dto';
@@ -76,7 +78,11 @@ export class BatchesController {
   }
 
   @Get('batch-details/:id')
-  @Authenticated({ permission: 'calls', apiKey: false })
+  @Authenticated({ permission: 'calls' })
+  @ApiOperation({
+    summary: 'A batch with a page of its call records',
+    description: BATCH_ACCESS,
+  })
   @ApiEnvelope({ message: 'Batch details fetched', type: BatchDetailsDto, errorMessage: true })
   @ApiErrors(400, 404)
   getBatchDetails(
@@ -108,10 +114,11 @@ export class BatchesController {
     required: false,
     description:
       'Retry-safe creation: the same key and request returns the first result for 24 hours; ' +
-      'another request answers 422. A JSON request is compared by its body. A multipart ' +
-      'request is compared by its fields and the SHA-256 of the file bytes, hashed as the file ' +
-      'streams in: the key is claimed in the same transaction as the batch, just before it ' +
-      'commits, and a repeat reads the file through without importing it.',
+      'another request answers 422, and 409 while the first is still running. A JSON request ' +
+      'is compared by its body, a multipart request by its fields and the SHA-256 of the file. ' +
+      'The result is stored in the same transaction as the batch, so a retry after a lost ' +
+      'answer gets the same batch; a request that died in flight frees its key within ' +
+      `${CLAIM_LEASE_SECONDS} seconds.`,
   })
   @ApiEnvelope({
     status: 201,
@@ -151,6 +158,7 @@ export class BatchesController {
 
   @Post('batches/:batchId/pause')
   @Authenticated({ permission: 'calls' })
+  @ApiOperation({ summary: 'Pause the dialing of a batch', description: BATCH_ACCESS })
   @ApiEnvelope({ message: 'Batch paused', type: BatchSummaryDto, errorMessage: true })
   @ApiErrors(400, 404, 409)
   pauseBatch(
@@ -162,6 +170,7 @@ export class BatchesController {
 
   @Post('batches/:batchId/resume')
   @Authenticated({ permission: 'calls' })
+  @ApiOperation({ summary: 'Resume the dialing of a batch', description: BATCH_ACCESS })
   @ApiEnvelope({ message: 'Batch resumed', type: BatchSummaryDto, errorMessage: true })
   @ApiErrors(400, 404, 409)
   resumeBatch(

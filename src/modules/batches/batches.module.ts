@@ -3,16 +3,16 @@ import { CallRecordsModule } from '../call-records/call-records.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { UsersModule } from '../users/users.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { BatchAccessModule } from './batch-access.module';
 import { BatchDetailsRepository } from './batch-details.repository';
 import { BatchesController } from './batches.controller';
-import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
 import { CreateBatchService } from './create-batch.service';
 
 @Module({
-  imports: [IdempotencyModule, CallRecordsModule, UsersModule, ContactsModule],
+  imports: [BatchAccessModule, IdempotencyModule, CallRecordsModule, UsersModule, ContactsModule],
   controllers: [BatchesController],
-  providers: [BatchesRepository, BatchDetailsRepository, BatchesService, CreateBatchService],
+  providers: [BatchDetailsRepository, BatchesService, CreateBatchService],
   exports: [BatchesService],
 })
 export class BatchesModule {}

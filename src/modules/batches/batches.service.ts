@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/access';
 import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
 import { UsersService } from '../users/users.service';
+import { BatchAccessService } from './batch-access.service';
 import { BatchDetailsRepository, type PageTotal } from './batch-details.repository';
 import { parsePhoneLogFilter } from './batch-filter';
 import { BatchesRepository } from './batches.repository';
@@ -28,6 +29,7 @@ export class BatchesService {
     private readonly batches: BatchesRepository,
     private readonly records: BatchDetailsRepository,
     private readonly users: UsersService,
+    private readonly access: BatchAccessService,
   ) {}
 
   /**
@@ -54,14 +56,21 @@ export class BatchesService {
     return row.id;
   }
 
-  /** The caller's own live batches, newest first; 404 when none match (as the seed says). */
+  /**
+   * The caller's own live batches, newest first; 404 when none match (as the seed says). Someone
+   * else of the organization answers 403; a user the organization does not have answers 404,
+   * as an id that does not exist.
+   */
   async listForUser(
     principal: Principal,
     userId: string,
     query: ListBatchesQuery,
   ): Promise<BatchListDto> {
-    if (userId !== principal.userId)
+    if (userId !== principal.userId) {
+      if (!(await this.users.findById(principal.organizationId, userId)))
+        throw new NotFoundException('User not found');
       throw new ForbiddenException('Only your own batches can be listed');
+    }
     const { rows, total } = await this.batches.listForOwner(
       principal.organizationId,
       userId,
@@ -79,8 +88,7 @@ export class BatchesService {
     batchId: string,
     query: BatchDetailsQuery,
   ): Promise<BatchDetailsDto> {
-    const batch = await this.batches.findLive(principal.organizationId, batchId);
-    if (!batch || batch.userId !== principal.userId) throw new NotFoundException('Batch not found');
+    const batch = await this.access.findAccessible(principal, batchId);
     const filter = parsePhoneLogFilter(query.filter);
     try {
       const { rows, total } = await this.records.page(
@@ -114,7 +122,7 @@ export class BatchesService {
   }
 
   async pause(principal: Principal, batchId: string): Promise<BatchSummaryDto> {
-    const batch = await this.ownedOrAdministered(principal, batchId);
+    const batch = await this.access.findAccessible(principal, batchId);
     if (batch.queueStatus !== 'active')
       throw new ConflictException(`A ${batch.queueStatus} batch cannot be paused`);
     return toBatchSummary(
@@ -123,7 +131,7 @@ export class BatchesService {
   }
 
   async resume(principal: Principal, batchId: string): Promise<BatchSummaryDto> {
-    const batch = await this.ownedOrAdministered(principal, batchId);
+    const batch = await this.access.findAccessible(principal, batchId);
     if (batch.queueStatus !== 'paused')
       throw new ConflictException(`A ${batch.queueStatus} batch cannot be resumed`);
     await this.assertCallingNumbers(
@@ -136,22 +144,9 @@ export class BatchesService {
     );
   }
 
-  /** A batch of the organization that is not deleted. */
-  findLive(organizationId: string, batchId: string): Promise<BatchRow | undefined> {
-    return this.batches.findLive(organizationId, batchId);
-  }
-
   /** Called when a phone number is deleted: it leaves every batch, which pause when left with none. */
   removeCallingNumber(organizationId: string, phoneId: string): Promise<string[]> {
     return this.batches.removeCallingNumber(organizationId, phoneId, NO_CALLING_NUMBER_REASON);
-  }
-
-  private async ownedOrAdministered(principal: Principal, batchId: string): Promise<BatchRow> {
-    const batch = await this.batches.findLive(principal.organizationId, batchId);
-    if (!batch || (batch.userId !== principal.userId && principal.role !== 'admin')) {
-      throw new NotFoundException('Batch not found');
-    }
-    return batch;
   }
 
   /** Every id must be a phone record of the organization, and one of them active. */

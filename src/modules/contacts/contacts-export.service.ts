@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { Injectable, Logger, NotFoundException, StreamableFile } from '@nestjs/common';
+import { Injectable, Logger, StreamableFile } from '@nestjs/common';
+import type { Principal } from '../../auth/access';
 import { describeUnknown } from '../../common/describe-error';
-import { BatchesRepository } from '../batches/batches.repository';
+import { BatchAccessService } from '../batches/batch-access.service';
 import {
   CallRecordsRepository,
   type ExportCursor,
@@ -64,13 +65,12 @@ export class ContactsExportService {
 
   constructor(
     private readonly records: CallRecordsRepository,
-    private readonly batches: BatchesRepository,
+    private readonly access: BatchAccessService,
   ) {}
 
-  async exportCsv(organizationId: string, batchId: string): Promise<StreamableFile> {
-    if (!(await this.batches.findLive(organizationId, batchId))) {
-      throw new NotFoundException('Batch not found');
-    }
+  async exportCsv(principal: Principal, batchId: string): Promise<StreamableFile> {
+    const { organizationId } = principal;
+    await this.access.findAccessible(principal, batchId);
     const keys = (await this.records.contactKeys(organizationId, batchId)).sort();
     const lines = Readable.from(this.lines(organizationId, batchId, keys), { highWaterMark: 1 });
     return new StreamableFile(lines, {

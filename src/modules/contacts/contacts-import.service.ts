@@ -1,8 +1,7 @@
-import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { describeUnknown } from '../../common/describe-error';
 import { newObjectId } from '../../common/object-id';
 import { JobName, JobQueue } from '../../queue';
-import { BatchesRepository } from '../batches/batches.repository';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
 import { csvContactRows } from './csv-contact-rows';
@@ -62,8 +61,8 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  * and validated. Each chunk commits on its own with its totalCalls increment: an import that
  * fails halfway keeps the chunks before the failure, and the counter always matches the rows.
  * Called inside a caller's transaction (create-batch), the chunks join that transaction. The
- * caller has checked the batch (assertBatch) or has just created it: the import does not read it
- * again.
+ * caller has checked the batch (BatchAccessService) or has just created it: the import does not
+ * read it again.
  */
 @Injectable()
 export class ContactsImportService {
@@ -71,16 +70,8 @@ export class ContactsImportService {
 
   constructor(
     private readonly records: CallRecordsRepository,
-    private readonly batches: BatchesRepository,
     private readonly jobs: JobQueue,
   ) {}
-
-  /** 404 unless the batch belongs to the organization and is not deleted. */
-  async assertBatch(organizationId: string, batchId: string): Promise<void> {
-    if (!(await this.batches.findLive(organizationId, batchId))) {
-      throw new NotFoundException('Batch not found');
-    }
-  }
 
   /** Contacts from a CSV stream (header row first, one column phoneNumber). */
   importCsv(

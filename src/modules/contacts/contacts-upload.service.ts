@@ -1,8 +1,10 @@
 import { BadRequestException, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request } from 'express';
+import type { Principal } from '../../auth/access';
 import { type AppConfig, InjectConfig } from '../../config';
+import { BatchAccessService } from '../batches/batch-access.service';
 import { ContactsImportService } from './contacts-import.service';
-import { streamCsvUpload } from './csv-upload';
+import { CSV_FILE_FIELD, withCsvUpload } from './csv-upload';
 import type { ImportContactsDto } from './dto/import-contacts.dto';
 import type { ImportReport } from './import-report';
 
@@ -11,20 +13,27 @@ import type { ImportReport } from './import-report';
 export class ContactsUploadService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
+    private readonly access: BatchAccessService,
     private readonly importer: ContactsImportService,
   ) {}
 
   async importRequest(
-    organizationId: string,
+    principal: Principal,
     batchId: string,
     body: ImportContactsDto,
     request: Request,
   ): Promise<ImportReport> {
+    const { organizationId } = principal;
     if (request.is('multipart/form-data')) {
-      // Before reading the upload: an unknown batch should not cost the whole file.
-      await this.importer.assertBatch(organizationId, batchId);
-      return streamCsvUpload(request, this.config.storage.uploadMaxBytes, {
-        file: (file) => this.importer.importCsv(organizationId, batchId, file),
+      // Before reading the upload: a batch out of reach should not cost the whole file.
+      await this.access.findAccessible(principal, batchId);
+      return withCsvUpload(request, this.config.storage.uploadMaxBytes, {}, ({ file }) => {
+        if (!file) {
+          throw new BadRequestException(
+            `The request needs a CSV file in a field named ${CSV_FILE_FIELD}`,
+          );
+        }
+        return this.importer.importCsv(organizationId, batchId, file.open());
       });
     }
     if (request.is('application/json')) {
@@ -33,7 +42,7 @@ export class ContactsUploadService {
           'contacts is required: an array of { phoneNumber, ...fields } (or upload a CSV as multipart/form-data)',
         );
       }
-      await this.importer.assertBatch(organizationId, batchId);
+      await this.access.findAccessible(principal, batchId);
       return this.importer.importRows(organizationId, batchId, body.contacts);
     }
     throw new UnsupportedMediaTypeException(

@@ -13,6 +13,7 @@ import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/acce
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
+import { BATCH_ACCESS } from '../batches/batch-access.service';
 import { ContactsExportService } from './contacts-export.service';
 import { IMPORT_CHUNK_ROWS } from './contacts-import.service';
 import { ContactsUploadService } from './contacts-upload.service';
@@ -41,7 +42,8 @@ export class ContactsController {
       'rejected row (invalid or missing number, invalid field, duplicate within the batch or ' +
       `this import, number on the do-not-call list). ${CONTACT_RULES} Rows are committed in ` +
       `chunks of ${IMPORT_CHUNK_ROWS.toLocaleString('en-US')} together with the batch ` +
-      'totalCalls: if the request fails halfway, the chunks before the failure stay imported.',
+      'totalCalls: if the request fails halfway, the chunks before the failure stay imported. ' +
+      `An upload is received whole before the import starts. ${BATCH_ACCESS}`,
   })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiExtraModels(ImportContactsDto)
@@ -76,12 +78,12 @@ export class ContactsController {
     @Body() body: ImportContactsDto,
     @Req() request: Request,
   ): Promise<ImportReportDto> {
-    return this.uploads.importRequest(principal.organizationId, batchId, body, request);
+    return this.uploads.importRequest(principal, batchId, body, request);
   }
 
   @Get('export/csv')
   @Authenticated({ permission: 'calls' })
-  @ApiOperation({ summary: "Download a batch's call records as CSV" })
+  @ApiOperation({ summary: "Download a batch's call records as CSV", description: BATCH_ACCESS })
   @ApiOkResponse({
     description:
       'Streamed text/csv (attachment batch-<batchId>.csv, CRLF lines, RFC 4180 quoting, no BOM), ' +
@@ -99,6 +101,6 @@ export class ContactsController {
     @CurrentPrincipal() principal: Principal,
     @Query() query: ExportCsvQuery,
   ): Promise<StreamableFile> {
-    return this.exports.exportCsv(principal.organizationId, query.batchId);
+    return this.exports.exportCsv(principal, query.batchId);
   }
 }

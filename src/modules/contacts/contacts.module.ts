@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { BatchesRepository } from '../batches/batches.repository';
+import { BatchAccessModule } from '../batches/batch-access.module';
 import { CallRecordsRepository } from '../call-records/call-records.repository';
 import { ContactsExportService } from './contacts-export.service';
 import { ContactsImportService } from './contacts-import.service';
@@ -8,11 +8,11 @@ import { ContactsController } from './contacts.controller';
 
 /** Contacts of a batch: JSON and CSV imports (also used by create-batch) and the CSV export. */
 @Module({
-  controllers: [ContactsController],
-  // The batches repository itself rather than BatchesModule, which imports this module for
+  // The batch access rule alone rather than BatchesModule, which imports this module for
   // create-batch's contacts.
+  imports: [BatchAccessModule],
+  controllers: [ContactsController],
   providers: [
-    BatchesRepository,
     CallRecordsRepository,
     ContactsImportService,
     ContactsUploadService,

@@ -1,4 +1,10 @@
-import type { Readable } from 'node:stream';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   BadRequestException,
   PayloadTooLargeException,
@@ -34,40 +40,67 @@ const tooLarge = (maxBytes: number) =>
 /** Form fields sent before the file part; a repeated field (callingNumbers) gives an array. */
 export type UploadFields = Record<string, string | string[]>;
 
-/** What a handler gets besides the file. */
-export interface UploadForm {
-  /** The form fields sent before the file part (create-batch sends its scalar fields first). */
-  fields: UploadFields;
-  /**
-   * Settles once the whole request body has been read: resolves with the names of the fields
-   * sent after the file part, rejects when the body turns out malformed. A handler that must
-   * not commit a half-read request awaits it before committing.
-   */
-  ended: Promise<string[]>;
+/** The CSV of an upload, received whole into a temporary file. */
+export interface SpooledCsv {
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: string;
+  bytes: number;
+  /** A new stream of the file's bytes. */
+  open(): Readable;
 }
 
-export interface CsvUploadHandlers<T> {
-  /** Gets the CSV as it arrives. */
-  file: (file: Readable, form: UploadForm) => Promise<T>;
-  /** Called when the body had no file part; without it such a request answers 400. */
-  withoutFile?: (fields: UploadFields) => Promise<T>;
+/** A multipart request read to its end. */
+export interface CsvUpload {
+  /** The form fields sent before the file part (create-batch sends its scalar fields first). */
+  fields: UploadFields;
+  /** Names of the fields sent after the file part. */
+  lateFields: string[];
+  /** Absent when the body had no file part. */
+  file?: SpooledCsv;
+}
+
+export interface CsvUploadOptions {
+  /**
+   * Runs when the file part begins, with the fields sent before it: a request it rejects fails
+   * before the file is read.
+   */
+  beforeFile?: (fields: UploadFields) => Promise<void>;
 }
 
 /**
- * Streams the `file` part of a multipart/form-data request into a handler as it arrives: the
- * upload is never held in memory or on disk. The file is capped at `maxBytes` (413); a part
- * that is not a CSV answers 415; a body without a file part answers 400 unless `withoutFile`
- * handles it. On any failure the rest of the request is drained, so the client still reads the
- * error.
+ * Reads a multipart/form-data request whole, its `file` part into a temporary file (hashed as it
+ * is written, capped at `maxBytes`: 413), then runs `handle` and removes the file. Nothing is
+ * asked of the database while the client uploads, which matters where the database is one
+ * connection (embedded PGlite) and a client uploads slowly. A file part that is not a CSV
+ * answers 415, a malformed body 400. A request that fails before its body has arrived is
+ * answered at once and its connection closed, rather than read to the end.
  */
-export function streamCsvUpload<T>(
+export async function withCsvUpload<T>(
   request: Request,
   maxBytes: number,
-  handlers: CsvUploadHandlers<T>,
+  options: CsvUploadOptions,
+  handle: (upload: CsvUpload) => Promise<T>,
 ): Promise<T> {
+  const path = join(tmpdir(), `switchboard-upload-${randomUUID()}.csv`);
+  try {
+    return await handle(await receive(request, maxBytes, path, options));
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+function receive(
+  request: Request,
+  maxBytes: number,
+  path: string,
+  options: CsvUploadOptions,
+): Promise<CsvUpload> {
   const declared = Number(request.headers['content-length']);
-  if (declared > maxBytes + MULTIPART_ALLOWANCE_BYTES) return Promise.reject(tooLarge(maxBytes));
-  return new Promise<T>((resolve, reject) => {
+  if (declared > maxBytes + MULTIPART_ALLOWANCE_BYTES) {
+    closeAfterResponse(request);
+    return Promise.reject(tooLarge(maxBytes));
+  }
+  return new Promise<CsvUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -76,56 +109,41 @@ export function streamCsvUpload<T>(
         limits: { files: 1, fileSize: maxBytes + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
       });
     } catch {
+      closeAfterResponse(request);
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
-    let settled = false;
-    let fileSeen = false;
     const fields: UploadFields = {};
     const lateFields: string[] = [];
-    let endBody: (late: string[]) => void = () => undefined;
-    let breakBody: (error: Error) => void = () => undefined;
-    const ended = new Promise<string[]>((resolve, reject) => {
-      endBody = resolve;
-      breakBody = reject;
-    });
-    ended.catch(() => undefined); // only handlers that commit await it
+    let part: Readable | undefined;
+    let spooled: Promise<SpooledCsv> | undefined;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      request.unpipe(parser);
+      closeAfterResponse(request);
+      part?.destroy();
+      // The temporary file is closed before the caller removes it.
+      void (spooled ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => reject(error instanceof Error ? error : new Error(String(error))));
+    };
     parser.on('field', (name, value) => {
-      if (fileSeen) {
+      if (part) {
         lateFields.push(name);
         return;
       }
       const previous = fields[name];
       fields[name] = previous === undefined ? value : [previous, value].flat();
     });
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      breakBody(error instanceof Error ? error : new Error(String(error)));
-      request.unpipe(parser);
-      request.resume();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
-    const settle = (handled: Promise<T>, onError: () => void = () => undefined): void => {
-      handled.then(
-        (value) => {
-          settled = true;
-          resolve(value);
-        },
-        (error: unknown) => {
-          onError();
-          fail(error);
-        },
-      );
-    };
     parser.on('file', (name, file, info) => {
-      if (name !== CSV_FILE_FIELD || fileSeen) {
+      if (name !== CSV_FILE_FIELD || part || failed) {
         file.resume();
         return;
       }
-      fileSeen = true;
+      part = file;
       if (!CSV_MEDIA_TYPES.has(info.mimeType.toLowerCase())) {
-        file.resume();
         fail(
           new UnsupportedMediaTypeException(
             `The ${CSV_FILE_FIELD} field must be a CSV (text/csv), not ${info.mimeType}`,
@@ -133,25 +151,55 @@ export function streamCsvUpload<T>(
         );
         return;
       }
-      // busboy ends a truncated file normally; an error makes the import fail instead. The
-      // import sees that error through its own pipeline, possibly after it was emitted.
-      file.on('error', () => undefined);
-      file.on('limit', () => file.destroy(tooLarge(maxBytes)));
-      settle(handlers.file(file, { fields, ended }), () => file.resume());
+      file.on('limit', () => fail(tooLarge(maxBytes)));
+      spooled = spool(file, path, () => options.beforeFile?.({ ...fields }));
+      spooled.catch(fail);
     });
     parser.on('error', () => fail(new BadRequestException('Malformed multipart/form-data body')));
     parser.on('close', () => {
-      endBody(lateFields);
-      if (fileSeen || settled) return;
-      if (handlers.withoutFile) settle(handlers.withoutFile(fields));
-      else {
-        fail(
-          new BadRequestException(
-            `The request needs a CSV file in a field named ${CSV_FILE_FIELD}`,
-          ),
-        );
+      if (failed) return;
+      if (!spooled) {
+        resolve({ fields, lateFields });
+        return;
       }
+      spooled.then((file) => {
+        if (!failed) resolve({ fields, lateFields, file });
+      }, fail);
     });
     request.pipe(parser);
   });
+}
+
+/** Writes the file part to `path` once `before` has passed, hashing it on the way. */
+async function spool(
+  file: Readable,
+  path: string,
+  before: () => Promise<void> | undefined,
+): Promise<SpooledCsv> {
+  await before();
+  // Failed meanwhile (over the limit): pipeline() would wait forever on a destroyed part.
+  if (file.destroyed) throw new Error('Upload failed before its file was read');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  await pipeline(file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  return { sha256: hash.digest('hex'), bytes, open: () => createReadStream(path) };
+}
+
+/**
+ * For a request answered before its body has arrived: `Connection: close`, and the connection
+ * ends once the answer is written, so the client stops sending instead of the server reading
+ * (and discarding) the rest of its upload.
+ */
+function closeAfterResponse(request: Request): void {
+  const response = request.res;
+  if (!response || request.complete) return;
+  response.setHeader('Connection', 'close');
+  response.once('finish', () => request.destroy());
 }

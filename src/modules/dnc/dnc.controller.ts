@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, Param, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
 import { ApiDeleteErrors, ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
+import { BATCH_ACCESS } from '../batches/batch-access.service';
 import { DncService } from './dnc.service';
 import { AddDncDto } from './dto/add-dnc.dto';
 import { DncCheckDto, DncListDto } from './dto/dnc-entry.dto';
@@ -26,12 +27,24 @@ export class DncController {
       'of them; logged instead when SMTP_URL is unset); a mail failure does not fail the request. ' +
       '400: missing or invalid fields, a phoneNumber other than the call record’s, or a number ' +
       'already listed. 404: batch (also a deleted one), its user, or the call of requestUUID in ' +
-      'that batch not found.',
+      `that batch not found. ${BATCH_ACCESS}`,
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Retry-safe add: the same key and body returns the first answer for 24 hours (instead of ' +
+      '400 for a number already listed); another body answers 422, and 409 while the first ' +
+      'request is still running. The answer is stored in the same transaction as the entry.',
   })
   @ApiEnvelope({ message: 'Number added to the do-not-call list', errorMessage: true })
-  @ApiErrors(400, 404, 500)
-  addDncEntry(@CurrentPrincipal() principal: Principal, @Body() dto: AddDncDto): Promise<void> {
-    return this.dnc.add(principal, dto);
+  @ApiErrors(400, 404, 409, 422, 500)
+  addDncEntry(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: AddDncDto,
+    @Headers('Idempotency-Key') key?: string,
+  ): Promise<void> {
+    return this.dnc.add(principal, dto, key);
   }
 
   @Get()

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { BatchesModule } from '../batches/batches.module';
+import { BatchAccessModule } from '../batches/batch-access.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { UsersModule } from '../users/users.module';
 import { DncController } from './dnc.controller';
@@ -7,7 +8,7 @@ import { DncRepository } from './dnc.repository';
 import { DncService } from './dnc.service';
 
 @Module({
-  imports: [UsersModule, NotificationsModule, BatchesModule],
+  imports: [UsersModule, NotificationsModule, BatchAccessModule, IdempotencyModule],
   controllers: [DncController],
   providers: [DncRepository, DncService],
   exports: [DncService],

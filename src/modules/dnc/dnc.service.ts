@@ -4,7 +4,8 @@ import { describeUnknown } from '../../common/describe-error';
 import { toPagination } from '../../common/page.query';
 import { maskPhoneNumber, toE164 } from '../../common/phone-number';
 import { Database, isUniqueViolation } from '../../database';
-import { BatchesService } from '../batches/batches.service';
+import { BatchAccessService } from '../batches/batch-access.service';
+import { IdempotencyService } from '../idempotency/idempotency.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { UsersService } from '../users/users.service';
 import { type DncAddedFacts, dncAddedNotice } from './dnc-notice';
@@ -16,6 +17,7 @@ import type { ListDncQuery } from './dto/dnc-queries';
 
 const DUPLICATE = "Number already in the organization's do-not-call list";
 const INVALID_NUMBER = 'Invalid phoneNumber: expected a number with its country code';
+const OPERATION = 'dncAdd';
 
 @Injectable()
 export class DncService {
@@ -24,22 +26,33 @@ export class DncService {
   constructor(
     private readonly database: Database,
     private readonly dnc: DncRepository,
-    private readonly batches: BatchesService,
+    private readonly access: BatchAccessService,
+    private readonly idempotency: IdempotencyService,
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
   ) {}
 
   /**
-   * Lists the number of a call of a batch, and in the same transaction withdraws its pending
-   * calls from every active or paused batch. The admins are e-mailed after the commit; that
-   * e-mail never fails the request.
+   * Lists the number of a call of a batch the caller may reach, and in the same transaction
+   * withdraws its pending calls from every active or paused batch. With an Idempotency-Key, a
+   * retry replays the first answer instead of finding the number listed. The admins are
+   * e-mailed after the commit; that e-mail never fails the request.
    */
-  async add(principal: Principal, dto: AddDncDto): Promise<void> {
+  async add(principal: Principal, dto: AddDncDto, key: string | undefined): Promise<void> {
+    await this.idempotency
+      .run(principal.organizationId, OPERATION, key, dto, () => this.insert(principal, dto))
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new BadRequestException(DUPLICATE);
+        throw error;
+      });
+  }
+
+  /** The entry and the withdrawn calls; runs in IdempotencyService's transaction. */
+  private async insert(principal: Principal, dto: AddDncDto): Promise<void> {
     const { organizationId } = principal;
     const phoneNumber = toE164(dto.phoneNumber);
     if (!phoneNumber) throw new BadRequestException(INVALID_NUMBER);
-    const batch = await this.batches.findLive(organizationId, dto.batchId);
-    if (!batch) throw new NotFoundException('Batch not found');
+    const batch = await this.access.findAccessible(principal, dto.batchId);
     if (!(await this.users.findById(organizationId, batch.userId)))
       throw new NotFoundException('User of the batch not found');
     const call = await this.dnc.findCall(organizationId, batch.id, dto.requestUUID.toLowerCase());
@@ -50,38 +63,31 @@ export class DncService {
       );
     }
 
-    const { entry, withdrawnCalls } = await this.database
-      .transaction(async () => {
-        const created = await this.dnc.create(organizationId, {
-          phoneNumber,
-          type: dto.type?.trim() || null,
-          batchId: batch.id,
-          callRecordId: call.callRecordId,
-          phoneLogId: call.phoneLogId,
-          requestUuid: call.requestUuid,
-          recordingUrl: call.recordingUrl,
-          transcript: call.transcript,
-          createdByUserId: principal.userId,
-        });
-        if (!created) throw new BadRequestException(DUPLICATE);
-        const withdrawn = await this.dnc.markPendingAsDoNotCall(organizationId, phoneNumber);
-        return { entry: created, withdrawnCalls: withdrawn };
-      })
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new BadRequestException(DUPLICATE);
-        throw error;
-      });
-    this.logger.log(
-      `Added ${maskPhoneNumber(phoneNumber)} to the DNC list; ${withdrawnCalls} pending call(s) withdrawn`,
-    );
-
-    // Not awaited: the answer does not wait for the SMTP server (the send is bounded and logged).
-    void this.notifyAdded(principal, {
+    const entry = await this.dnc.create(organizationId, {
       phoneNumber,
-      batchName: batch.batchName,
-      type: entry.type,
-      addedAt: entry.createdAt,
-      withdrawnCalls,
+      type: dto.type?.trim() || null,
+      batchId: batch.id,
+      callRecordId: call.callRecordId,
+      phoneLogId: call.phoneLogId,
+      requestUuid: call.requestUuid,
+      recordingUrl: call.recordingUrl,
+      transcript: call.transcript,
+      createdByUserId: principal.userId,
+    });
+    if (!entry) throw new BadRequestException(DUPLICATE);
+    const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(organizationId, phoneNumber);
+    this.database.afterCommit(() => {
+      this.logger.log(
+        `Added ${maskPhoneNumber(phoneNumber)} to the DNC list; ${withdrawnCalls} pending call(s) withdrawn`,
+      );
+      // Not awaited: the answer does not wait for the SMTP server (the send is bounded and logged).
+      void this.notifyAdded(principal, {
+        phoneNumber,
+        batchName: batch.batchName,
+        type: entry.type,
+        addedAt: entry.createdAt,
+        withdrawnCalls,
+      });
     });
   }
 

@@ -1,30 +1,49 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { idempotencyKeys, type IdempotencyKeyRow } from './idempotency.schema';
 
 type KeyId = { operation: string; key: string };
 
+/** The database's clock, so that every process of the service agrees on leases. */
+const inSeconds = (seconds: number): SQL => sql`now() + make_interval(secs => ${seconds})`;
+
+/** Idempotency-Key records. Times come from PostgreSQL's now(). */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly database: Database) {}
 
-  /** Claims the key; false when a live record for it already exists. */
+  /**
+   * Claims the key for `leaseSeconds`: a new key, one whose record has expired, or a claim whose
+   * lease ran out (its request died). Returns the claim id, or undefined when a live record
+   * holds the key.
+   */
   async claim(
     organizationId: string,
     id: KeyId,
     requestHash: string,
-    expiresAt: Date,
-  ): Promise<boolean> {
-    await this.database.db
-      .delete(idempotencyKeys)
-      .where(and(this.match(organizationId, id), lt(idempotencyKeys.expiresAt, new Date())));
-    const inserted = await this.database.db
+    leaseSeconds: number,
+  ): Promise<string | undefined> {
+    const claimId = randomUUID();
+    const record = {
+      requestHash,
+      claimId,
+      responseStatus: null,
+      responseBody: null,
+      createdAt: sql`now()`,
+      expiresAt: inSeconds(leaseSeconds),
+    };
+    const claimed = await this.database.db
       .insert(idempotencyKeys)
-      .values({ organizationId, ...id, requestHash, expiresAt })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    return inserted.length > 0;
+      .values({ organizationId, ...id, ...record })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.organizationId, idempotencyKeys.operation, idempotencyKeys.key],
+        set: record,
+        setWhere: lt(idempotencyKeys.expiresAt, sql`now()`),
+      })
+      .returning({ claimId: idempotencyKeys.claimId });
+    return claimed.length > 0 ? claimId : undefined;
   }
 
   async find(organizationId: string, id: KeyId): Promise<IdempotencyKeyRow | undefined> {
@@ -35,15 +54,51 @@ export class IdempotencyRepository {
     return row;
   }
 
-  async complete(organizationId: string, id: KeyId, status: number, body: unknown): Promise<void> {
+  /** Extends a claim's lease that has not run out yet; a lapsed claim may already be taken. */
+  async renew(
+    organizationId: string,
+    id: KeyId,
+    claimId: string,
+    leaseSeconds: number,
+  ): Promise<void> {
     await this.database.db
       .update(idempotencyKeys)
-      .set({ responseStatus: status, responseBody: body })
-      .where(this.match(organizationId, id));
+      .set({ expiresAt: inSeconds(leaseSeconds) })
+      .where(
+        and(this.claimed(organizationId, id, claimId), gt(idempotencyKeys.expiresAt, sql`now()`)),
+      );
   }
 
-  async release(organizationId: string, id: KeyId): Promise<void> {
-    await this.database.db.delete(idempotencyKeys).where(this.match(organizationId, id));
+  /**
+   * Stores the answer of the claim, kept `ttlSeconds`; false when the claim is no longer this
+   * request's (its lease ran out and another request took the key).
+   */
+  async complete(
+    organizationId: string,
+    id: KeyId,
+    claimId: string,
+    body: unknown,
+    ttlSeconds: number,
+  ): Promise<boolean> {
+    const completed = await this.database.db
+      .update(idempotencyKeys)
+      .set({ responseStatus: 200, responseBody: body ?? null, expiresAt: inSeconds(ttlSeconds) })
+      .where(this.claimed(organizationId, id, claimId))
+      .returning({ key: idempotencyKeys.key });
+    return completed.length > 0;
+  }
+
+  async release(organizationId: string, id: KeyId, claimId: string): Promise<void> {
+    await this.database.db.delete(idempotencyKeys).where(this.claimed(organizationId, id, claimId));
+  }
+
+  /** The record while `claimId` holds it, not yet completed. */
+  private claimed(organizationId: string, id: KeyId, claimId: string) {
+    return and(
+      this.match(organizationId, id),
+      eq(idempotencyKeys.claimId, claimId),
+      isNull(idempotencyKeys.responseStatus),
+    );
   }
 
   private match(organizationId: string, id: KeyId) {

@@ -3,37 +3,55 @@ import {
   BadRequestException,
   ConflictException,
   Injectable,
+  Logger,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { describeUnknown } from '../../common/describe-error';
 import { Database } from '../../database';
 import { IdempotencyRepository } from './idempotency.repository';
 import type { IdempotencyKeyRow } from './idempotency.schema';
 
-const TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a stored answer is replayed. */
+const TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a claim outlives its request's last sign of life: a request that died in flight
+ * (process killed, connection lost) holds its key this long at most. A running request renews
+ * its lease well before it runs out, however long its work takes.
+ */
+export const CLAIM_LEASE_SECONDS = 30;
+const RENEW_EVERY_MS = (CLAIM_LEASE_SECONDS * 1000) / 3;
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,255}$/;
 
-/** Rolls back a streamed request's transaction when its key was claimed meanwhile. */
-class KeyTaken extends Error {
-  constructor(readonly requestHash: string) {
-    super('Idempotency-Key taken');
+/** Rolls back the work of a request whose claim lapsed and was taken by a retry meanwhile. */
+class ClaimLost extends Error {
+  constructor() {
+    super('Idempotency-Key claim lost');
   }
 }
-
-const expiry = () => new Date(Date.now() + TTL_MS);
 
 /**
  * Idempotency-Key semantics: the first request with a key runs; a repeat with the same body gets
  * the first result; the same key with another body answers 422; a repeat while the first is
- * still running answers 409. Keys live 24 hours per organization and operation. A failed first
- * request releases its key so it can be retried.
+ * still running answers 409. Stored answers live 24 hours per organization and operation.
  */
 @Injectable()
 export class IdempotencyService {
+  private readonly logger = new Logger(IdempotencyService.name);
+
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly database: Database,
   ) {}
 
+  /**
+   * Runs `work` in a transaction, once per key. The key is claimed first (committed at once, so
+   * a concurrent repeat sees it and answers 409), and the work's result is stored in the work's
+   * own transaction: the resource and its stored answer commit together or not at all, so a
+   * retry either replays that answer or runs the work afresh. A failed request releases its
+   * key; one that died in flight loses it when its lease runs out. `request` is the fingerprint
+   * source, known before the work starts (a JSON body; an upload's fields and file hash).
+   * Called outside any transaction.
+   */
   async run<T>(
     organizationId: string,
     operation: string,
@@ -41,58 +59,37 @@ export class IdempotencyService {
     request: unknown,
     work: () => Promise<T>,
   ): Promise<T> {
-    if (key === undefined) return work();
+    if (this.database.inTransaction)
+      throw new Error('IdempotencyService.run() opens its own transaction');
+    if (key === undefined) return this.database.transaction(work);
     const id = keyId(operation, key);
     const hash = fingerprint(request);
-    if (!(await this.keys.claim(organizationId, id, hash, expiry()))) {
-      return this.repeat(await this.keys.find(organizationId, id), hash);
-    }
-    try {
-      const result = await work();
-      await this.keys.complete(organizationId, id, 200, result);
-      return result;
-    } catch (error) {
-      await this.keys.release(organizationId, id);
-      throw error;
-    }
-  }
-
-  /**
-   * For a request whose fingerprint is known only once its body has been read (a streamed
-   * upload). Without a live record for the key, `work` runs in a transaction and claims the key,
-   * result included, in that same transaction before it commits: result and key commit together
-   * or not at all, and a concurrent twin waits on the key, rolls back its own work and is
-   * answered like a repeat. With a live record, `read` reads the request without acting on it,
-   * to compare its fingerprint with the record's. Without a key, `work` still runs in a
-   * transaction.
-   */
-  async runStreamed<T>(
-    organizationId: string,
-    operation: string,
-    key: string | undefined,
-    steps: {
-      read: () => Promise<unknown>;
-      work: () => Promise<{ request: unknown; result: T }>;
-    },
-  ): Promise<T> {
-    if (key === undefined)
-      return this.database.transaction(async () => (await steps.work()).result);
-    const id = keyId(operation, key);
-    const existing = await this.keys.find(organizationId, id);
-    if (existing && existing.expiresAt > new Date()) {
-      return this.repeat(existing, fingerprint(await steps.read()));
-    }
+    const claimId = await this.keys.claim(organizationId, id, hash, CLAIM_LEASE_SECONDS);
+    if (!claimId) return this.repeat(await this.keys.find(organizationId, id), hash);
+    const renewal = setInterval(() => {
+      this.keys
+        .renew(organizationId, id, claimId, CLAIM_LEASE_SECONDS)
+        .catch((error: unknown) => this.warn('renewed', error));
+    }, RENEW_EVERY_MS);
     try {
       return await this.database.transaction(async () => {
-        const { request, result } = await steps.work();
-        const hash = fingerprint(request);
-        if (!(await this.keys.claim(organizationId, id, hash, expiry()))) throw new KeyTaken(hash);
-        await this.keys.complete(organizationId, id, 200, result);
+        const result = await work();
+        if (!(await this.keys.complete(organizationId, id, claimId, result, TTL_SECONDS))) {
+          throw new ClaimLost();
+        }
         return result;
       });
     } catch (error) {
-      if (!(error instanceof KeyTaken)) throw error;
-      return this.repeat(await this.keys.find(organizationId, id), error.requestHash);
+      if (error instanceof ClaimLost) {
+        return this.repeat(await this.keys.find(organizationId, id), hash);
+      }
+      // Failing to release leaves the key to its lease.
+      await this.keys
+        .release(organizationId, id, claimId)
+        .catch((failure: unknown) => this.warn('released', failure));
+      throw error;
+    } finally {
+      clearInterval(renewal);
     }
   }
 
@@ -106,7 +103,12 @@ export class IdempotencyService {
     if (!existing || existing.responseStatus === null) {
       throw new ConflictException('A request with this Idempotency-Key is still in progress');
     }
-    return existing.responseBody as T;
+    return (existing.responseBody ?? undefined) as T;
+  }
+
+  private warn(what: string, error: unknown): void {
+    const reason = JSON.stringify(describeUnknown(error));
+    this.logger.warn(`Idempotency-Key claim not ${what}: ${reason}`);
   }
 }
 

@@ -49,7 +49,7 @@ export interface AppConfig {
     providerThreeKeyRequired: boolean;
   };
   mail: { smtpUrl: string | undefined; from: string };
-  storage: { dir: string; uploadMaxBytes: number };
+  storage: { uploadMaxBytes: number };
   webhooks: {
     allowPrivateTargets: boolean;
     /** Events (with their deliveries and attempt log) are kept this many days once ended. */

@@ -111,7 +111,6 @@ describe('loadConfig', () => {
       PROVIDER_THREE_PUBLIC_KEY: PUBLIC_KEY,
       SMTP_URL: 'smtp://127.0.0.1:2525',
       MAIL_FROM: 'ops@example.com',
-      STORAGE_DIR: '/var/lib/switchboard/uploads',
       UPLOAD_MAX_BYTES: '1024',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       AUTH_ALLOW_SIGNUP: 'false',
@@ -127,7 +126,7 @@ describe('loadConfig', () => {
       providerThreeKeyRequired: true,
     });
     expect(config.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'ops@example.com' });
-    expect(config.storage).toEqual({ dir: '/var/lib/switchboard/uploads', uploadMaxBytes: 1024 });
+    expect(config.storage).toEqual({ uploadMaxBytes: 1024 });
     expect(config.webhooks.allowPrivateTargets).toBe(true);
     expect(config.auth.allowSignup).toBe(false);
     expect(config.process.role).toBe('api');

@@ -105,7 +105,6 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       from: read.string('MAIL_FROM', 'Switchboard <no-reply@switchboard.local>'),
     },
     storage: {
-      dir: resolve(read.string('STORAGE_DIR', `${dataDir}/uploads`)),
       uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
     },
     webhooks: {

@@ -31,9 +31,6 @@ export const CSV_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'application/octet-stream',
 ]);
 
-/** Room for multipart framing and a few form fields on top of the file itself. */
-const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
-
 const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`The CSV file is larger than the ${maxBytes}-byte upload limit`);
 
@@ -95,11 +92,6 @@ function receive(
   path: string,
   options: CsvUploadOptions,
 ): Promise<CsvUpload> {
-  const declared = Number(request.headers['content-length']);
-  if (declared > maxBytes + MULTIPART_ALLOWANCE_BYTES) {
-    closeAfterResponse(request);
-    return Promise.reject(tooLarge(maxBytes));
-  }
   return new Promise<CsvUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {

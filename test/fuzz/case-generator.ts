@@ -11,6 +11,7 @@ import {
 } from './hostile-values';
 import { flatten, type Operation, type Parameter, type Schema } from './openapi-model';
 import { documentedKeys, jsonTextExample, objectId, SchemaValues } from './schema-values';
+import { fieldMutation, fieldPointers, systematicMutations } from './systematic';
 
 /** Forged credentials the harness prepares; a case picks one by index. */
 export const FORGERY_COUNT = 8;
@@ -27,6 +28,28 @@ const text = (entry: Hostile): UrlValue => ({ value: String(entry.value) });
  */
 export class CaseGenerator {
   constructor(private readonly values: SchemaValues) {}
+
+  /**
+   * `total` cases (at least): first one case per input slot and core hostile value (each field,
+   * query and path parameter gets NUL, lone surrogates, int4 + 1, year 275760, null...), then
+   * random combinations up to `total`. Deterministic for a seed.
+   */
+  casesFor(operation: Operation, seed: number, total: number): FuzzCase[] {
+    const single = systematicMutations(operation).slice(0, Math.max(total - 50, 0));
+    const bases = fc.sample(this.base(operation), { seed, numRuns: Math.max(single.length, 1) });
+    const random = fc.sample(this.cases(operation), {
+      seed: seed + 1,
+      numRuns: Math.max(total - single.length, 0),
+    });
+    return [
+      ...single.map((mutation, i) => ({
+        operationId: operation.id,
+        base: bases[i],
+        mutations: [mutation],
+      })),
+      ...random,
+    ].map((fuzzCase, index) => ({ ...fuzzCase, index }));
+  }
 
   cases(operation: Operation): fc.Arbitrary<Omit<FuzzCase, 'index'>> {
     const candidates = this.mutations(operation);
@@ -102,8 +125,11 @@ export class CaseGenerator {
   }
 
   /** Every mutation that makes sense for this operation's documented inputs. */
-  private mutations(operation: Operation): fc.Arbitrary<Mutation>[] {
-    const out: fc.Arbitrary<Mutation>[] = [this.authMutation()];
+  private mutations(operation: Operation): fc.MaybeWeightedArbitrary<Mutation>[] {
+    // credentials change nothing on a public operation
+    const out: fc.MaybeWeightedArbitrary<Mutation>[] = operation.secured
+      ? [this.authMutation()]
+      : [];
     for (const p of operation.parameters.filter((x) => x.in === 'path')) {
       out.push(
         urlHostile().map((to): Mutation => ({
@@ -184,7 +210,7 @@ export class CaseGenerator {
     return out;
   }
 
-  private bodyMutations(operation: Operation): fc.Arbitrary<Mutation>[] {
+  private bodyMutations(operation: Operation): fc.MaybeWeightedArbitrary<Mutation>[] {
     const fields = new Map<string, string[]>();
     const required = new Set<string>();
     const files = new Set<string>();
@@ -198,7 +224,7 @@ export class CaseGenerator {
       }
     }
     for (const name of files) fields.delete(name);
-    const out: fc.Arbitrary<Mutation>[] = [
+    const out: fc.MaybeWeightedArbitrary<Mutation>[] = [
       fc.constant<Mutation>({ kind: 'body-null-all', label: 'body: every field null' }),
       weighted(HOSTILE_ANY).map((entry): Mutation => ({
         kind: 'body-replace',
@@ -224,16 +250,13 @@ export class CaseGenerator {
         })),
     ];
     if (fields.size > 0) {
-      out.push(
-        fc
+      // a hostile value in one field is the most telling case: drawn most often
+      out.push({
+        weight: 6,
+        arbitrary: fc
           .tuple(pick([...fields.values()]), weighted(HOSTILE_ANY))
-          .map(([pointer, entry]): Mutation => ({
-            kind: 'body-set',
-            pointer,
-            value: entry.value,
-            label: `body.${pointer.join('.')} ← ${entry.label}`,
-          })),
-      );
+          .map(([pointer, entry]): Mutation => fieldMutation(pointer, entry)),
+      });
     }
     if (required.size > 0) {
       out.push(
@@ -271,25 +294,6 @@ function urlHostile(): fc.Arbitrary<UrlValue> {
 function labelOf(to: UrlValue): string {
   const entry = [...URL_HOSTILES, ...RAW_URL_TEXTS].find((e) => e.value === to.value);
   return entry?.label ?? JSON.stringify(to.value.slice(0, 40));
-}
-
-/**
- * Where a hostile value can go in a body: each property, the properties of a nested object, and
- * the keys of the first item of an array of objects (from the schema's example).
- */
-function fieldPointers(schema: Schema, prefix: string[] = []): string[][] {
-  const out: string[][] = [];
-  for (const [name, raw] of Object.entries(schema.properties ?? {})) {
-    const property = flatten(raw);
-    out.push([...prefix, name]);
-    if (prefix.length > 0) continue;
-    if (property.properties) out.push(...fieldPointers(property, [name]));
-    const first: unknown = Array.isArray(property.example) ? property.example[0] : undefined;
-    if (first && typeof first === 'object') {
-      for (const key of Object.keys(first)) out.push([name, '0', key]);
-    }
-  }
-  return out;
 }
 
 /** The object branch a body uses: multipart prefers the branch with a file field. */

@@ -55,7 +55,7 @@ function gate(driver: Driver): void {
       const result = await runFuzz(target, operations, {
         seed,
         casesPerOperation,
-        concurrency: 6,
+        concurrency: 4,
         requestTimeoutMs: 30_000,
       });
       const blocked = [...guard.blocked].map(([host, n]) => `${host} x${n}`).join(', ');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { type FuzzRequest, toJsonText } from './fuzz-case';
 import type { Operation } from './openapi-model';
 
@@ -136,6 +136,10 @@ export function render(
   };
 }
 
+// A fresh connection per request: a kept-alive socket the server is just closing would turn into
+// ECONNRESET, an error of the client, not the app.
+const agent = new Agent({ keepAlive: false });
+
 /** Sends one rendered request to the app; never rejects (transport failures are answers too). */
 export function send(
   baseUrl: string,
@@ -154,6 +158,7 @@ export function send(
         // the path as it is: a URL object would re-encode the hostile escapes
         path: rendered.url,
         method: rendered.method,
+        agent,
         headers: {
           ...rendered.headers,
           ...(rendered.body ? { 'content-length': String(rendered.body.length) } : {}),

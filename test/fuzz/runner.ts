@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { CaseGenerator } from './case-generator';
 import { applyMutations, type FuzzCase, type Mutation } from './fuzz-case';
 import type { FuzzTarget } from './fuzz-target';
@@ -99,11 +98,11 @@ export async function runFuzz(
   const families: Family[] = [];
   for (const operation of ordered) {
     const opStarted = performance.now();
-    const samples = fc.sample(generator.cases(operation), {
-      seed: operationSeed(options.seed, operation.id),
-      numRuns: options.casesPerOperation,
-    });
-    const cases = samples.map((sample, index): FuzzCase => ({ ...sample, index }));
+    const cases = generator.casesFor(
+      operation,
+      operationSeed(options.seed, operation.id),
+      options.casesPerOperation,
+    );
     const entry: OperationStats = {
       cases: cases.length,
       secured: operation.secured,

@@ -27,7 +27,14 @@ const text = (entry: Hostile): UrlValue => ({ value: String(entry.value) });
  * documented bounds and examples) plus zero to four hostile mutations.
  */
 export class CaseGenerator {
-  constructor(private readonly values: SchemaValues) {}
+  private readonly canonical: CaseGenerator;
+
+  constructor(
+    private readonly values: SchemaValues,
+    canonicalValues?: SchemaValues,
+  ) {
+    this.canonical = canonicalValues ? new CaseGenerator(canonicalValues) : this;
+  }
 
   /**
    * `total` cases (at least): first one case per input slot and core hostile value (each field,
@@ -36,7 +43,10 @@ export class CaseGenerator {
    */
   casesFor(operation: Operation, seed: number, total: number): FuzzCase[] {
     const single = systematicMutations(operation).slice(0, Math.max(total - 50, 0));
-    const bases = fc.sample(this.base(operation), { seed, numRuns: Math.max(single.length, 1) });
+    const bases = fc.sample(this.canonical.base(operation), {
+      seed,
+      numRuns: Math.max(single.length, 1),
+    });
     const random = fc.sample(this.cases(operation), {
       seed: seed + 1,
       numRuns: Math.max(total - single.length, 0),

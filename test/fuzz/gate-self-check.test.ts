@@ -166,5 +166,5 @@ describe('fuzz gate self-check: planted faults are found', () => {
     expect(result.serverErrors).toBeGreaterThan(0);
     expect(coverageProblems(result)).toEqual([]);
     expect(failureReport('self-check', result)).toMatch(/-> createThing\b/);
-  });
+  }, 60_000);
 });

@@ -19,9 +19,13 @@ export function summaryLine(driver: string, result: RunResult, operations: numbe
     .slice(0, 4)
     .map(([id, stats]) => `${id} ${(stats.ms / 1000).toFixed(1)} s`)
     .join(', ');
-  const notes = result.families
-    .filter((family) => !isFailure(family))
-    .map((family) => `${family.operationId} ${family.symptom} once (${family.count} cases)`);
+  const notes = [
+    ...new Set(
+      result.families
+        .filter((family) => !isFailure(family))
+        .map((family) => `${family.operationId} ${family.symptom} once (${family.count} cases)`),
+    ),
+  ];
   return [
     `fuzz ${driver}: ${result.cases} cases over ${operations} operations in ${seconds} s ` +
       `(seed ${result.seed}): ${result.serverErrors} answered 5xx, ${failing} failure families; ` +

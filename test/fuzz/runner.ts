@@ -71,7 +71,10 @@ export async function runFuzz(
   options: RunOptions,
 ): Promise<RunResult> {
   const started = performance.now();
-  const generator = new CaseGenerator(new SchemaValues(target.ids));
+  const generator = new CaseGenerator(
+    new SchemaValues(target.ids),
+    new SchemaValues(target.ids, true),
+  );
   // deletions last, so the resources the other operations aim at live as long as possible
   const ordered = [...operations].sort(
     (a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'),

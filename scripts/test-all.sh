@@ -61,6 +61,11 @@ for project in unit integration e2e; do
   npx jest --selectProjects "$project" --runInBand --json --outputFile="$results/$project.json" || status=1
 done
 
+# Hostile cases for every operation of openapi.json, on PostgreSQL and on PGlite side by side
+# (fixed seed; `npm run fuzz` for a random one).
+step "Tests: fuzz gate"
+npx jest --selectProjects fuzz --maxWorkers=2 --json --outputFile="$results/fuzz.json" || status=1
+
 node -e '
   const fs = require("fs");
   let passed = 0, failed = 0;

@@ -1,0 +1,3 @@
+import { describeFuzzGate } from './fuzz-gate';
+
+describeFuzzGate('pglite');

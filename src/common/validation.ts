@@ -6,6 +6,7 @@ import {
   type ValidationError,
 } from '@nestjs/common';
 import type { FieldError } from '@app/contracts';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from './nesting-depth';
 import {
   findUnstorableText,
   rowsCheckingTheirOwnText,
@@ -28,13 +29,19 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 }
 
 /**
- * The one pipe of every body, query and path parameter. Before the DTO rules, any string that
- * PostgreSQL cannot store (NUL, an unpaired surrogate) answers 400: no rule of any DTO then
- * needs to think of them, and no query ever sees them.
+ * The one pipe of every body, query and path parameter. Before the DTO rules, a value nested
+ * too deep or any string that PostgreSQL cannot store (NUL, an unpaired surrogate) answers 400:
+ * no rule of any DTO then needs to think of them, and no query ever sees them.
  */
 class AppValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type !== 'custom') {
+      if (nestsDeeperThan(value, MAX_NESTING_DEPTH)) {
+        const field = metadata.data ?? metadata.type;
+        throw new ValidationFailedException([
+          { field, message: `${field} nests deeper than ${MAX_NESTING_DEPTH} levels` },
+        ]);
+      }
       const field = findUnstorableText(value, {
         path: metadata.data ?? '',
         skip: rowsCheckingTheirOwnText(metadata.metatype),

@@ -11,6 +11,12 @@ const ENVELOPE_KEYS = ['code', 'errorMessage', 'message', 'status'];
 const NUL = 'a\u0000b';
 const FAR_FUTURE = '+275760-09-13T00:00:00.000Z';
 
+const nestedArrays = (depth: number): unknown[] => {
+  let value: unknown[] = [];
+  for (let level = 1; level < depth; level += 1) value = [value];
+  return value;
+};
+
 const publicDns: WebhookDnsResolver = () =>
   Promise.resolve([{ address: '93.184.216.34', family: 4 }]);
 
@@ -18,7 +24,7 @@ interface Case {
   name: string;
   method: 'get' | 'post' | 'patch';
   path: () => string;
-  body?: () => object;
+  body?: () => object | string;
   query?: Record<string, string>;
   anonymous?: boolean;
 }
@@ -32,7 +38,14 @@ describe('hostile input answers 400 in the envelope, never 500 (issue #18)', () 
   const auth = () => ({ Authorization: `Bearer ${admin.token}` });
 
   beforeAll(async () => {
-    t = await startTestApp({ webhookDnsResolver: publicDns });
+    t = await startTestApp({
+      webhookDnsResolver: publicDns,
+      // add-phone reaches the Telnyx client only with a key; nothing listens on that port.
+      env: {
+        PROVIDER_THREE_PUBLIC_KEY: Buffer.alloc(32, 1).toString('base64'),
+        PROVIDER_THREE_API_URL: 'http://127.0.0.1:9',
+      },
+    });
     admin = await registerOrganization(t.http);
     webhookId = (await createWebhook(t, admin, { url: 'https://hooks.example.com/x' })).id;
     const make = new CallingFactories(t);
@@ -225,13 +238,42 @@ describe('hostile input answers 400 in the envelope, never 500 (issue #18)', () 
       path: () => `/api/webhooks/${webhookId}`,
       body: () => ({ active: null }),
     },
+    // Found by the fuzz gate: nesting that exhausts the validators' stack, credentials that
+    // cannot travel in a provider's HTTP header
+    {
+      name: 'a body nested 100,000 levels deep',
+      method: 'post',
+      path: () => '/api/api-keys',
+      // Sent as text: the test client's own JSON serializer would exhaust its stack.
+      body: () => `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    },
+    {
+      name: 'a field nested 2,000 levels deep',
+      method: 'post',
+      path: () => '/api/webhooks',
+      body: () => webhookBody({ name: nestedArrays(2_000) }),
+    },
+    {
+      name: 'add-phone authToken with emoji and an RTL override',
+      method: 'post',
+      path: () => '/api/call/add-phone',
+      body: () => ({
+        userId: admin.userId,
+        phoneNumber: '+14155550123',
+        integration: 'provider_three',
+        authToken: '\u202eevil \u{1F469}\u200d\u{1F467}',
+        accSId: '',
+      }),
+    },
   ];
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     let request = t.http[c.method](c.path());
     if (!c.anonymous) request = request.set(auth());
     if (c.query) request = request.query(c.query);
-    const response = await (c.body ? request.send(c.body()) : request);
+    const body = c.body?.();
+    if (typeof body === 'string') request = request.set('Content-Type', 'application/json');
+    const response = await (body === undefined ? request : request.send(body));
     expect({ status: response.status, body: response.body }).toMatchObject({
       status: 400,
       body: { status: false, code: 400 },

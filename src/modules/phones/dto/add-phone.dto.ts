@@ -1,7 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { INTEGRATIONS, type Integration } from '../../telephony/telephony.types';
+
+/** Provider credentials travel in HTTP headers: printable ASCII without spaces, as every provider issues them. */
+const CREDENTIAL = /^[\x21-\x7e]*$/;
+const credentialMessage = (field: string) => `${field} must be printable ASCII without spaces`;
 
 export class AddPhoneDto {
   @ApiProperty({
@@ -37,6 +41,7 @@ export class AddPhoneDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(512)
+  @Matches(CREDENTIAL, { message: credentialMessage('authToken') })
   authToken!: string;
 
   @ApiProperty({
@@ -47,5 +52,6 @@ export class AddPhoneDto {
   })
   @IsString()
   @MaxLength(128)
+  @Matches(CREDENTIAL, { message: credentialMessage('accSId') })
   accSId!: string;
 }

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait-for';
 
 // End to end: the built server as users run it (`node dist/bundle/main.js`), on embedded defaults:
@@ -37,18 +37,6 @@ interface Envelope<T = Record<string, unknown>> {
 }
 
 const running = new Set<Server>();
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
-}
 
 /** Starts `node dist/bundle/main.js` with a clean environment: only what the test sets. */
 async function startServer(dataDir: string): Promise<Server> {

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withTimeout } from '../../src/common/with-timeout';
+import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait-for';
 
 // The built server (`node dist/bundle/main.js`, embedded mode) stopped by a signal: during its
@@ -20,18 +20,6 @@ interface Run {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stdout(): string;
   stderr(): string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
 }
 
 async function start(dataDir: string): Promise<Run> {

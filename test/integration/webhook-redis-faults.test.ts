@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { and, count, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { Clock } from '../../src/common/clock';
@@ -7,6 +6,7 @@ import { Database } from '../../src/database';
 import { EventsService } from '../../src/modules/events/events.service';
 import { DeliverySweeper } from '../../src/modules/webhook-deliveries/delivery-sweeper';
 import { webhookDeliveries } from '../../src/modules/webhook-deliveries/webhook-deliveries.schema';
+import { freePort } from '../support/free-port';
 import { registerOrganization } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -76,14 +76,6 @@ class OwnRedis {
       client.disconnect();
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe(`webhook delivery survives Redis being killed ${KILLS} times`, () => {

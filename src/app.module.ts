@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { ClockModule } from './common/clock';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/envelope.interceptor';
@@ -11,6 +12,7 @@ import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { BatchesModule } from './modules/batches/batches.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
+import { DialerModule } from './modules/dialer/dialer.module';
 import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
@@ -43,6 +45,8 @@ export class AppModule {
         AuthModule,
         HealthModule,
         PhonesModule,
+        AgentsModule,
+        DialerModule,
         DncModule,
         BatchesModule,
         ContactsModule,

@@ -3,6 +3,7 @@ export * from '../modules/organizations/organizations.schema';
 export * from '../modules/users/users.schema';
 export * from '../modules/api-keys/api-keys.schema';
 export * from '../modules/phones/phones.schema';
+export * from '../modules/agents/agents.schema';
 export * from '../modules/batches/batches.schema';
 export * from '../modules/call-records/call-records.schema';
 export * from '../modules/dnc/dnc.schema';

@@ -192,6 +192,7 @@ describe('batches', () => {
           'callsPicked',
           'createdAt',
           'queue_status',
+          'statusReason',
           'totalCalls',
           'updatedAt',
         ].sort(),
@@ -433,7 +434,7 @@ describe('batches', () => {
         .expect(200);
       [row] = await db.select().from(batches).where(eq(batches.id, id));
       expect(row).toMatchObject({ callingNumbers: [], queueStatus: 'paused' });
-      expect(row.pausedReason).toMatch(/No calling number left/);
+      expect(row.statusReason).toBe('no_calling_number');
       const resume = await t.http
         .post(`/api/call/batches/${id}/resume`)
         .set(bearer(admin.token))

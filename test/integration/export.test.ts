@@ -43,7 +43,11 @@ describe('call records CSV export', () => {
       transcript: 'Hello, "Ada" here\nbye',
       createdAt: newer,
     });
-    await calls.phoneLog(eve, { callStatus: '-failed', callDuration: 0, createdAt: older });
+    await calls.phoneLog(eve, {
+      callStatus: '-failed' as 'failed',
+      callDuration: 0,
+      createdAt: older,
+    });
 
     const response = await exportCsv(batch.id).expect(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');

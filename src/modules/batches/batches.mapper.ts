@@ -11,6 +11,7 @@ export function toBatchSummary(row: BatchRow): BatchSummaryDto {
     callsPicked: row.callsPicked,
     callsCompleted: row.callsCompleted,
     queue_status: row.queueStatus,
+    statusReason: row.statusReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -36,6 +37,7 @@ export function toBatchDetails(
     batchId: batch.id,
     batchName: batch.batchName,
     batchStatus: batch.queueStatus,
+    statusReason: batch.statusReason,
     page: page.page,
     limit: page.limit,
     total: page.total,

@@ -3,7 +3,7 @@ import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm'
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
 import { phoneNumbers } from '../phones/phones.schema';
-import { batches, type BatchRow, type QueueStatus } from './batches.schema';
+import { batches, type BatchRow, type QueueStatus, type StatusReason } from './batches.schema';
 
 export type NewBatch = Omit<
   typeof batches.$inferInsert,
@@ -75,11 +75,11 @@ export class BatchesRepository {
     organizationId: string,
     id: string,
     status: QueueStatus,
-    reason: string | null,
+    reason: StatusReason | null,
   ) {
     const [row] = await this.database.db
       .update(batches)
-      .set({ queueStatus: status, pausedReason: reason })
+      .set({ queueStatus: status, statusReason: reason })
       .where(
         and(eq(batches.organizationId, organizationId), eq(batches.id, id), not(batches.isDeleted)),
       )
@@ -91,11 +91,7 @@ export class BatchesRepository {
    * Removes a phone record from every batch's callingNumbers; a live batch left with none is
    * paused with the reason shown. Returns the ids of the batches it paused.
    */
-  async removeCallingNumber(
-    organizationId: string,
-    phoneId: string,
-    pausedReason: string,
-  ): Promise<string[]> {
+  async removeCallingNumber(organizationId: string, phoneId: string): Promise<string[]> {
     const inBatches = and(
       eq(batches.organizationId, organizationId),
       sql`${batches.callingNumbers} @> ARRAY[${phoneId}]::text[]`,
@@ -106,7 +102,7 @@ export class BatchesRepository {
       .where(inBatches);
     const paused = await this.database.db
       .update(batches)
-      .set({ queueStatus: 'paused', pausedReason })
+      .set({ queueStatus: 'paused', statusReason: 'no_calling_number' })
       .where(
         and(
           eq(batches.organizationId, organizationId),

@@ -1,10 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
+import { agents } from '../agents/agents.schema';
 import { organizations } from '../organizations/organizations.schema';
 import { users } from '../users/users.schema';
 
 export type QueueStatus = 'active' | 'paused' | 'completed';
+
+/** Why a batch is not dialing normally (contract-additions §3); null while all is well. */
+export const STATUS_REASONS = [
+  'cancelled',
+  'failure_rate',
+  'no_agent',
+  'no_calling_number',
+] as const;
+export type StatusReason = (typeof STATUS_REASONS)[number];
 
 /** A calling campaign: its contacts are call records; its counters are kept in step with them. */
 export const batches = pgTable(
@@ -32,8 +42,14 @@ export const batches = pgTable(
       .default(sql`'{0,1,2,3,4,5,6}'`),
     enforceCalleeLocalHours: boolean('enforce_callee_local_hours').notNull().default(true),
     queueStatus: text('queue_status').$type<QueueStatus>().notNull().default('active'),
-    /** Why a batch was paused by the system (e.g. no calling number left). */
-    pausedReason: text('paused_reason'),
+    /** statusReason (column name kept from when it only said why a batch was paused). */
+    statusReason: text('paused_reason').$type<StatusReason>(),
+    /** The voice agent that speaks; null: the organization's default agent. */
+    agentId: objectIdRef('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** Calls in progress at once for this batch; null: the organization's limit. */
+    maxConcurrentCalls: integer('max_concurrent_calls'),
+    /** Whether calls are recorded (call.recording.available follows each answered call). */
+    recordCalls: boolean('record_calls').notNull().default(false),
     totalCalls: integer('total_calls').notNull().default(0),
     callsPicked: integer('calls_picked').notNull().default(0),
     callsCompleted: integer('calls_completed').notNull().default(0),
@@ -57,6 +73,9 @@ export const batches = pgTable(
       .on(t.organizationId, t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`NOT ${t.isDeleted}`),
     index('batches_calling_numbers_idx').using('gin', t.callingNumbers),
+    index('batches_dialing_idx')
+      .on(t.organizationId)
+      .where(sql`queue_status = 'active' AND NOT is_deleted`),
   ],
 );
 

@@ -20,9 +20,6 @@ import type { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
 import type { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
 import type { CreateBatchDto } from './dto/create-batch.dto';
 
-export const NO_CALLING_NUMBER_REASON =
-  'No calling number left: every phone number of this batch was deleted';
-
 @Injectable()
 export class BatchesService {
   constructor(
@@ -146,7 +143,7 @@ export class BatchesService {
 
   /** Called when a phone number is deleted: it leaves every batch, which pause when left with none. */
   removeCallingNumber(organizationId: string, phoneId: string): Promise<string[]> {
-    return this.batches.removeCallingNumber(organizationId, phoneId, NO_CALLING_NUMBER_REASON);
+    return this.batches.removeCallingNumber(organizationId, phoneId);
   }
 
   /** Every id must be a phone record of the organization, and one of them active. */

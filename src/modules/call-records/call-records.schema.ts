@@ -44,6 +44,10 @@ export const callRecords = pgTable(
     index('call_records_pending_number_idx')
       .on(t.organizationId, t.phoneNumber)
       .where(sql`status = 'pending'`),
+    // The dialer's claim: due records of a batch, never-tried ones (null) first.
+    index('call_records_due_idx')
+      .on(t.batchId, t.nextAttemptAt.nullsFirst())
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -72,6 +76,33 @@ export const callRecordSearch = pgTable(
   (t) => [index('call_record_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops'))],
 );
 
+/** callStatus of a phone log (contract-additions §3). */
+export const CALL_STATUSES = [
+  'queued',
+  'ringing',
+  'in-progress',
+  'completed',
+  'busy',
+  'no-answer',
+  'failed',
+  'canceled',
+  'voicemail',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** One turn of the conversation stored on a phone log. */
+export interface PhoneLogTurn {
+  role: 'agent' | 'callee';
+  text: string;
+  startedAt: string;
+}
+
+/**
+ * Why the dialer was allowed to place a call: the windows it checked, in the zones it checked
+ * them, at the moment it placed it (kept on the phone log as evidence).
+ */
+export type DialPermit = Record<string, unknown>;
+
 /** One call attempt of a call record. `requestUUID` is the id the DNC add operation accepts. */
 export const phoneLogs = pgTable(
   'phone_logs',
@@ -87,7 +118,27 @@ export const phoneLogs = pgTable(
       .notNull()
       .references(() => callRecords.id, { onDelete: 'cascade' }),
     requestUuid: uuid('request_uuid').notNull().defaultRandom(),
-    callStatus: text('call_status').notNull(),
+    callStatus: text('call_status').$type<CallStatus>().notNull(),
+    /** 1 for a record's first attempt, 2 for its first retry… */
+    attempt: integer('attempt').notNull().default(1),
+    /** Plivo request/Call UUID, Twilio Call SID, Telnyx call_control_id; null until placed. */
+    providerCallId: text('provider_call_id'),
+    /** E.164 of the calling number used. */
+    fromNumber: text('from_number'),
+    answeredBy: text('answered_by').$type<'human' | 'machine' | 'unknown'>(),
+    endedReason: text('ended_reason'),
+    turns: jsonb('turns').$type<PhoneLogTurn[]>().notNull().default([]),
+    summary: text('summary'),
+    analysis: jsonb('analysis').$type<Record<string, unknown>>(),
+    permit: jsonb('permit').$type<DialPermit>(),
+    /**
+     * While set, the attempt is the dialer's to watch: past it, a call being placed or live with
+     * no final callback is reconciled with the provider (never placed again blindly).
+     */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    placedAt: timestamp('placed_at', { withTimezone: true }),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
     callDuration: integer('call_duration').notNull().default(0),
     recordingUrl: text('recording_url'),
     transcript: text('transcript'),
@@ -100,6 +151,13 @@ export const phoneLogs = pgTable(
   (t) => [
     uniqueIndex('phone_logs_request_uuid_key').on(t.requestUuid),
     index('phone_logs_record_created_idx').on(t.callRecordId, t.createdAt),
+    // Concurrency: calls not yet ended, per organization and batch.
+    index('phone_logs_live_idx')
+      .on(t.organizationId, t.batchId)
+      .where(sql`call_status IN ('queued', 'ringing', 'in-progress')`),
+    index('phone_logs_lease_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`lease_expires_at IS NOT NULL`),
   ],
 );
 

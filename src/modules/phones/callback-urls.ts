@@ -18,3 +18,12 @@ export function callbackUrlsFor(
     applicationName: `switchboard_${phoneId}`,
   };
 }
+
+/**
+ * The number's callback URLs for one call: `call` names our phone log, so every callback of the
+ * call finds its attempt (Plivo and Twilio echo the URL; Telnyx also gets it as client_state).
+ */
+export function callbackUrlsForCall(urls: CallbackUrls, phoneLogId: string): CallbackUrls {
+  const call = `&call=${encodeURIComponent(phoneLogId)}`;
+  return { ...urls, answerUrl: `${urls.answerUrl}${call}`, statusUrl: `${urls.statusUrl}${call}` };
+}

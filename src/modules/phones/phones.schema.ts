@@ -27,6 +27,8 @@ export const phoneNumbers = pgTable(
     providerAppId: text('provider_app_id'),
     status: text('status').$type<PhoneStatus>().notNull().default('active'),
     webhooksCheckedAt: timestamp('webhooks_checked_at', { withTimezone: true }),
+    /** The dialer's pacing: this number places its next call no earlier (DIALER_CALLS_PER_SECOND). */
+    nextDialAt: timestamp('next_dial_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -43,6 +43,12 @@ export interface PlaceCallInput {
   /** Echoed back in callbacks where the provider supports it (Telnyx client_state). */
   clientState?: string;
   ringTimeoutSeconds?: number;
+  /** The provider ends the call after this long (the agent's maxCallSeconds). */
+  timeLimitSeconds?: number;
+  /** Record from the answer; the recording arrives by callback (call.recording.available). */
+  record?: boolean;
+  /** Ask the provider's answering-machine detection to tell a person from a machine. */
+  machineDetection?: boolean;
 }
 
 export interface InboundCallback {
@@ -64,6 +70,10 @@ export interface ParsedCallStatus {
   recordingUrl?: string;
   hangupCause?: string;
   clientState?: string;
+  /** Answering-machine detection's verdict, normalised. */
+  answeredBy?: 'human' | 'machine' | 'unknown';
+  /** When the provider says it happened (ISO 8601), else undefined. */
+  occurredAt?: string;
 }
 
 /** One telephony provider's REST protocol (contract-additions §4). */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { STATUS_REASONS, type StatusReason } from '../batches.schema';
 
 export class PhoneLogDto {
   @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
@@ -59,6 +60,16 @@ export class BatchDetailsDto {
 
   @ApiProperty({ enum: ['active', 'paused', 'completed'] })
   batchStatus!: string;
+
+  @ApiProperty({
+    enum: STATUS_REASONS,
+    nullable: true,
+    type: String,
+    example: null,
+    description:
+      'Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left).',
+  })
+  statusReason!: StatusReason | null;
 
   @ApiProperty({ example: 1 })
   page!: number;

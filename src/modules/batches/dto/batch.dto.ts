@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PaginationDto } from '../../../common/page.query';
+import { STATUS_REASONS, type StatusReason } from '../batches.schema';
 
 const QUEUE_STATUSES = ['active', 'paused', 'completed'];
 
@@ -21,6 +22,16 @@ export class BatchSummaryDto {
 
   @ApiProperty({ enum: QUEUE_STATUSES, example: 'active' })
   queue_status!: string;
+
+  @ApiProperty({
+    enum: STATUS_REASONS,
+    nullable: true,
+    type: String,
+    example: null,
+    description:
+      'Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left).',
+  })
+  statusReason!: StatusReason | null;
 
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
+import { organizations } from '../organizations/organizations.schema';
+
+/** One value the post-call analysis extracts from a conversation (contract-additions §8). */
+export interface AnalysisField {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'enum';
+  description: string;
+  options?: string[];
+}
+
+/**
+ * A voice agent: what speaks on a batch's calls. Each organization's first agent is its default
+ * (the one a batch without agentId uses); at most one default per organization.
+ */
+export const agents = pgTable(
+  'agents',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    agentName: text('agent_name').notNull(),
+    gender: text('gender'),
+    voice: text('voice'),
+    conversationType: text('conversation_type').notNull().default('single_prompt'),
+    prompt: text('prompt').notNull().default(''),
+    greeting: text('greeting'),
+    /** BCP 47. */
+    language: text('language').notNull().default('en-US'),
+    knowledgeBaseIds: text('knowledge_base_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    voicemailMessage: text('voicemail_message'),
+    /** E.164. */
+    transferNumber: text('transfer_number'),
+    maxCallSeconds: integer('max_call_seconds').notNull().default(600),
+    interruptible: boolean('interruptible').notNull().default(true),
+    analysisFields: jsonb('analysis_fields').$type<AnalysisField[]>().notNull().default([]),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('agents_organization_default_key')
+      .on(t.organizationId)
+      .where(sql`is_default`),
+    index('agents_organization_created_idx').on(t.organizationId, t.createdAt, t.id),
+  ],
+);
+
+export type AgentRow = typeof agents.$inferSelect;

@@ -26,6 +26,7 @@ ALTER TABLE "batches" ADD COLUMN "record_calls" boolean DEFAULT false NOT NULL;-
 ALTER TABLE "phone_logs" ADD COLUMN "attempt" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "phone_logs" ADD COLUMN "provider_call_id" text;--> statement-breakpoint
 ALTER TABLE "phone_logs" ADD COLUMN "from_number" text;--> statement-breakpoint
+ALTER TABLE "phone_logs" ADD COLUMN "agent_id" varchar(24);--> statement-breakpoint
 ALTER TABLE "phone_logs" ADD COLUMN "answered_by" text;--> statement-breakpoint
 ALTER TABLE "phone_logs" ADD COLUMN "ended_reason" text;--> statement-breakpoint
 ALTER TABLE "phone_logs" ADD COLUMN "turns" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint

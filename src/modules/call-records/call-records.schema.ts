@@ -125,6 +125,8 @@ export const phoneLogs = pgTable(
     providerCallId: text('provider_call_id'),
     /** E.164 of the calling number used. */
     fromNumber: text('from_number'),
+    /** The voice agent that speaks on this attempt (chosen at the claim; kept if deleted). */
+    agentId: objectIdRef('agent_id'),
     answeredBy: text('answered_by').$type<'human' | 'machine' | 'unknown'>(),
     endedReason: text('ended_reason'),
     turns: jsonb('turns').$type<PhoneLogTurn[]>().notNull().default([]),

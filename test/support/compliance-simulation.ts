@@ -233,7 +233,7 @@ function judge(report: SimulationReport, contact: SimulatedContact, now: Date, p
   }
 }
 
-const US_AREA_CODES = Object.keys(numberZones.usStates).filter(
+export const US_AREA_CODES = Object.keys(numberZones.usStates).filter(
   (areaCode) => (numberZones.nanpAreaCodes as Record<string, string[]>)[areaCode],
 );
 /** Zones of US area codes: every one the population covers. */

@@ -106,7 +106,7 @@ export function oracleBatchAllows(batch: BatchWindow, at: Date): boolean {
 /** The zones the oracle believes the callee may be in ([] = none known). */
 export function oracleZones(phoneNumber: string, contactTimezone?: string): string[] {
   if (contactTimezone && validZone(contactTimezone)) return [contactTimezone];
-  const digits = phoneNumber.replace(/^\+/, '');
+  const digits = phoneNumber.replace(/\D/g, '');
   const parsed = parsePhoneNumberFromString(phoneNumber);
   if (digits.startsWith('1') && digits.length === 11) {
     const areaCode = digits.slice(1, 4);
@@ -130,7 +130,7 @@ export function oracleZones(phoneNumber: string, contactTimezone?: string): stri
 }
 
 export function oracleState(phoneNumber: string): string | undefined {
-  const match = /^\+1(\d{3})\d{7}$/.exec(phoneNumber);
+  const match = /^1(\d{3})\d{7}$/.exec(phoneNumber.replace(/\D/g, ''));
   if (!match) return undefined;
   return Object.keys(ORACLE_STATE_AREA_CODES).find((state) =>
     ORACLE_STATE_AREA_CODES[state].includes(match[1]),

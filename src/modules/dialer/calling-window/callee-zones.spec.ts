@@ -11,6 +11,8 @@ describe('callee zones', () => {
       state: 'FL',
       zones: ['America/Chicago', 'America/New_York'],
     });
+    // Not in E.164 form: parsed, same answer.
+    expect(calleeZonesOf('+1 (850) 555-0123')).toBe(calleeZonesOf('+18505550123'));
     expect(calleeZonesOf('+16055550123').zones).toEqual(
       expect.arrayContaining(['America/Chicago', 'America/Denver']),
     );

@@ -54,25 +54,27 @@ function zonesOfCountry(country: string): readonly string[] {
 }
 
 const byAreaCode = new Map<string, CalleeZones>();
+function areaCodeZones(areaCode: string): CalleeZones | undefined {
+  let found = byAreaCode.get(areaCode);
+  if (!found && NANP_AREA_CODES[areaCode]) {
+    found = {
+      zones: usableZones(NANP_AREA_CODES[areaCode]),
+      source: 'area_code',
+      areaCode,
+      state: US_STATES[areaCode],
+    };
+    byAreaCode.set(areaCode, found);
+  }
+  return found;
+}
 
 /** The zones a number may be in, without the contact's own field. */
 export function numberZonesOf(phoneNumber: string): CalleeZones {
-  // Fast path: a NANP number whose area code the table knows needs no full parse.
+  // Fast path: E.164 NANP needs no full parse.
   const nanp = NANP.exec(phoneNumber);
   if (nanp) {
-    const cached = byAreaCode.get(nanp[1]);
-    if (cached) return cached;
-    const zones = NANP_AREA_CODES[nanp[1]];
-    if (zones) {
-      const found: CalleeZones = {
-        zones: usableZones(zones),
-        source: 'area_code',
-        areaCode: nanp[1],
-        state: US_STATES[nanp[1]],
-      };
-      byAreaCode.set(nanp[1], found);
-      return found;
-    }
+    const known = areaCodeZones(nanp[1]);
+    if (known) return known;
   }
   const parsed = parsePhoneNumberFromString(phoneNumber);
   if (!parsed) return { zones: [], source: 'unknown' };
@@ -80,6 +82,8 @@ export function numberZonesOf(phoneNumber: string): CalleeZones {
   const country = parsed.country;
   const areaCode = callingCode === '1' ? parsed.nationalNumber.slice(0, 3) : undefined;
   const state = areaCode ? US_STATES[areaCode] : undefined;
+  const known = areaCode ? areaCodeZones(areaCode) : undefined;
+  if (known) return known;
   if (callingCode !== '1') {
     const digits = `${callingCode}${parsed.nationalNumber}`;
     for (let length = digits.length; length > callingCode.length; length -= 1) {

@@ -146,7 +146,7 @@ function permitFor(plan: Plan, at: number): DialPermit {
     batch: {
       timezone: window.zone,
       window: `${clock(window.start)}-${clock(window.end)}`,
-      allowedDays: [...batch.allowedDays].sort(),
+      allowedDays: [...batch.allowedDays].sort((a, b) => a - b),
       localTime: localTime(window.zone, at),
     },
     callee: callee
@@ -180,6 +180,7 @@ function permitFor(plan: Plan, at: number): DialPermit {
 }
 
 function clock(minutes: number): string {
+  if (minutes === 1440) return '24:00';
   const wrapped = minutes % 1440;
   const text = `${String(Math.floor(wrapped / 60)).padStart(2, '0')}:${String(wrapped % 60).padStart(2, '0')}`;
   return minutes >= 1440 ? `${text}+1d` : text;

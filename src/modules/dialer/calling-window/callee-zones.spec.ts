@@ -1,0 +1,108 @@
+import numberZones from './data/number-zones.json';
+import { calleeZonesOf } from './callee-zones';
+import { STATE_RULES } from './state-rules';
+import { isValidZone, zoneOffsets } from './zone-offsets';
+
+describe('callee zones', () => {
+  it('reads split area codes as every zone they span', () => {
+    expect(calleeZonesOf('+18505550123')).toMatchObject({
+      source: 'area_code',
+      areaCode: '850',
+      state: 'FL',
+      zones: ['America/Chicago', 'America/New_York'],
+    });
+    // Not in E.164 form: parsed, same answer.
+    expect(calleeZonesOf('+1 (850) 555-0123')).toBe(calleeZonesOf('+18505550123'));
+    expect(calleeZonesOf('+16055550123').zones).toEqual(
+      expect.arrayContaining(['America/Chicago', 'America/Denver']),
+    );
+  });
+
+  it('outside NANP uses the longest known prefix, then the country, else nothing', () => {
+    expect(calleeZonesOf('+442071234567')).toMatchObject({
+      source: 'prefix',
+      zones: ['Europe/London'],
+    });
+    expect(calleeZonesOf('+61891234567')).toMatchObject({ source: 'prefix' });
+    expect(calleeZonesOf('+493012345678')).toMatchObject({ source: 'country', country: 'DE' });
+    expect(calleeZonesOf('+18005550123')).toMatchObject({ source: 'country', country: 'US' });
+    expect(calleeZonesOf('+19995550123')).toMatchObject({ source: 'unknown', zones: [] });
+    expect(calleeZonesOf('not a number')).toMatchObject({ source: 'unknown', zones: [] });
+  });
+
+  it('a valid contact timezone wins but the state stays presumed from the area code', () => {
+    expect(calleeZonesOf('+13055550123', 'Europe/Madrid')).toMatchObject({
+      source: 'contact',
+      zones: ['Europe/Madrid'],
+      state: 'FL',
+    });
+    expect(calleeZonesOf('+13055550123', 'Nowhere/Land')).toMatchObject({
+      source: 'area_code',
+      ignoredContactTimezone: 'Nowhere/Land',
+    });
+  });
+
+  it('the generated data agrees with the NANPA area codes of the states with rules', () => {
+    const byState = (state: string): string[] =>
+      Object.entries(numberZones.usStates)
+        .filter(([, code]) => code === state)
+        .map(([areaCode]) => areaCode)
+        .sort();
+    expect(Object.keys(STATE_RULES).sort()).toEqual(['FL', 'MD', 'OK', 'WA']);
+    expect(byState('FL')).toEqual(
+      '239 305 321 324 352 386 407 448 561 645 656 689 727 728 754 772 786 813 850 863 904 941 954'.split(
+        ' ',
+      ),
+    );
+    expect(byState('OK')).toEqual(['405', '539', '572', '580', '918']);
+    expect(byState('MD')).toEqual(['227', '240', '301', '410', '443', '667']);
+    expect(byState('WA')).toEqual(['206', '253', '360', '425', '509', '564']);
+  });
+
+  it('every zone in the data is known to this runtime', () => {
+    const zones = new Set(
+      [...Object.values(numberZones.nanpAreaCodes), ...Object.values(numberZones.prefixes)].flat(),
+    );
+    expect([...zones].filter((zone) => !isValidZone(zone))).toEqual([]);
+  });
+});
+
+describe('zone offsets', () => {
+  it('match Intl at random instants and at the minutes around each 2026 change', () => {
+    const zones = [
+      'America/New_York',
+      'Europe/London',
+      'Australia/Sydney',
+      'Australia/Lord_Howe',
+      'America/Santiago',
+      'Asia/Kolkata',
+    ];
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intlOffset = (zone: string, at: number): number => {
+      const format =
+        formats.get(zone) ??
+        new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+      formats.set(zone, format);
+      const name = format.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value;
+      const match = /GMT(?:([+-])(\d{2}):(\d{2}))?/.exec(name ?? '') as RegExpExecArray;
+      return match[1]
+        ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]))
+        : 0;
+    };
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (const zone of zones) {
+      const offsets = zoneOffsets(zone);
+      for (let i = 0; i < 400; i += 1) {
+        const at = start + Math.floor(((i * 7919) % 400) * 0.9125 * 86_400_000 + i * 997);
+        expect([zone, at, offsets.offsetAt(at)]).toEqual([zone, at, intlOffset(zone, at)]);
+      }
+      const segments = offsets.segments(start, start + 365 * 86_400_000);
+      expect([zone, segments.length]).toEqual([zone, zone === 'Asia/Kolkata' ? 1 : 3]);
+      for (const segment of segments.slice(1)) {
+        for (const at of [segment.start - 1, segment.start]) {
+          expect([zone, at, offsets.offsetAt(at)]).toEqual([zone, at, intlOffset(zone, at)]);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import { getCountry } from 'countries-and-timezones';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import numberZones from './data/number-zones.json';
+import { isValidZone } from './zone-offsets';
+
+/**
+ * Where a callee's zones came from:
+ * - contact: the contact's own valid `timezone` field;
+ * - area_code: a NANP area code (every zone any part of it is in);
+ * - prefix: the longest number prefix in libphonenumber's timezone map (outside NANP);
+ * - country: the number's country (all its zones) when the prefix says nothing finer;
+ * - calling_code: every zone of the country calling code, when no single country is known;
+ * - unknown: nothing known; only the batch window applies (the permit says so).
+ */
+export type ZoneSource =
+  'contact' | 'area_code' | 'prefix' | 'country' | 'calling_code' | 'unknown';
+
+export interface CalleeZones {
+  zones: readonly string[];
+  source: ZoneSource;
+  /** US state presumed from the NANP area code (drives state rules). */
+  state?: string;
+  areaCode?: string;
+  country?: string;
+  /** The contact's timezone field, when it was present but not a valid IANA zone. */
+  ignoredContactTimezone?: string;
+}
+
+const NANP_AREA_CODES: Readonly<Record<string, string[]>> = numberZones.nanpAreaCodes;
+const US_STATES: Readonly<Record<string, string>> = numberZones.usStates;
+const PREFIXES: Readonly<Record<string, string[]>> = numberZones.prefixes;
+const NANP = /^\+1(\d{3})\d{7}$/;
+
+// Zones usable by this Node's ICU only; a name the runtime does not know would make every
+// window check throw, so it is dropped here once per list.
+const usable = new Map<readonly string[], readonly string[]>();
+function usableZones(zones: readonly string[]): readonly string[] {
+  let kept = usable.get(zones);
+  if (!kept) {
+    kept = zones.filter(isValidZone);
+    usable.set(zones, kept);
+  }
+  return kept;
+}
+
+const countryZones = new Map<string, readonly string[]>();
+function zonesOfCountry(country: string): readonly string[] {
+  let zones = countryZones.get(country);
+  if (!zones) {
+    zones = usableZones(getCountry(country)?.timezones ?? []);
+    countryZones.set(country, zones);
+  }
+  return zones;
+}
+
+const byAreaCode = new Map<string, CalleeZones>();
+function areaCodeZones(areaCode: string): CalleeZones | undefined {
+  let found = byAreaCode.get(areaCode);
+  if (!found && NANP_AREA_CODES[areaCode]) {
+    found = {
+      zones: usableZones(NANP_AREA_CODES[areaCode]),
+      source: 'area_code',
+      areaCode,
+      state: US_STATES[areaCode],
+    };
+    byAreaCode.set(areaCode, found);
+  }
+  return found;
+}
+
+/** The zones a number may be in, without the contact's own field. */
+export function numberZonesOf(phoneNumber: string): CalleeZones {
+  // Fast path: E.164 NANP needs no full parse.
+  const nanp = NANP.exec(phoneNumber);
+  if (nanp) {
+    const known = areaCodeZones(nanp[1]);
+    if (known) return known;
+  }
+  const parsed = parsePhoneNumberFromString(phoneNumber);
+  if (!parsed) return { zones: [], source: 'unknown' };
+  const callingCode = parsed.countryCallingCode;
+  const country = parsed.country;
+  const areaCode = callingCode === '1' ? parsed.nationalNumber.slice(0, 3) : undefined;
+  const state = areaCode ? US_STATES[areaCode] : undefined;
+  const known = areaCode ? areaCodeZones(areaCode) : undefined;
+  if (known) return known;
+  if (callingCode !== '1') {
+    const digits = `${callingCode}${parsed.nationalNumber}`;
+    for (let length = digits.length; length > callingCode.length; length -= 1) {
+      const zones = PREFIXES[digits.slice(0, length)];
+      if (zones) return { zones: usableZones(zones), source: 'prefix', country };
+    }
+  }
+  if (country) {
+    const zones = zonesOfCountry(country);
+    if (zones.length > 0) return { zones, source: 'country', country, areaCode, state };
+  }
+  // NANP's calling-code entry spans Guam to Newfoundland (no common 08:00–21:00): not used.
+  const shared = callingCode === '1' ? undefined : PREFIXES[callingCode];
+  if (shared) return { zones: usableZones(shared), source: 'calling_code', areaCode, state };
+  return { zones: [], source: 'unknown', areaCode, state };
+}
+
+/** The zones to check for a callee: the contact's valid timezone field, else the number's. */
+export function calleeZonesOf(phoneNumber: string, contactTimezone?: string): CalleeZones {
+  const fromNumber = numberZonesOf(phoneNumber);
+  if (contactTimezone === undefined || contactTimezone === '') return fromNumber;
+  if (isValidZone(contactTimezone)) {
+    return {
+      zones: [contactTimezone],
+      source: 'contact',
+      state: fromNumber.state,
+      areaCode: fromNumber.areaCode,
+      country: fromNumber.country,
+    };
+  }
+  return { ...fromNumber, ignoredContactTimezone: contactTimezone };
+}

@@ -1,21 +1,9 @@
-import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import { type DynamicModule, Logger } from '@nestjs/common';
 import { BullModule, type RegisterQueueOptions } from '@nestjs/bullmq';
 import { type DefaultJobOptions, Queue, type QueueOptions } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config';
-import {
-  DEFAULT_JOB_RETRY_POLICY,
-  JOB_LANES,
-  JOB_RETRY_POLICY,
-  type JobLane,
-  type JobRetryPolicy,
-} from './jobs';
-
-/** Provides JOB_RETRY_POLICY to both drivers and to the BullMQ queue options (tests override it). */
-@Module({
-  providers: [{ provide: JOB_RETRY_POLICY, useValue: DEFAULT_JOB_RETRY_POLICY }],
-  exports: [JOB_RETRY_POLICY],
-})
-export class JobRetryPolicyModule {}
+import { JobRetryPolicyModule } from './job-retry-policy.module';
+import { JOB_LANES, JOB_RETRY_POLICY, type JobLane, type JobRetryPolicy } from './jobs';
 
 /** What every job gets unless send() says otherwise. */
 export function defaultJobOptions(policy: JobRetryPolicy): DefaultJobOptions {

@@ -2,10 +2,11 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../config';
 import { BullMqJobQueue } from './bullmq-job-queue';
-import { bullMqQueueModules, JobRetryPolicyModule } from './bullmq-queues';
+import { bullMqQueueModules } from './bullmq-queues';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobQueue } from './job-queue';
+import { JobRetryPolicyModule } from './job-retry-policy.module';
 
 /**
  * Provides JobQueue everywhere: BullMQ (queues from @nestjs/bullmq) when REDIS_URL is set,

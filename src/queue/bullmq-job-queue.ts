@@ -3,22 +3,21 @@ import {
   Injectable,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
-import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { InjectQueue } from '@nestjs/bullmq';
+import { type Job, type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { Database } from '../database/database.service';
+import { redisUrl } from './bullmq-queues';
 import { JobHandlerRegistry } from './job-handler.registry';
 import { JobQueue } from './job-queue';
 import {
   JOB_LANES,
-  JOB_RETRY_POLICY,
   laneOf,
   type JobLane,
   type JobName,
   type JobOptions,
   type JobPayloads,
-  type JobRetryPolicy,
 } from './jobs';
 import { describeUnknown } from '../common/describe-error';
 
@@ -31,11 +30,18 @@ export const JOBS_QUEUE_NAME: JobLane = 'jobs';
 /** How long shutdown lets active jobs finish before closing the worker regardless. */
 export const WORKER_DRAIN_TIMEOUT_MS = 10_000;
 
-/** Jobs in Redis (REDIS_URL set): durable, shared by every API and worker process. */
+/**
+ * Jobs in Redis (REDIS_URL set): durable, shared by every API and worker process. The queues
+ * (and their default job options) come from @nestjs/bullmq (bullmq-queues.ts), which also closes
+ * them at shutdown. The workers stay ours rather than @Processor/WorkerHost: @nestjs/bullmq
+ * closes its workers in onApplicationShutdown, the phase that also closes the database, and waits
+ * on active jobs without a bound; ours start only where PROCESS_ROLE runs jobs, keep their own
+ * blocking connection, and drain (bounded) in beforeApplicationShutdown while the database is open.
+ */
 @Injectable()
 export class BullMqJobQueue
   extends JobQueue
-  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly queues: Record<JobLane, Queue>;
   private workers: Worker[] = [];
@@ -44,26 +50,12 @@ export class BullMqJobQueue
     database: Database,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: JobHandlerRegistry,
-    @Inject(JOB_RETRY_POLICY) policy: JobRetryPolicy,
+    @InjectQueue('jobs') jobs: Queue,
+    @InjectQueue('webhook-deliveries') webhookDeliveries: Queue,
   ) {
     super(database);
-    const open = (lane: JobLane) => {
-      const queue = new Queue(lane, {
-        // Fail fast while Redis is unreachable instead of buffering commands without bound.
-        connection: { url: this.redisUrl(), enableOfflineQueue: false },
-        prefix: config.redis.prefix,
-        defaultJobOptions: {
-          attempts: policy.attempts,
-          backoff: { type: 'exponential', delay: policy.backoffDelayMs },
-          // Kept for inspection only: a job id dedupes until its job finishes (see send()).
-          removeOnComplete: { age: 24 * 3600, count: 1_000 },
-          removeOnFail: { age: 7 * 24 * 3600, count: 5_000 },
-        },
-      });
-      queue.on('error', (error: Error) => this.logger.warn(`Queue: ${error.message}`));
-      return queue;
-    };
-    this.queues = { jobs: open('jobs'), 'webhook-deliveries': open('webhook-deliveries') };
+    // LoggedQueues: they log their own errors.
+    this.queues = { jobs, 'webhook-deliveries': webhookDeliveries };
   }
 
   onApplicationBootstrap(): void {
@@ -77,7 +69,7 @@ export class BullMqJobQueue
     this.workers = (Object.keys(JOB_LANES) as JobLane[]).map((lane) => {
       const worker = new Worker(lane, (job: Job) => this.process(job), {
         // Blocking commands must wait through reconnects, so no retry limit per request.
-        connection: { url: this.redisUrl(), maxRetriesPerRequest: null },
+        connection: { url: redisUrl(this.config), maxRetriesPerRequest: null },
         prefix: this.config.redis.prefix,
         concurrency: JOB_LANES[lane].concurrency,
       });
@@ -112,10 +104,6 @@ export class BullMqJobQueue
     await Promise.all(this.workers.map((worker) => this.drain(worker)));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((queue) => queue.close()));
-  }
-
   private async drain(worker: Worker): Promise<void> {
     let timeout: NodeJS.Timeout | undefined;
     const closed = await Promise.race([
@@ -140,10 +128,5 @@ export class BullMqJobQueue
       attempt: job.attemptsMade + 1,
       jobId: job.deduplicationId ?? job.id ?? '',
     });
-  }
-
-  private redisUrl(): string {
-    if (!this.config.redis.url) throw new Error('BullMqJobQueue needs REDIS_URL');
-    return this.config.redis.url;
   }
 }

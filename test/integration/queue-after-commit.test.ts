@@ -1,3 +1,4 @@
+import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../src/database';
@@ -98,6 +99,21 @@ describe.each<QueueDriver>(['in-process', 'bullmq'])('queue, %s driver', (driver
   afterAll(async () => {
     handler?.releaseAll();
     await harness?.close();
+  });
+
+  it('has the @nestjs/bullmq queues on Redis only (embedded mode loads no BullModule)', () => {
+    const registered = (lane: string) => {
+      try {
+        harness.moduleRef.get(getQueueToken(lane));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect([registered('jobs'), registered('webhook-deliveries')]).toEqual([
+      driver === 'bullmq',
+      driver === 'bullmq',
+    ]);
   });
 
   describe('jobs only after commit', () => {

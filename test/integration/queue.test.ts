@@ -1,8 +1,12 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Job, Queue } from 'bullmq';
 import { JobHandler, JobName, JobQueue, type HandlesJob } from '../../src/queue';
+import { JOBS_QUEUE_NAME } from '../../src/queue/bullmq-job-queue';
 import { stubJobHandlers } from '../support/job-handlers';
 import type { JobContext } from '../../src/queue/job-handler';
-import type { JobPayloads } from '../../src/queue/jobs';
+import { DEFAULT_JOB_RETRY_POLICY, type JobPayloads } from '../../src/queue/jobs';
 import { createApiKey, registerOrganization } from '../support/factories';
+import { freePort } from '../support/free-port';
 import { startQueueHarness, type QueueHarness } from '../support/queue-harness';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -111,6 +115,27 @@ describe('queue (BullMQ on real Redis)', () => {
       expect((await harness.storedJob('doomed-job'))?.failedReason).toBe('always fails');
     });
 
+    it('sends to the queues @nestjs/bullmq registered, with the retry policy as job defaults', async () => {
+      const queue = harness.moduleRef.get<Queue>(getQueueToken(JOBS_QUEUE_NAME));
+      expect(queue.defaultJobOptions).toMatchObject({
+        attempts: 3,
+        backoff: { type: 'exponential', delay: BACKOFF_MS },
+        removeOnComplete: { age: 24 * 3600, count: 1_000 },
+      });
+      const deliveries = harness.moduleRef.get<Queue>(getQueueToken('webhook-deliveries'));
+      expect(deliveries.qualifiedName).toBe(`${harness.config.redis.prefix}:webhook-deliveries`);
+      // 'waiting' is emitted by the Queue instance that added the job, not read back from Redis.
+      const added: Job[] = [];
+      queue.on('waiting', (job: Job) => added.push(job));
+      await jobs.enqueue(JobName.ApiKeyUsed, payload('ok'), { jobId: 'seen-job' });
+      expect(added.map((job) => [job.name, job.deduplicationId])).toEqual([
+        [JobName.ApiKeyUsed, 'seen-job'],
+      ]);
+      await waitFor(async () => (await stateOf('seen-job')) === 'completed', {
+        what: 'the job to complete',
+      });
+    });
+
     it('lets an active job finish when the app shuts down', async () => {
       await jobs.enqueue(JobName.ApiKeyUsed, payload('hold'), { jobId: 'held-job' });
       await waitFor(() => handler.runsOf('held-job').length === 1, { what: 'the job to start' });
@@ -118,6 +143,48 @@ describe('queue (BullMQ on real Redis)', () => {
       handler.release();
       await closing;
       expect(await stateOf('held-job')).toBe('completed');
+      // @nestjs/bullmq closed the queue it registered.
+      const queue = harness.moduleRef.get<Queue>(getQueueToken(JOBS_QUEUE_NAME));
+      await expect(queue.add('after-shutdown', {})).rejects.toThrow(/closed/i);
     });
+  });
+
+  describe('while Redis is unreachable', () => {
+    it('logs each queue connection error, from the first one, through the logger without the password', async () => {
+      const password = 'canary-redis-password-4411';
+      const warnings: string[] = [];
+      // BullMQ prints to the console an error its queue has no 'error' listener for (yet).
+      const consoleErrors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      const harness = await startQueueHarness(
+        'bullmq',
+        stubJobHandlers(),
+        DEFAULT_JOB_RETRY_POLICY,
+        {
+          env: {
+            REDIS_URL: `redis://:${password}@127.0.0.1:${await freePort()}`,
+            // No worker: closing a worker that never reached Redis waits for it.
+            PROCESS_ROLE: 'api',
+          },
+          logger: {
+            log() {},
+            warn: (message: unknown) => warnings.push(String(message)),
+            error: (message: unknown) => warnings.push(String(message)),
+          },
+        },
+      );
+      try {
+        await waitFor(
+          () =>
+            warnings.filter((line) => line.startsWith('Queue: connect ECONNREFUSED')).length >= 2,
+          { what: 'a connection error logged for each queue' },
+        );
+        expect(consoleErrors).not.toHaveBeenCalled();
+        expect(warnings.join('\n')).not.toContain(password);
+      } finally {
+        consoleErrors.mockRestore();
+        // ioredis lets a socket that never connected go after 2 s: Jest may note it did not exit.
+        await harness.close();
+      }
+    }, 30_000);
   });
 });

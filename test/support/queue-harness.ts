@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Module, type Provider } from '@nestjs/common';
+import { type LoggerService, Module, type Provider } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Job, Queue } from 'bullmq';
 import { ConfigModule, loadConfig, type AppConfig } from '../../src/config';
@@ -23,6 +23,13 @@ export interface QueueHarness {
   close(): Promise<void>;
 }
 
+export interface QueueHarnessOptions {
+  /** Over the harness's environment (e.g. another REDIS_URL, PROCESS_ROLE). */
+  env?: Record<string, string>;
+  /** Receives Nest's log lines; none are kept by default. */
+  logger?: LoggerService;
+}
+
 /**
  * The queue alone (no HTTP app) on a fresh PostgreSQL database, with the given job handlers
  * (add stubJobHandlers for the other job names) and, for 'bullmq', real Redis under its own prefix.
@@ -31,6 +38,7 @@ export async function startQueueHarness(
   driver: QueueDriver,
   handlers: Provider[],
   retryPolicy: JobRetryPolicy,
+  options: QueueHarnessOptions = {},
 ): Promise<QueueHarness> {
   const database: TestDatabase = await createTestDatabase();
   const config = loadConfig({
@@ -42,6 +50,7 @@ export async function startQueueHarness(
     ...(driver === 'bullmq'
       ? { REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}` }
       : {}),
+    ...options.env,
   });
   @Module({ providers: handlers })
   class HandlersModule {}
@@ -55,8 +64,8 @@ export async function startQueueHarness(
   })
     .overrideProvider(JOB_RETRY_POLICY)
     .useValue(retryPolicy)
-    // Quiet: tests of giving up log expected errors.
-    .setLogger({ log() {}, warn() {}, error() {} })
+    // Quiet by default: tests of giving up log expected errors.
+    .setLogger(options.logger ?? { log() {}, warn() {}, error() {} })
     .compile();
   await moduleRef.init();
   const inspectors = new Map<JobLane, Queue>();
@@ -90,7 +99,10 @@ export async function startQueueHarness(
       await stop();
       await Promise.all([...inspectors.values()].map((queue) => queue.close()));
       await database.drop();
-      if (config.redis.url) await deleteRedisKeys(config.redis.url, config.redis.prefix);
+      // Only the test Redis can hold keys of ours (options.env may name one that is not there).
+      if (config.redis.url === REDIS_TEST_URL) {
+        await deleteRedisKeys(config.redis.url, config.redis.prefix);
+      }
     },
   };
 }

@@ -398,6 +398,22 @@ describe('voice agents', () => {
       expect(await defaultsOf(org.organizationId)).toHaveLength(1);
     });
 
+    it('keeps one default when the default is deleted while agents are created', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const org = await registerOrganization(t.http);
+        const first = await created({ agent_name: 'First' }, org.token);
+        const [deleted, ...creates] = await Promise.all([
+          remove(first._id, org.token),
+          create({ agent_name: 'Second' }, org.token),
+          create({ agent_name: 'Third' }, org.token),
+        ]);
+        expect([deleted.status, ...creates.map((response) => response.status)]).toEqual([
+          200, 201, 201,
+        ]);
+        expect(await defaultsOf(org.organizationId)).toHaveLength(1);
+      }
+    });
+
     it('answers 409 to isDefault false on the default agent and changes nothing', async () => {
       const org = await registerOrganization(t.http);
       const only = await created({ agent_name: 'Only' }, org.token);

@@ -87,7 +87,7 @@ function apply(request: FuzzRequest, mutation: Mutation): void {
       }
       return;
     case 'body-replace':
-      request.body = { kind: 'json', value: mutation.value };
+      request.body = { kind: 'json', value: ownCopy(mutation.value) };
       return;
     case 'body-raw':
       request.body = { kind: 'raw', contentType: mutation.contentType, text: mutation.text };
@@ -125,22 +125,34 @@ function editField(
   let node = body.value as Record<string, unknown>;
   pointer.slice(0, -1).forEach((key, i) => {
     const next = node[key];
-    if (next === null || typeof next !== 'object')
-      node[key] = /^\d+$/.test(pointer[i + 1]) ? [] : {};
-    node = node[key] as Record<string, unknown>;
+    // A copy of each level walked through: the hostile values are shared by every case, and
+    // editing one in place would change later cases (or make a body that contains itself).
+    const level =
+      next === null || typeof next !== 'object'
+        ? /^\d+$/.test(pointer[i + 1])
+          ? []
+          : {}
+        : ownCopy(next);
+    setOwn(node, key, level);
+    node = level as Record<string, unknown>;
   });
   const last = pointer[pointer.length - 1];
   if (set && 'value' in mutation) {
-    // defineProperty: a key named __proto__ becomes an own property, as JSON.parse makes it
-    Object.defineProperty(node, last, {
-      value: mutation.value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(node, last, mutation.value);
   } else {
     delete node[last];
   }
+}
+
+/** defineProperty: a key named __proto__ becomes an own property, as JSON.parse makes it. */
+function setOwn(node: object, key: string, value: unknown): void {
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A shallow copy of an object or array (own keys such as `__proto__` kept); else the value. */
+function ownCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return Array.isArray(value) ? [...value] : { ...value };
 }
 
 const RAW_KEY = '__fuzzRawJson';

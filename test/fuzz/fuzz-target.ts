@@ -155,7 +155,15 @@ async function seed(app: NestExpressApplication, baseUrl: string, fakes: Provide
   await http.post(`/api/webhooks/${webhookId}/test`).set(auth).expect(202);
   const deliveries = await http.get(`/api/webhooks/${webhookId}/deliveries`).set(auth).expect(200);
 
+  const agent = await http
+    .post('/api/agents')
+    .set(auth)
+    .send({ agent_name: 'Fuzz agent', greeting: 'Hello' })
+    .expect(201);
+  await http.post('/api/agents').set(auth).send({ agent_name: 'Second fuzz agent' }).expect(201);
+
   const ids: IdPool = {
+    agent: [agent.body.data._id as string],
     user: [admin.userId, member.userId],
     batch: [batchId],
     phone: [phoneId],

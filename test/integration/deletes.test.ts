@@ -118,6 +118,24 @@ describe('DELETE routes: one rule', () => {
       notFound: 'Webhook not found',
     },
     {
+      name: 'DELETE /api/agents/{id}',
+      path: (id) => `/api/agents/${id}`,
+      create: async (admin) =>
+        (
+          await t.http
+            .post('/api/agents')
+            .set(bearer(admin.token))
+            .send({ agent_name: 'Short-lived' })
+            .expect(201)
+        ).body.data._id as string,
+      visible: async (admin, id) =>
+        (
+          await ids('/api/agents?limit=100', admin, (data) => (data as { docs: unknown }).docs)
+        ).includes(id),
+      success: () => ({ message: 'Agent deleted', status: true, code: 200 }),
+      notFound: 'Agent not found',
+    },
+    {
       name: 'DELETE /api/call/delete-batch/{id} (flagged deleted, hidden everywhere)',
       path: (id) => `/api/call/delete-batch/${id}`,
       create: async (admin) => (await calls.batch(admin.organizationId, admin.userId)).id,

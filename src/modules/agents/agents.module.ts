@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AgentsController } from './agents.controller';
 import { AgentsRepository } from './agents.repository';
+import { AgentsService } from './agents.service';
 
-@Module({ providers: [AgentsRepository], exports: [AgentsRepository] })
+@Module({
+  controllers: [AgentsController],
+  providers: [AgentsRepository, AgentsService],
+  exports: [AgentsRepository],
+})
 export class AgentsModule {}

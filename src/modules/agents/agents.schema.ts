@@ -3,10 +3,12 @@ import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'driz
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
 import { organizations } from '../organizations/organizations.schema';
 
+export const ANALYSIS_FIELD_TYPES = ['string', 'number', 'boolean', 'enum'] as const;
+
 /** One value the post-call analysis extracts from a conversation (contract-additions §8). */
 export interface AnalysisField {
   name: string;
-  type: 'string' | 'number' | 'boolean' | 'enum';
+  type: (typeof ANALYSIS_FIELD_TYPES)[number];
   description: string;
   options?: string[];
 }

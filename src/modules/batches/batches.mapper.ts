@@ -38,6 +38,7 @@ export function toBatchDetails(
     batchName: batch.batchName,
     batchStatus: batch.queueStatus,
     statusReason: batch.statusReason,
+    agentId: batch.agentId,
     page: page.page,
     limit: page.limit,
     total: page.total,

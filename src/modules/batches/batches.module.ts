@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { ContactsModule } from '../contacts/contacts.module';
 import { UsersModule } from '../users/users.module';
@@ -10,7 +11,14 @@ import { BatchesService } from './batches.service';
 import { CreateBatchService } from './create-batch.service';
 
 @Module({
-  imports: [BatchAccessModule, IdempotencyModule, CallRecordsModule, UsersModule, ContactsModule],
+  imports: [
+    AgentsModule,
+    BatchAccessModule,
+    IdempotencyModule,
+    CallRecordsModule,
+    UsersModule,
+    ContactsModule,
+  ],
   controllers: [BatchesController],
   providers: [BatchDetailsRepository, BatchesService, CreateBatchService],
   exports: [BatchesService],

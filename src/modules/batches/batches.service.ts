@@ -8,6 +8,7 @@ import {
 import type { Principal } from '../../auth/access';
 import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
+import { AgentsRepository } from '../agents/agents.repository';
 import { UsersService } from '../users/users.service';
 import { BatchAccessService } from './batch-access.service';
 import { BatchDetailsRepository, type PageTotal } from './batch-details.repository';
@@ -27,16 +28,24 @@ export class BatchesService {
     private readonly records: BatchDetailsRepository,
     private readonly users: UsersService,
     private readonly access: BatchAccessService,
+    private readonly agents: AgentsRepository,
   ) {}
 
   /**
    * Creates an active batch owned by the caller (an API key's creator) and answers its id.
    * Contacts and Idempotency-Key are CreateBatchService's: this is the batch row's own rules.
+   * Runs inside the caller's transaction (the agent is held until it commits).
    */
   async create(principal: Principal, dto: CreateBatchDto): Promise<string> {
     await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
     if (!(await this.users.findById(principal.organizationId, principal.userId))) {
       throw new ForbiddenException('No user found for these credentials');
+    }
+    if (
+      dto.agentId !== undefined &&
+      !(await this.agents.holdForReference(principal.organizationId, dto.agentId))
+    ) {
+      throw new NotFoundException('Agent not found');
     }
     const row = await this.batches.create(principal.organizationId, {
       userId: principal.userId,
@@ -49,6 +58,9 @@ export class BatchesService {
       callingHourEnd: dto.callingHour?.end ?? null,
       allowedDays: dto.allowedDays ? [...dto.allowedDays].sort() : undefined,
       enforceCalleeLocalHours: dto.enforceCalleeLocalHours ?? true,
+      agentId: dto.agentId ?? null,
+      maxConcurrentCalls: dto.maxConcurrentCalls ?? null,
+      recordCalls: dto.recordCalls ?? false,
     });
     return row.id;
   }

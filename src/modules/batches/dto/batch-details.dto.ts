@@ -71,6 +71,16 @@ export class BatchDetailsDto {
   })
   statusReason!: StatusReason | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '65f1c0ffee0123456789abcd',
+    description:
+      'The voice agent named at creation; null: the organization’s default agent speaks (also ' +
+      'once the named agent was deleted)',
+  })
+  agentId!: string | null;
+
   @ApiProperty({ example: 1 })
   page!: number;
 

@@ -10,6 +10,9 @@ describe('createBatchFormToBody', () => {
         callingHour: '{"start":"09:00","end":"18:00"}',
         timezone: 'UTC',
         enforceCalleeLocalHours: 'false',
+        agentId: '65f1c0ffee0123456789abcd',
+        maxConcurrentCalls: '3',
+        recordCalls: 'true',
         colour: 'blue',
       }),
     ).toEqual({
@@ -19,6 +22,9 @@ describe('createBatchFormToBody', () => {
       callingHour: { start: '09:00', end: '18:00' },
       timezone: 'UTC',
       enforceCalleeLocalHours: false,
+      agentId: '65f1c0ffee0123456789abcd',
+      maxConcurrentCalls: 3,
+      recordCalls: true,
       colour: 'blue',
     });
     expect(createBatchFormToBody({ callingHour: '{oops', retry: '' })).toEqual({

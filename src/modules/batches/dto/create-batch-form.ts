@@ -46,6 +46,9 @@ const FORM_FIELDS: Record<string, Converter> = {
   callingHour: single(json),
   allowedDays: list(number),
   enforceCalleeLocalHours: single(boolean),
+  agentId: single(String),
+  maxConcurrentCalls: single(number),
+  recordCalls: single(boolean),
 };
 
 /**

@@ -119,6 +119,42 @@ export class CreateBatchDto {
   enforceCalleeLocalHours?: boolean;
 
   @ApiPropertyOptional({
+    example: '65f1c0ffee0123456789abcd',
+    description:
+      'Voice agent id of this organization that speaks on the calls (404 otherwise, and nothing ' +
+      'is created). Without it the organization’s default agent speaks, as it does once the ' +
+      'named agent is deleted (the batch’s agentId then becomes null).',
+  })
+  @IsOptional()
+  @IsObjectId()
+  agentId?: string;
+
+  @ApiPropertyOptional({
+    example: 5,
+    minimum: 1,
+    maximum: 1_000,
+    description:
+      'Calls of this batch in progress at once. It can only lower the organization’s limit ' +
+      '(DIALER_MAX_CONCURRENT_CALLS, shared by all its batches), never raise it. Absent: the ' +
+      'organization’s limit alone.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  maxConcurrentCalls?: number;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Record each answered call: its phone log gets recordingUrl and call.recording.available ' +
+      'is raised when the provider has the recording.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  recordCalls?: boolean;
+
+  @ApiPropertyOptional({
     type: 'array',
     items: { type: 'object', additionalProperties: { type: 'string' } },
     example: [{ phoneNumber: '+14155551234', name: 'Ada', account_id: 'A-1', priority: 'high' }],

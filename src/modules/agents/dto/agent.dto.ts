@@ -1,0 +1,85 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AnalysisFieldDto } from './analysis-field.dto';
+import { CALL_SECONDS, CONVERSATION_TYPES, type ConversationType } from './write-agent.dto';
+
+/** A voice agent as every agent operation answers it. */
+export class AgentDto {
+  @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
+  _id!: string;
+
+  @ApiProperty({ example: 'Renewals agent' })
+  agent_name!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'female' })
+  gender!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'alloy',
+    description: 'Voice id; null: the text-to-speech engine’s default',
+  })
+  voice!: string | null;
+
+  @ApiProperty({ enum: CONVERSATION_TYPES, example: 'single_prompt' })
+  conversationType!: ConversationType;
+
+  @ApiProperty({ example: 'You call customers whose contract ends this month.' })
+  prompt!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Hello, this is Ada from Acme.' })
+  greeting!: string | null;
+
+  @ApiProperty({ example: 'en-US', description: 'BCP 47 language tag' })
+  language!: string;
+
+  @ApiProperty({ type: [String], example: ['65f1c0ffee0123456789abcd'] })
+  knowledgeBaseIds!: string[];
+
+  @ApiProperty({ type: String, nullable: true, example: 'Please call us back.' })
+  voicemailMessage!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '+14155550100', description: 'E.164' })
+  transferNumber!: string | null;
+
+  @ApiProperty({ example: 600, minimum: CALL_SECONDS.min, maximum: CALL_SECONDS.max })
+  maxCallSeconds!: number;
+
+  @ApiProperty({ example: true })
+  interruptible!: boolean;
+
+  @ApiProperty({ type: [AnalysisFieldDto] })
+  analysisFields!: AnalysisFieldDto[];
+
+  @ApiProperty({
+    example: true,
+    description:
+      'The organization’s default agent: it speaks on batches created without agentId, and on ' +
+      'batches whose agent was deleted. Exactly one agent of an organization is its default.',
+  })
+  isDefault!: boolean;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
+  updatedAt!: string;
+}
+
+/** GET /api/agents: the seed's page shape. */
+export class AgentListDto {
+  @ApiProperty({ type: [AgentDto], description: 'Newest first' })
+  docs!: AgentDto[];
+
+  @ApiProperty({ example: 1 })
+  page!: number;
+
+  @ApiProperty({ example: 10 })
+  limit!: number;
+
+  @ApiProperty({ example: 3 })
+  totalPages!: number;
+
+  @ApiProperty({ example: 21 })
+  totalDocs!: number;
+}

@@ -1,0 +1,227 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { IsOptionalNotNull } from '../../../common/dto-rules';
+import { IsObjectId } from '../../../common/is-object-id.validator';
+import {
+  IsLanguageTag,
+  MAX_LANGUAGE_TAG_LENGTH,
+  toCanonicalLanguageTag,
+} from '../../../common/language-tag';
+import { IsE164PhoneNumber, toE164Number } from '../../../common/phone-number.validator';
+import { AnalysisFieldDto, MAX_ANALYSIS_FIELDS } from './analysis-field.dto';
+
+/** The conversation types the voice runtime runs. */
+export const CONVERSATION_TYPES = ['single_prompt'] as const;
+export type ConversationType = (typeof CONVERSATION_TYPES)[number];
+
+/** Bounds of `maxCallSeconds`: at least 30 s, at most 2 h. */
+export const CALL_SECONDS = { min: 30, max: 7_200, default: 600 } as const;
+export const MAX_PROMPT_LENGTH = 20_000;
+export const MAX_SPOKEN_TEXT_LENGTH = 2_000;
+export const MAX_KNOWLEDGE_BASES = 20;
+
+/**
+ * What a client sends to create an agent. Fields whose column is nullable (gender, voice,
+ * greeting, voicemailMessage, transferNumber) take null as "none"; the others refuse null.
+ */
+export class CreateAgentDto {
+  @ApiProperty({ example: 'Renewals agent', maxLength: 200, description: 'Display name' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'agent_name must not be blank' })
+  agent_name!: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'female',
+    maxLength: 50,
+    description: 'Gender of the voice, as the client names it (free text)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  gender?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'alloy',
+    maxLength: 200,
+    description:
+      'Voice id of the configured text-to-speech engine; null or absent: the engine’s default ' +
+      '(TTS_VOICE)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  voice?: string | null;
+
+  @ApiPropertyOptional({
+    enum: CONVERSATION_TYPES,
+    default: 'single_prompt',
+    description:
+      '`single_prompt`: one prompt steers the whole conversation (the only type the voice ' +
+      'runtime runs; any other value answers 400)',
+  })
+  @IsOptionalNotNull()
+  @IsIn(CONVERSATION_TYPES, {
+    message: `conversationType must be one of ${CONVERSATION_TYPES.join(', ')}`,
+  })
+  conversationType?: ConversationType;
+
+  @ApiPropertyOptional({
+    example: 'You call customers whose contract ends this month and offer the renewal.',
+    default: '',
+    maxLength: MAX_PROMPT_LENGTH,
+    description: 'System prompt of the conversation',
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(MAX_PROMPT_LENGTH)
+  prompt?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Hello, this is Ada from Acme. Do you have a minute?',
+    maxLength: MAX_SPOKEN_TEXT_LENGTH,
+    description: 'First words the agent says once the call is answered',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SPOKEN_TEXT_LENGTH)
+  greeting?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'en-US',
+    default: 'en-US',
+    maxLength: MAX_LANGUAGE_TAG_LENGTH,
+    description:
+      'BCP 47 language tag of the conversation, stored in canonical form (`EN-us` → `en-US`); ' +
+      'a malformed tag answers 400',
+  })
+  @IsOptionalNotNull()
+  @Transform(toCanonicalLanguageTag)
+  @IsLanguageTag()
+  language?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['65f1c0ffee0123456789abcd'],
+    default: [],
+    description: `Knowledge base ids whose passages the agent is given (at most ${MAX_KNOWLEDGE_BASES}, no repeats). Only the id form (24 hex characters) is checked today: knowledge bases arrive with issue #13, which will also check that each one exists in the organization.`,
+  })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_KNOWLEDGE_BASES)
+  @ArrayUnique()
+  @IsObjectId({ each: true })
+  knowledgeBaseIds?: string[];
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Hi, this is Acme about your renewal. Please call us back at 415 555 0100.',
+    maxLength: MAX_SPOKEN_TEXT_LENGTH,
+    description: 'Left after the beep when an answering machine picks up; null: hang up',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_SPOKEN_TEXT_LENGTH)
+  voicemailMessage?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '+14155550100',
+    description:
+      'Where the agent may transfer the call: with country code, `+` optional; stored in E.164. ' +
+      'An invalid number answers 400; null: no transfer',
+  })
+  @IsOptional()
+  @Transform(toE164Number)
+  @IsE164PhoneNumber()
+  transferNumber?: string | null;
+
+  @ApiPropertyOptional({
+    example: 600,
+    default: CALL_SECONDS.default,
+    minimum: CALL_SECONDS.min,
+    maximum: CALL_SECONDS.max,
+    description: `Longest call in seconds (${CALL_SECONDS.min} to ${CALL_SECONDS.max}); the call is ended politely when it is reached`,
+  })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(CALL_SECONDS.min)
+  @Max(CALL_SECONDS.max)
+  maxCallSeconds?: number;
+
+  @ApiPropertyOptional({
+    example: true,
+    default: true,
+    description: 'Whether the callee can interrupt the agent (barge-in)',
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  interruptible?: boolean;
+
+  @ApiPropertyOptional({
+    type: [AnalysisFieldDto],
+    default: [],
+    description: `Values the post-call analysis extracts from each conversation (at most ${MAX_ANALYSIS_FIELDS}, names unique)`,
+  })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_ANALYSIS_FIELDS)
+  @ArrayUnique((field: AnalysisFieldDto | null) => field?.name, {
+    message: 'analysisFields must not repeat a name',
+  })
+  @ValidateNested({ each: true })
+  @Type(() => AnalysisFieldDto)
+  analysisFields?: AnalysisFieldDto[];
+
+  @ApiPropertyOptional({
+    example: false,
+    description:
+      'true makes this the organization’s default agent (the one a batch without agentId ' +
+      'uses), in place of the current one. An organization’s first agent is always its ' +
+      'default, whatever is sent.',
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  isDefault?: boolean;
+}
+
+/**
+ * A PATCH: only the fields sent change. null clears a nullable field and is refused for the
+ * others (PartialType with skipNullProperties false keeps null subject to each field's rules).
+ */
+export class UpdateAgentDto extends PartialType(CreateAgentDto, { skipNullProperties: false }) {
+  @ApiPropertyOptional({
+    example: true,
+    description:
+      'true makes this agent the organization’s default in place of the current one (one ' +
+      'transaction: there is never zero or two). false on the default agent answers 409: move ' +
+      'the default by making another agent default. false on another agent changes nothing.',
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  declare isDefault?: boolean;
+}

@@ -28,7 +28,13 @@ export class CallingHourDto {
   @Matches(CLOCK_TIME, { message: 'start must be a clock time in HH:MM form' })
   start!: string;
 
-  @ApiProperty({ example: '18:00', description: 'HH:MM, 24-hour clock; after start' })
+  @ApiProperty({
+    example: '18:00',
+    description:
+      'HH:MM, 24-hour clock, end excluded. Before start: the window crosses midnight and belongs ' +
+      'to the day it starts (22:00–02:00 on an allowed Friday runs into Saturday morning); equal ' +
+      'to start: 24 hours from start.',
+  })
   @Matches(CLOCK_TIME, { message: 'end must be a clock time in HH:MM form' })
   end!: string;
 }

@@ -27,7 +27,9 @@ export type TelnyxEventType =
   | 'call.hangup'
   | 'call.bridged'
   | 'call.machine.detection.ended'
-  | 'call.recording.saved';
+  | 'call.recording.saved'
+  | 'call.speak.started'
+  | 'call.speak.ended';
 
 /**
  * Telnyx's API v2 (`https://api.telnyx.com`, under `/v2`): Bearer API key, JSON both ways,
@@ -210,6 +212,8 @@ export class TelnyxFake extends HttpFake {
         break;
       }
       case 'call.bridged':
+      case 'call.speak.started':
+      case 'call.speak.ended':
         break;
     }
     Object.assign(payload, extra);

@@ -156,7 +156,9 @@ export class TelnyxFake extends HttpFake {
     options: DeliveryOptions = {},
   ): Promise<number> {
     const call = this.call(callControlId);
-    if (call.endedAt) throw new Error(`Telnyx call ${callControlId} has already ended`);
+    // The recording is saved once the call has ended; nothing else follows a hang-up.
+    if (call.endedAt && eventType !== 'call.recording.saved')
+      throw new Error(`Telnyx call ${callControlId} has already ended`);
     const now = new Date();
     const payload: Record<string, unknown> = {
       call_control_id: call.callControlId,

@@ -65,7 +65,10 @@ export class CallProgress {
     if (startedNow) changes.placedAt = now;
     if (report.providerCallId && !before.providerCallId)
       changes.providerCallId = report.providerCallId;
-    if (!wasFinal && report.answeredBy && report.answeredBy !== before.answeredBy)
+    // Detection decides once: a verdict only fills an undecided one (a later callback may
+    // repeat a default, as Twilio's completed callback does).
+    const undecided = before.answeredBy === null || before.answeredBy === 'unknown';
+    if (!wasFinal && undecided && report.answeredBy && report.answeredBy !== before.answeredBy)
       changes.answeredBy = report.answeredBy;
 
     let answeredNow = false;

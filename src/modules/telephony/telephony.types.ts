@@ -64,14 +64,7 @@ export type ProviderCallEvent =
 
 /** Where a callback says the call stands, normalised to the phone log's callStatus words. */
 export type CallbackCallStatus =
-  | 'queued'
-  | 'ringing'
-  | 'in-progress'
-  | 'completed'
-  | 'busy'
-  | 'no-answer'
-  | 'failed'
-  | 'canceled';
+  'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
 /** Who hung up, as far as the provider tells. */
 export type HangupSide = 'us' | 'callee' | 'provider';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Database } from '../../src/database';
-import { agents, type AgentRow } from '../../src/modules/agents/agents.schema';
+import { agents } from '../../src/modules/agents/agents.schema';
 import {
   type CallRecordRow,
   callRecords,
@@ -34,7 +34,7 @@ export class AttemptFactories {
         ...overrides,
       })
       .returning();
-    return row as AgentRow;
+    return row;
   }
 
   /**

@@ -50,7 +50,7 @@ function ProviderCallback(
     ApiParam({ name: 'phoneId', description: 'The phone number record the callback is for.' }),
     ApiQuery({ name: 'token', required: true, description: "The number's callback token." }),
     ApiQuery({ name: 'call', required: false, description: 'The attempt (phone log id).' }),
-    ApiErrors(401, 404),
+    ApiErrors(400, 401, 404),
   ];
   if (method === 'POST') {
     decorators.push(

@@ -1,19 +1,11 @@
 import type { CallEndedBy, CallFailureReason } from '@app/contracts';
 import type { CallStatus } from '../call-records/call-records.schema';
+import { FINAL_CALL_STATUSES } from '../dialer/attempt-outcomes';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type { CallbackCallStatus, HangupSide } from '../telephony/telephony.types';
 
 /** Statuses an attempt never leaves. */
-export const FINAL_STATUSES: ReadonlySet<CallStatus> = new Set([
-  'completed',
-  'busy',
-  'no-answer',
-  'failed',
-  'canceled',
-  'voicemail',
-]);
-
-export const isFinal = (status: CallStatus): boolean => FINAL_STATUSES.has(status);
+export const isFinal = (status: CallStatus): boolean => FINAL_CALL_STATUSES.includes(status);
 
 /** queued < ringing < in-progress < any final status: progress only ever moves up. */
 export function rank(status: CallStatus): number {

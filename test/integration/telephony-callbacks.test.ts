@@ -19,7 +19,9 @@ import {
   type CallbackDelivery,
   type DeliveryOptions,
   type HttpFake,
+  twilioSignature,
 } from '../fakes';
+import { field } from '../fakes/http-fake';
 import { AttemptFactories } from '../support/attempt-factories';
 import { CallingFactories } from '../support/calling-factories';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
@@ -369,6 +371,29 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
         });
 
         if (queue === 'in-process') return;
+
+        if (harness.integration === 'provider_two') {
+          it('accepts a callback sent by GET (parameters in the signed query)', async () => {
+            const call = await placedCall(harness);
+            const twilioCall = twilio.call(call.id);
+            const params = {
+              CallSid: call.id,
+              CallStatus: 'ringing',
+              AccountSid: twilioCall.accountSid,
+            };
+            const url = `${field(twilioCall.params, 'StatusCallback')}&${new URLSearchParams(params).toString()}`;
+            const authToken = twilio.account(twilioCall.accountSid).authToken;
+            const get = (signature: string) =>
+              fetch(url, { headers: { 'X-Twilio-Signature': signature } }).then((r) => r.status);
+            expect(await get(twilioSignature(`${authToken}x`, url))).toBe(401);
+            expect(await get(twilioSignature(authToken, url))).toBe(200);
+            expect(await logOf(call.log.id)).toMatchObject({
+              callStatus: 'ringing',
+              providerStatus: 'ringing',
+              providerCallId: call.id,
+            });
+          });
+        }
 
         it('answers 401 to an unsigned, badly signed or wrong-token callback and changes nothing', async () => {
           const call = await placedCall(harness);

@@ -294,6 +294,19 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
           .orderBy(asc(events.sequence))
       ).map((row) => row.type);
 
+    it('refuses an unverifiable answer callback in the JSON error envelope, not as XML', async () => {
+      const call = await placedCall(harnesses[0]);
+      const response = await t.http
+        .post(`/api/telephony/provider_one/${call.phone.id}/answer?token=wrong&call=${call.log.id}`)
+        .type('form')
+        .send({ CallStatus: 'in-progress' })
+        .expect(401);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body).toMatchObject({ status: false, code: 401 });
+      await t.http.get('/api/telephony/provider_x/not-an-id/status?token=x').expect(401);
+      expect(await logOf(call.log.id)).toMatchObject({ callStatus: 'queued', placedAt: null });
+    });
+
     for (const harness of harnesses.filter((h) => !only || h.integration === only)) {
       describe(harness.integration, () => {
         it('moves an answered call to completed and delivers started, answered, completed in order', async () => {

@@ -2,12 +2,12 @@ import {
   applyDecorators,
   Controller,
   Get,
-  Header,
   HttpCode,
   Param,
   Post,
   type RawBodyRequest,
   Req,
+  Res,
 } from '@nestjs/common';
 import {
   ApiBody,
@@ -19,7 +19,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../auth/access';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
@@ -82,7 +82,6 @@ const XML = 'application/xml; charset=utf-8';
 const XmlAnswer = () =>
   applyDecorators(
     HttpCode(200),
-    Header('Content-Type', XML),
     ApiProduces('application/xml'),
     ApiOkResponse({
       description: 'The call instructions (TwiML or Plivo XML).',
@@ -106,8 +105,9 @@ export class TelephonyCallbacksController {
     @Param('integration') integration: string,
     @Param('phoneId') phoneId: string,
     @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return this.callbacks.answer(integration, phoneId, this.inbound(request));
+    return this.answer(integration, phoneId, request, response);
   }
 
   @Get('answer')
@@ -117,8 +117,9 @@ export class TelephonyCallbacksController {
     @Param('integration') integration: string,
     @Param('phoneId') phoneId: string,
     @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return this.callbacks.answer(integration, phoneId, this.inbound(request));
+    return this.answer(integration, phoneId, request, response);
   }
 
   @Post('status')
@@ -141,6 +142,18 @@ export class TelephonyCallbacksController {
     @Req() request: RawBodyRequest<Request>,
   ): Promise<void> {
     return this.callbacks.status(integration, phoneId, this.inbound(request));
+  }
+
+  private async answer(
+    integration: string,
+    phoneId: string,
+    request: RawBodyRequest<Request>,
+    response: Response,
+  ): Promise<string> {
+    const document = await this.callbacks.answer(integration, phoneId, this.inbound(request));
+    // Only on success: an error keeps the JSON envelope's type.
+    response.setHeader('Content-Type', XML);
+    return document;
   }
 
   private inbound(request: RawBodyRequest<Request>) {

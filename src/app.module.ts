@@ -11,6 +11,7 @@ import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
 import { BatchesModule } from './modules/batches/batches.module';
+import { CallProgressModule } from './modules/call-progress/call-progress.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
 import { DialerModule } from './modules/dialer/dialer.module';
 import { DncModule } from './modules/dnc/dnc.module';
@@ -47,6 +48,7 @@ export class AppModule {
         PhonesModule,
         AgentsModule,
         DialerModule,
+        CallProgressModule,
         DncModule,
         BatchesModule,
         ContactsModule,

@@ -17,6 +17,8 @@ export async function createApp(
     new SwitchboardHttpAdapter(config),
     {
       bodyParser: false,
+      // request.rawBody: provider callbacks are signed over the exact bytes of the body.
+      rawBody: true,
       bufferLogs: logger !== false,
       ...(logger === false ? { logger: false } : {}),
       abortOnError: false,

@@ -204,6 +204,30 @@ export class PlivoFake extends HttpFake {
     return (await this.send(call, last, options)).status;
   }
 
+  /**
+   * What Plivo posts to a `<Record callbackUrl>` once the recording is ready (RecordUrl,
+   * RecordingID, RecordingDuration…), V3-signed like every callback.
+   */
+  async sendRecording(id: string, callbackUrl: string, options: DeliveryOptions = {}) {
+    const call = this.call(id);
+    const recordingId = randomAlnum(32, 'abcdef0123456789');
+    const duration = call.answeredAt
+      ? Math.max(
+          1,
+          Math.round(((call.endedAt ?? new Date()).getTime() - call.answeredAt.getTime()) / 1000),
+        )
+      : 0;
+    const params: FormBody = {
+      CallUUID: call.callUuid,
+      RecordUrl: `${this.baseUrl}/v1/Account/${call.authId}/Recording/${recordingId}.mp3`,
+      RecordingID: recordingId,
+      RecordingDuration: String(duration),
+      RecordingDurationMs: String(duration * 1000),
+    };
+    const sent = { kind: 'status' as const, event: 'recording', url: callbackUrl, params };
+    return (await this.send(call, { ...sent, method: 'POST' }, options)).status;
+  }
+
   private async send(call: PlivoCall, sent: Sent, options: DeliveryOptions) {
     this.lastSent.set(call.requestUuid, sent);
     const token = this.account(call.authId).authToken;

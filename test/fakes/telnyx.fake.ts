@@ -27,7 +27,9 @@ export type TelnyxEventType =
   | 'call.hangup'
   | 'call.bridged'
   | 'call.machine.detection.ended'
-  | 'call.recording.saved';
+  | 'call.recording.saved'
+  | 'call.speak.started'
+  | 'call.speak.ended';
 
 /**
  * Telnyx's API v2 (`https://api.telnyx.com`, under `/v2`): Bearer API key, JSON both ways,
@@ -154,7 +156,9 @@ export class TelnyxFake extends HttpFake {
     options: DeliveryOptions = {},
   ): Promise<number> {
     const call = this.call(callControlId);
-    if (call.endedAt) throw new Error(`Telnyx call ${callControlId} has already ended`);
+    // The recording is saved once the call has ended; nothing else follows a hang-up.
+    if (call.endedAt && eventType !== 'call.recording.saved')
+      throw new Error(`Telnyx call ${callControlId} has already ended`);
     const now = new Date();
     const payload: Record<string, unknown> = {
       call_control_id: call.callControlId,
@@ -210,6 +214,8 @@ export class TelnyxFake extends HttpFake {
         break;
       }
       case 'call.bridged':
+      case 'call.speak.started':
+      case 'call.speak.ended':
         break;
     }
     Object.assign(payload, extra);

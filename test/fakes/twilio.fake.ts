@@ -3,6 +3,7 @@ import {
   HttpFake,
   appendQuery,
   encodeForm,
+  field,
   type CallbackDelivery,
   type DeliveryOptions,
   type FakeResponse,
@@ -212,6 +213,26 @@ export class TwilioFake extends HttpFake {
     const last = this.lastSent.get(call.sid);
     if (!last) throw new Error(`Twilio call ${callSid} has sent no callback yet`);
     return (await this.send(call, last, options)).status;
+  }
+
+  /** The RecordingStatusCallback the call was placed with (Record=true), recording `completed`. */
+  async sendRecording(callSid: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(callSid);
+    const url = field(call.params, 'RecordingStatusCallback');
+    if (!url) throw new Error(`Twilio call ${callSid} was placed without RecordingStatusCallback`);
+    const recordingSid = twilioSid('RE');
+    const params: FormBody = {
+      AccountSid: call.accountSid,
+      CallSid: call.sid,
+      RecordingSid: recordingSid,
+      RecordingUrl: `${this.baseUrl}/2010-04-01/Accounts/${call.accountSid}/Recordings/${recordingSid}`,
+      RecordingStatus: 'completed',
+      RecordingDuration: String(callDuration(call, call.endedAt ?? new Date())),
+      RecordingChannels: '1',
+      RecordingSource: 'OutboundAPI',
+    };
+    const sent = this.sent('status', 'recording', url, 'POST', params);
+    return (await this.send(call, sent, options)).status;
   }
 
   private sent(

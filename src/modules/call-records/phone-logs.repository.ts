@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { Database } from '../../database';
+import { batches } from '../batches/batches.schema';
 import { batchStatusCounts, callRecords, phoneLogs, type PhoneLogRow } from './call-records.schema';
 
 export type NewPhoneLog = Omit<
@@ -43,6 +44,36 @@ export class PhoneLogsRepository {
     });
   }
 
+  /**
+   * Changes an attempt (inside the caller's transaction, the row already locked by
+   * AttemptsRepository.lock). A new callStatus also moves the record's lastCallStatus and the
+   * batch's counters when this attempt is the record's latest.
+   */
+  async update(
+    log: Pick<PhoneLogRow, 'id' | 'callRecordId' | 'batchId' | 'callStatus'>,
+    values: Partial<NewPhoneLog>,
+  ): Promise<void> {
+    const db = this.database.db;
+    await db.update(phoneLogs).set(values).where(eq(phoneLogs.id, log.id));
+    const next = values.callStatus;
+    if (next === undefined || next === log.callStatus) return;
+    const moved = await db
+      .update(callRecords)
+      .set({ lastCallStatus: next })
+      .where(
+        and(
+          eq(callRecords.id, log.callRecordId),
+          eq(callRecords.lastCallStatus, log.callStatus),
+          sql`NOT EXISTS (SELECT 1 FROM ${phoneLogs} later WHERE later.call_record_id = ${log.callRecordId}
+                AND later.created_at > (SELECT created_at FROM ${phoneLogs} WHERE id = ${log.id}))`,
+        ),
+      )
+      .returning({ id: callRecords.id });
+    if (moved.length === 0) return;
+    await this.bump(log.batchId, log.callStatus, -1);
+    await this.bump(log.batchId, next, 1);
+  }
+
   private async bump(batchId: string, callStatus: string, delta: number): Promise<void> {
     await this.database.db
       .insert(batchStatusCounts)
@@ -51,5 +82,31 @@ export class PhoneLogsRepository {
         target: [batchStatusCounts.batchId, batchStatusCounts.callStatus],
         set: { count: sql`${batchStatusCounts.count} + ${delta}` },
       });
+  }
+
+  /** Whether a person (or someone AMD could not tell from a machine) answered any attempt. */
+  async recordPicked(organizationId: string, callRecordId: string): Promise<boolean> {
+    const [row] = await this.database.db
+      .select({ id: phoneLogs.id })
+      .from(phoneLogs)
+      .where(
+        and(
+          eq(phoneLogs.organizationId, organizationId),
+          eq(phoneLogs.callRecordId, callRecordId),
+          isNotNull(phoneLogs.answeredAt),
+          or(isNull(phoneLogs.answeredBy), ne(phoneLogs.answeredBy, 'machine')),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** Moves the batch's callsPicked (records with an answered attempt) by `delta`. */
+  async addCallsPicked(organizationId: string, batchId: string, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await this.database.db
+      .update(batches)
+      .set({ callsPicked: sql`${batches.callsPicked} + ${delta}` })
+      .where(and(eq(batches.organizationId, organizationId), eq(batches.id, batchId)));
   }
 }

@@ -13,6 +13,6 @@ import { ProviderThreeKeyCheck } from './provider-three-key.check';
   imports: [TelephonyModule, UsersModule, BatchesModule],
   controllers: [PhonesController],
   providers: [PhonesRepository, PhonesService, PhoneCredentials, SecretBox, ProviderThreeKeyCheck],
-  exports: [PhonesService],
+  exports: [PhonesService, PhonesRepository, PhoneCredentials],
 })
 export class PhonesModule {}

@@ -30,6 +30,15 @@ export class PhonesRepository {
     return row.total;
   }
 
+  /**
+   * Across organizations: a provider callback names only the number (its URL token and
+   * signature are checked against this row before anything else is read or written).
+   */
+  async findForCallback(id: string): Promise<PhoneNumberRow | undefined> {
+    const [row] = await this.database.db.select().from(phoneNumbers).where(eq(phoneNumbers.id, id));
+    return row;
+  }
+
   async findById(organizationId: string, id: string): Promise<PhoneNumberRow | undefined> {
     const [row] = await this.database.db
       .select()

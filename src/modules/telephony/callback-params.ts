@@ -33,3 +33,31 @@ export function headerValue(
   }
   return undefined;
 }
+
+/**
+ * A callback's parameters: the form body of a POST; for a GET the provider appends them to the
+ * URL's query (beside our own `token` and `call`, which no provider parameter shares a name with).
+ */
+export function callbackFields(callback: {
+  method: 'GET' | 'POST';
+  url: string;
+  rawBody: string;
+}): Record<string, string> {
+  if (callback.method === 'GET') return Object.fromEntries(new URL(callback.url).searchParams);
+  return formFields(callback.rawBody);
+}
+
+/** MIME type of a recording file from its URL's extension (providers name mp3 or wav files). */
+export function recordingContentType(url: string, fallback: string): string {
+  const path = url.split('?')[0].toLowerCase();
+  if (path.endsWith('.mp3')) return 'audio/mpeg';
+  if (path.endsWith('.wav')) return 'audio/wav';
+  return fallback;
+}
+
+/** A whole number of seconds from a provider's text field, or undefined. */
+export function seconds(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  return Number.isFinite(parsed) && parsed >= 0 ? Math.round(parsed) : undefined;
+}

@@ -9,12 +9,15 @@ import type { Integration, TelephonyProvider } from './telephony.types';
 @Injectable()
 export class TelephonyProviders {
   private readonly providers: Record<Integration, TelephonyProvider>;
+  /** provider_three's Call Control commands (speak), which the other protocols do in XML. */
+  readonly callControl: TelnyxProvider;
 
   constructor(@InjectConfig() config: AppConfig) {
+    this.callControl = new TelnyxProvider(config);
     this.providers = {
       provider_one: new PlivoProvider(config),
       provider_two: new TwilioProvider(config),
-      provider_three: new TelnyxProvider(config),
+      provider_three: this.callControl,
     };
   }
 

@@ -62,13 +62,37 @@ export interface InboundCallback {
 export type ProviderCallEvent =
   'call.started' | 'call.answered' | 'call.completed' | 'call.failed' | 'call.recording.available';
 
+/** Where a callback says the call stands, normalised to the phone log's callStatus words. */
+export type CallbackCallStatus =
+  'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+
+/** Who hung up, as far as the provider tells. */
+export type HangupSide = 'us' | 'callee' | 'provider';
+
+/** What a recording callback says about the file. */
+export interface RecordingDetails {
+  durationSeconds?: number;
+  channels?: 'mono' | 'dual';
+  /** MIME type of `recordingUrl`. */
+  contentType?: string;
+  /** How long the URL works, in seconds, when the provider limits it (Telnyx: 10 minutes). */
+  validForSeconds?: number;
+}
+
 export interface ParsedCallStatus {
   event: ProviderCallEvent | null;
+  /**
+   * The call's status this callback reports (provider words mapped per telephony-providers.md
+   * §5); undefined when it reports none (a recording, a detection result, a speak event).
+   */
+  callStatus?: CallbackCallStatus;
   providerCallId?: string;
   providerStatus: string;
   durationSeconds?: number;
   recordingUrl?: string;
+  recording?: RecordingDetails;
   hangupCause?: string;
+  hangupSide?: HangupSide;
   clientState?: string;
   /** Answering-machine detection's verdict, normalised. */
   answeredBy?: 'human' | 'machine' | 'unknown';

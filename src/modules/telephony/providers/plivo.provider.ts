@@ -1,9 +1,12 @@
 import { type AppConfig } from '../../../config';
-import { formFields, headerValue } from '../callback-params';
+import { plivoAnsweredBy } from '../answered-by';
+import { callbackFields, headerValue, recordingContentType, seconds } from '../callback-params';
 import { ProviderError } from '../provider-error';
 import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 import type {
+  CallbackCallStatus,
   CallbackUrls,
+  HangupSide,
   InboundCallback,
   OwnedNumber,
   ParsedCallStatus,
@@ -40,6 +43,29 @@ const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
   timeout: 'call.failed',
   'no-answer': 'call.failed',
   cancel: 'call.failed',
+};
+
+const CALL_STATUSES: Record<string, CallbackCallStatus> = {
+  ringing: 'ringing',
+  'in-progress': 'in-progress',
+  completed: 'completed',
+  busy: 'busy',
+  failed: 'failed',
+  timeout: 'no-answer',
+  'no-answer': 'no-answer',
+  cancel: 'canceled',
+};
+
+// HangupSource: who ended the call. On an outbound call the callee is the party we dialed; a
+// hang-up by our answer XML or API request is ours.
+const HANGUP_SIDES: Record<string, HangupSide> = {
+  Callee: 'callee',
+  Caller: 'us',
+  'API Request': 'us',
+  'Answer XML': 'us',
+  Plivo: 'provider',
+  Carrier: 'provider',
+  Error: 'provider',
 };
 
 /** provider_one: Plivo's REST API (Basic auth id:token, JSON bodies, numbers as digits). */
@@ -169,6 +195,10 @@ export class PlivoProvider implements TelephonyProvider {
         hangup_url: input.urls.statusUrl,
         hangup_method: 'POST',
         ring_timeout: input.ringTimeoutSeconds,
+        time_limit: input.timeLimitSeconds,
+        // Synchronous detection: the answer request carries Machine=true|false. Recording is
+        // asked for in the answer XML (<Record>), where its callback URL is given.
+        machine_detection: input.machineDetection ? 'true' : undefined,
       },
     });
     return { providerCallId: body.request_uuid };
@@ -207,23 +237,38 @@ export class PlivoProvider implements TelephonyProvider {
   }
 
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
-    const fields = formFields(callback.rawBody);
+    const fields = callbackFields(callback);
     const recordingUrl = fields.RecordUrl ?? fields.record_url;
     // A hangup that Plivo itself canceled (cause 1000) never connected.
     const canceled = fields.CallStatus === 'completed' && fields.HangupCauseCode === '1000';
+    const callStatus = recordingUrl
+      ? undefined
+      : canceled
+        ? 'canceled'
+        : CALL_STATUSES[fields.CallStatus ?? ''];
     return {
       event: recordingUrl
         ? 'call.recording.available'
         : canceled
           ? 'call.failed'
           : (STATUS_EVENTS[fields.CallStatus ?? ''] ?? null),
+      callStatus,
       // placeCall returns the request_uuid; callbacks carry it as ALegRequestUUID (CallUUID is new).
       providerCallId:
         fields.ALegRequestUUID || fields.RequestUUID || fields.CallUUID || fields.call_uuid,
       providerStatus: fields.CallStatus ?? (recordingUrl ? 'recording' : ''),
-      durationSeconds: fields.Duration ? Number(fields.Duration) : undefined,
+      durationSeconds: seconds(fields.Duration),
       recordingUrl,
+      recording: recordingUrl
+        ? {
+            durationSeconds: seconds(fields.RecordingDuration),
+            channels: 'mono',
+            contentType: recordingContentType(recordingUrl, 'audio/mpeg'),
+          }
+        : undefined,
       hangupCause: fields.HangupCauseName,
+      hangupSide: HANGUP_SIDES[fields.HangupSource ?? ''],
+      answeredBy: plivoAnsweredBy(fields.Machine),
     };
   }
 

@@ -17,6 +17,17 @@ import { TelnyxApi, type TelnyxNumber } from './telnyx-api';
 import { parseTelnyxStatusCallback } from './telnyx-callbacks';
 import { verifyTelnyxSignature } from './telnyx-signature';
 
+/** What a Call Control `speak` command says, and how. */
+export interface TelnyxSpeech {
+  text: string;
+  /** `female`, `male` or an engine voice such as `Polly.Joanna`. */
+  voice: string;
+  /** BCP 47, e.g. en-US. */
+  language: string;
+  /** Makes the command idempotent at Telnyx (one per call and purpose). */
+  commandId: string;
+}
+
 /** provider_three: Telnyx's v2 API (Bearer API key, JSON, a Call Control Application = app id). */
 export class TelnyxProvider implements TelephonyProvider {
   readonly integration = 'provider_three' as const;
@@ -149,9 +160,31 @@ export class TelnyxProvider implements TelephonyProvider {
           ? Buffer.from(input.clientState).toString('base64')
           : undefined,
         timeout_secs: input.ringTimeoutSeconds,
+        time_limit_secs: input.timeLimitSeconds,
+        answering_machine_detection: input.machineDetection ? 'detect' : undefined,
+        ...(input.record ? { record: 'record-from-answer', record_format: 'mp3' } : {}),
       },
     });
     return { providerCallId: body.data.call_control_id };
+  }
+
+  /**
+   * Call Control `speak`: text-to-speech on the live call; `call.speak.ended` follows. The
+   * command id makes a repeated request a no-op at Telnyx, so it is safe to retry.
+   */
+  async speak(credentials: ProviderCredentials, providerCallId: string, speech: TelnyxSpeech) {
+    await this.api.call(credentials, {
+      method: 'POST',
+      path: `/calls/${encodeURIComponent(providerCallId)}/actions/speak`,
+      json: {
+        payload: speech.text,
+        payload_type: 'text',
+        voice: speech.voice,
+        language: speech.language,
+        command_id: speech.commandId,
+      },
+      retry: true,
+    });
   }
 
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {

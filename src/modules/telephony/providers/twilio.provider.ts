@@ -1,8 +1,10 @@
 import { type AppConfig } from '../../../config';
-import { formFields, headerValue } from '../callback-params';
+import { twilioAnsweredBy } from '../answered-by';
+import { callbackFields, headerValue, recordingContentType, seconds } from '../callback-params';
 import { ProviderError } from '../provider-error';
 import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
 import type {
+  CallbackCallStatus,
   CallbackUrls,
   InboundCallback,
   OwnedNumber,
@@ -33,6 +35,18 @@ const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
   failed: 'call.failed',
   'no-answer': 'call.failed',
   canceled: 'call.failed',
+};
+
+const CALL_STATUSES: Record<string, CallbackCallStatus> = {
+  queued: 'queued',
+  initiated: 'queued',
+  ringing: 'ringing',
+  'in-progress': 'in-progress',
+  completed: 'completed',
+  busy: 'busy',
+  failed: 'failed',
+  'no-answer': 'no-answer',
+  canceled: 'canceled',
 };
 
 /** provider_two: Twilio's REST API (Basic auth SID:token, form bodies, `.json` paths). */
@@ -134,6 +148,17 @@ export class TwilioProvider implements TelephonyProvider {
         StatusCallbackMethod: 'POST',
         StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
         Timeout: input.ringTimeoutSeconds?.toString(),
+        TimeLimit: input.timeLimitSeconds?.toString(),
+        // Synchronous detection: the Url request carries AnsweredBy.
+        MachineDetection: input.machineDetection ? 'Enable' : undefined,
+        ...(input.record
+          ? {
+              Record: 'true',
+              RecordingStatusCallback: input.urls.statusUrl,
+              RecordingStatusCallbackMethod: 'POST',
+              RecordingStatusCallbackEvent: 'completed',
+            }
+          : {}),
       },
     });
     return { providerCallId: body.sid };
@@ -172,7 +197,7 @@ export class TwilioProvider implements TelephonyProvider {
   }
 
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
-    const fields = formFields(callback.rawBody);
+    const fields = callbackFields(callback);
     const status = fields.RecordingStatus
       ? `recording-${fields.RecordingStatus}`
       : (fields.CallStatus ?? '');
@@ -181,10 +206,21 @@ export class TwilioProvider implements TelephonyProvider {
       event: recordingDone
         ? 'call.recording.available'
         : (STATUS_EVENTS[fields.CallStatus ?? ''] ?? null),
+      // A recording callback is about the file, not the call's progress.
+      callStatus: fields.RecordingStatus ? undefined : CALL_STATUSES[fields.CallStatus ?? ''],
       providerCallId: fields.CallSid,
       providerStatus: status,
-      durationSeconds: fields.CallDuration ? Number(fields.CallDuration) : undefined,
+      durationSeconds: seconds(fields.CallDuration),
       recordingUrl: fields.RecordingUrl,
+      recording: recordingDone
+        ? {
+            durationSeconds: seconds(fields.RecordingDuration),
+            channels: fields.RecordingChannels === '2' ? 'dual' : 'mono',
+            // A RecordingUrl without an extension serves WAV.
+            contentType: recordingContentType(fields.RecordingUrl, 'audio/wav'),
+          }
+        : undefined,
+      answeredBy: twilioAnsweredBy(fields.AnsweredBy),
     };
   }
 

@@ -1,0 +1,74 @@
+import { plivoAnswer, telnyxSpeech, twimlAnswer, xmlEscape } from './answer-documents';
+import { NEUTRAL_LINE, planAnswer, type SpeakingAgent } from './answer-plan';
+
+const agent: SpeakingAgent = {
+  greeting: 'Hi <there> & "you"',
+  voicemailMessage: "It's Acme: call us back",
+  language: 'en-GB',
+  voice: 'Polly.Amy',
+  maxCallSeconds: 300,
+};
+
+describe('answer instructions', () => {
+  it('escapes every text and attribute and drops what XML cannot carry', () => {
+    expect(xmlEscape(`a&b<c>d"e'f\u0000g\u0007h\uD800i`)).toBe(
+      'a&amp;b&lt;c&gt;d&quot;e&apos;fghi',
+    );
+    expect(xmlEscape('tab\tline\nok')).toBe('tab\tline\nok');
+  });
+
+  it('speaks the greeting with language and voice, then hangs up (TwiML)', () => {
+    expect(twimlAnswer(planAnswer(agent, 'human'))).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Say language="en-GB" voice="Polly.Amy">Hi &lt;there&gt; &amp; &quot;you&quot;</Say>' +
+        '<Hangup/></Response>',
+    );
+  });
+
+  it('records the whole call before speaking when asked (Plivo XML)', () => {
+    const plan = planAnswer(agent, null, {
+      callbackUrl: 'https://sb.example.com/api/telephony/provider_one/p/status?token=t&call=c',
+      maxSeconds: 300,
+    });
+    expect(plivoAnswer(plan)).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Record recordSession="true" redirect="false" maxLength="300" fileFormat="mp3" ' +
+        'callbackUrl="https://sb.example.com/api/telephony/provider_one/p/status?token=t&amp;call=c" ' +
+        'callbackMethod="POST"/>' +
+        '<Speak language="en-GB" voice="Polly.Amy">Hi &lt;there&gt; &amp; &quot;you&quot;</Speak>' +
+        '<Hangup/></Response>',
+    );
+  });
+
+  it('leaves the voicemail message for a machine, or nothing when the agent has none', () => {
+    expect(twimlAnswer(planAnswer(agent, 'machine'))).toContain('It&apos;s Acme: call us back');
+    expect(twimlAnswer(planAnswer({ ...agent, voicemailMessage: null }, 'machine'))).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>',
+    );
+  });
+
+  it('says a neutral line without an agent or a greeting, in en-US by default', () => {
+    expect(planAnswer(null, 'unknown')).toEqual({
+      kind: 'speak',
+      speech: { text: NEUTRAL_LINE, language: 'en-US', voice: null },
+    });
+    expect(planAnswer({ ...agent, greeting: '  ' }, 'human')).toMatchObject({
+      speech: { text: NEUTRAL_LINE },
+    });
+  });
+
+  it('hangs up on a call it does not know', () => {
+    expect(plivoAnswer({ kind: 'hangup' })).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>',
+    );
+    expect(telnyxSpeech({ kind: 'hangup' })).toBeNull();
+  });
+
+  it('gives Telnyx the raw text and a voice it requires', () => {
+    expect(telnyxSpeech(planAnswer({ ...agent, voice: null }, 'human'))).toEqual({
+      text: 'Hi <there> & "you"',
+      voice: 'female',
+      language: 'en-GB',
+    });
+  });
+});

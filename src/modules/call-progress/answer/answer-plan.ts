@@ -1,0 +1,55 @@
+import type { AgentRow } from '../../agents/agents.schema';
+import type { AmdVerdict } from '../../telephony/answered-by';
+
+/** Something said on the call with the provider's own speech verb. */
+export interface Speech {
+  text: string;
+  /** BCP 47. */
+  language: string;
+  /** The agent's voice, passed as the verb's voice where set. */
+  voice: string | null;
+}
+
+/** Record the whole call; the provider posts the file's URL to `callbackUrl`. */
+export interface RecordingRequest {
+  callbackUrl: string;
+  maxSeconds: number;
+}
+
+/**
+ * What an answered call hears. Until the media stream of contract §8 exists (issue #14, which
+ * adds a `stream` plan rendered as <Connect><Stream> / <Stream> / streaming_start), the agent's
+ * line is spoken with the provider's speech verb and the call hangs up.
+ */
+export type AnswerPlan =
+  { kind: 'speak'; speech: Speech | null; record?: RecordingRequest } | { kind: 'hangup' };
+
+/** Said when the attempt has no agent (or it has no greeting): who calls, and goodbye. */
+export const NEUTRAL_LINE = 'Hello, this is an automated call. Goodbye.';
+
+export type SpeakingAgent = Pick<
+  AgentRow,
+  'greeting' | 'voicemailMessage' | 'language' | 'voice' | 'maxCallSeconds'
+>;
+
+/**
+ * The agent's greeting to a person (or to an undecided detection); its voicemail message to a
+ * machine, or nothing when it has none. No agent or no greeting: the neutral line.
+ */
+export function planAnswer(
+  agent: SpeakingAgent | null,
+  answeredBy: AmdVerdict | null,
+  record?: RecordingRequest,
+): AnswerPlan {
+  const language = agent?.language || 'en-US';
+  const voice = agent?.voice || null;
+  const said =
+    answeredBy === 'machine'
+      ? agent?.voicemailMessage?.trim() || null
+      : agent?.greeting?.trim() || NEUTRAL_LINE;
+  return {
+    kind: 'speak',
+    speech: said === null ? null : { text: said, language, voice },
+    ...(record ? { record } : {}),
+  };
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import type { CallStatus } from '../call-records/call-records.schema';
+import type { NextAttempt } from '../dialer/attempt-outcomes';
+import { type Attempt, callEventBase } from '../dialer/attempts.repository';
+import { EventsService } from '../events/events.service';
+import type { HangupSide, Integration, RecordingDetails } from '../telephony/telephony.types';
+import { endedBy, failureReason, secondsBetween } from './progress-rules';
+
+const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
+
+/** The call events of an attempt's progress, filled from the attempt as it now stands. */
+@Injectable()
+export class AttemptEvents {
+  constructor(private readonly events: EventsService) {}
+
+  async started(attempt: Attempt, provider: Integration): Promise<void> {
+    await this.events.raise(attempt.batch.organizationId, {
+      type: 'call.started',
+      callId: attempt.log.id,
+      data: { ...callEventBase(attempt), provider },
+    });
+  }
+
+  async answered(attempt: Attempt): Promise<void> {
+    const { log } = attempt;
+    const answeredAt = log.answeredAt!;
+    await this.events.raise(attempt.batch.organizationId, {
+      type: 'call.answered',
+      callId: log.id,
+      data: {
+        ...callEventBase(attempt),
+        answered_at: answeredAt.toISOString(),
+        answered_by: log.answeredBy ?? 'unknown',
+        ring_duration_seconds: log.placedAt ? secondsBetween(log.placedAt, answeredAt) : 0,
+      },
+    });
+  }
+
+  /** call.completed for a completed attempt, else call.failed with the retry decision. */
+  async ended(
+    attempt: Attempt,
+    hangup: { hangupCause?: string; hangupSide?: HangupSide },
+    next: NextAttempt,
+  ): Promise<void> {
+    const { log } = attempt;
+    const endedAt = log.endedAt!;
+    const base = callEventBase(attempt);
+    if (log.callStatus === 'completed') {
+      await this.events.raise(attempt.batch.organizationId, {
+        type: 'call.completed',
+        callId: log.id,
+        data: {
+          ...base,
+          status: 'completed',
+          started_at: (log.placedAt ?? log.createdAt).toISOString(),
+          answered_at: iso(log.answeredAt),
+          ended_at: endedAt.toISOString(),
+          duration_seconds: log.callDuration,
+          answered_by: log.answeredBy ?? 'unknown',
+          ended_by: endedBy(hangup.hangupCause, hangup.hangupSide),
+          recording_expected: attempt.batch.recordCalls,
+        },
+      });
+      return;
+    }
+    await this.events.raise(attempt.batch.organizationId, {
+      type: 'call.failed',
+      callId: log.id,
+      data: {
+        ...base,
+        status: 'failed',
+        failure_reason: failureReason(log.callStatus as CallStatus, hangup.hangupCause),
+        provider_status: log.providerStatus,
+        ended_at: endedAt.toISOString(),
+        duration_seconds: log.callDuration,
+        will_retry: next.willRetry,
+        next_attempt_at: iso(next.nextAttemptAt),
+      },
+    });
+  }
+
+  async recording(attempt: Attempt, details: RecordingDetails, now: Date): Promise<void> {
+    const { log } = attempt;
+    await this.events.raise(attempt.batch.organizationId, {
+      type: 'call.recording.available',
+      callId: log.id,
+      data: {
+        ...callEventBase(attempt),
+        recording_url: log.recordingUrl!,
+        expires_at:
+          details.validForSeconds === undefined
+            ? null
+            : new Date(now.getTime() + details.validForSeconds * 1000).toISOString(),
+        recording_duration_seconds: details.durationSeconds ?? 0,
+        content_type: details.contentType ?? 'audio/mpeg',
+        channels: details.channels ?? 'mono',
+      },
+    });
+  }
+}

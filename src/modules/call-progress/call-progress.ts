@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import type { PhoneLogRow } from '../call-records/call-records.schema';
+import { type NewPhoneLog, PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import { AttemptOutcomes, type NextAttempt } from '../dialer/attempt-outcomes';
+import type { Attempt } from '../dialer/attempts.repository';
+import type { AmdVerdict } from '../telephony/answered-by';
+import type {
+  CallbackCallStatus,
+  HangupSide,
+  Integration,
+  RecordingDetails,
+} from '../telephony/telephony.types';
+import { AttemptEvents } from './attempt-events';
+import { advances, finalStatus, isFinal, secondsBetween } from './progress-rules';
+
+/** What one provider callback (or a reconciliation) reports about an attempt. */
+export interface ProgressReport {
+  integration: Integration;
+  callStatus?: CallbackCallStatus;
+  providerStatus: string;
+  providerCallId?: string;
+  durationSeconds?: number;
+  answeredBy?: AmdVerdict;
+  hangupCause?: string;
+  hangupSide?: HangupSide;
+  recordingUrl?: string;
+  recording?: RecordingDetails;
+}
+
+export interface ProgressOutcome {
+  /** The attempt as it stands now. */
+  attempt: Attempt;
+  /** This report answered the call (first in-progress). */
+  answeredNow: boolean;
+  /** This report ended the attempt (first final status). */
+  endedNow: boolean;
+}
+
+const NOTHING: NextAttempt = { willRetry: false, nextAttemptAt: null };
+
+/**
+ * Applies provider progress to an attempt: order-safe (a status only moves up, queued < ringing
+ * < in-progress < final, and a final one never changes) and idempotent (a report that changes
+ * nothing raises nothing). The events of the change are raised in the same transaction, in
+ * order: call.started (once, whoever sees placed_at still null), call.answered,
+ * call.completed / call.failed (with the retry decision), call.recording.available.
+ */
+@Injectable()
+export class CallProgress {
+  constructor(
+    private readonly logs: PhoneLogsRepository,
+    private readonly outcomes: AttemptOutcomes,
+    private readonly events: AttemptEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Inside the caller's Database.transaction(), the attempt locked (AttemptsRepository.lock). */
+  async apply(attempt: Attempt, report: ProgressReport): Promise<ProgressOutcome> {
+    const now = this.clock.now();
+    const before = attempt.log;
+    const wasFinal = isFinal(before.callStatus);
+    const changes: Partial<NewPhoneLog> = {};
+    const startedNow = before.placedAt === null && !wasFinal;
+    if (startedNow) changes.placedAt = now;
+    if (report.providerCallId && !before.providerCallId)
+      changes.providerCallId = report.providerCallId;
+    // Detection decides once: a verdict only fills an undecided one (a later callback may
+    // repeat a default, as Twilio's completed callback does).
+    const undecided = before.answeredBy === null || before.answeredBy === 'unknown';
+    if (!wasFinal && undecided && report.answeredBy && report.answeredBy !== before.answeredBy)
+      changes.answeredBy = report.answeredBy;
+
+    let answeredNow = false;
+    let endedNow = false;
+    const reported = report.callStatus;
+    if (reported && reported !== 'queued' && advances(before.callStatus, reported)) {
+      changes.providerStatus = report.providerStatus;
+      if (reported === 'ringing') {
+        changes.callStatus = 'ringing';
+      } else if (reported === 'in-progress') {
+        changes.callStatus = 'in-progress';
+        changes.answeredAt = now;
+        answeredNow = true;
+      } else {
+        const duration =
+          report.durationSeconds ??
+          (before.answeredAt ? secondsBetween(before.answeredAt, now) : 0);
+        const answered = before.answeredAt !== null || duration > 0;
+        changes.callStatus = finalStatus(
+          reported,
+          answered,
+          changes.answeredBy ?? before.answeredBy,
+        );
+        changes.callDuration = duration;
+        changes.endedAt = now;
+        changes.endedReason = report.hangupCause ?? reported;
+        changes.leaseExpiresAt = null;
+        endedNow = true;
+      }
+    }
+    const recordingNow =
+      report.recordingUrl !== undefined &&
+      report.recording !== undefined &&
+      report.recordingUrl !== before.recordingUrl;
+    if (recordingNow) changes.recordingUrl = report.recordingUrl;
+    if (Object.keys(changes).length === 0) return { attempt, answeredNow, endedNow };
+
+    // callsPicked counts records with an attempt a person (or an undecided AMD) answered.
+    const pickMayMove =
+      answeredNow || (changes.answeredBy !== undefined && before.answeredAt !== null);
+    const { organizationId } = attempt.batch;
+    const pickedBefore =
+      pickMayMove && (await this.logs.recordPicked(organizationId, before.callRecordId));
+    await this.logs.update(before, changes);
+    const log: PhoneLogRow = { ...before, ...changes };
+    const after: Attempt = { ...attempt, log };
+    if (pickMayMove) {
+      const pickedAfter = await this.logs.recordPicked(organizationId, before.callRecordId);
+      await this.logs.addCallsPicked(
+        organizationId,
+        attempt.batch.id,
+        Number(pickedAfter) - Number(pickedBefore),
+      );
+    }
+    const next = endedNow
+      ? await this.outcomes.attemptEnded({
+          callRecordId: attempt.record.id,
+          outcome: log.callStatus,
+          endedAt: now,
+        })
+      : NOTHING;
+
+    if (startedNow) await this.events.started(after, report.integration);
+    if (answeredNow) await this.events.answered(after);
+    if (endedNow) await this.events.ended(after, report, next);
+    if (recordingNow) await this.events.recording(after, report.recording!, now);
+    return { attempt: after, answeredNow, endedNow };
+  }
+}

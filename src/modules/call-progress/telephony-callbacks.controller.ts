@@ -1,0 +1,162 @@
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  type RawBodyRequest,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../auth/access';
+import { ApiErrors } from '../../common/api-errors.decorator';
+import { ApiEnvelope } from '../../common/envelope.decorators';
+import { type AppConfig, InjectConfig } from '../../config';
+import { INTEGRATIONS } from '../telephony/telephony.types';
+import { inboundCallback } from './inbound-callback';
+import { TelephonyCallbacksService } from './telephony-callbacks.service';
+
+const VERIFIED =
+  'Called by the telephony provider, not by API clients. Verified before anything is read or ' +
+  'written: the number exists and uses this integration, `token` is its callback token, and the ' +
+  "provider's signature holds over the public URL and the raw body (provider_two " +
+  '`X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 ' +
+  '`telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and ' +
+  'changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must ' +
+  'be a call of this number. Idempotent (providers retry) and order-safe (a status only moves ' +
+  'up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).';
+
+/** The documentation every callback operation shares. */
+function ProviderCallback(
+  method: 'GET' | 'POST',
+  summary: string,
+  description: string,
+): MethodDecorator {
+  const decorators = [
+    ApiOperation({ summary, description: `${description} ${VERIFIED}` }),
+    ApiParam({ name: 'integration', enum: INTEGRATIONS }),
+    ApiParam({ name: 'phoneId', description: 'The phone number record the callback is for.' }),
+    ApiQuery({ name: 'token', required: true, description: "The number's callback token." }),
+    ApiQuery({ name: 'call', required: false, description: 'The attempt (phone log id).' }),
+    ApiErrors(400, 401, 404),
+  ];
+  if (method === 'POST') {
+    decorators.push(
+      ApiConsumes('application/x-www-form-urlencoded', 'application/json'),
+      ApiBody({
+        description: "The provider's callback parameters, in its own format.",
+        schema: { type: 'object', additionalProperties: true },
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}
+
+const ANSWER_SUMMARY = 'Provider callback: the call was answered';
+const ANSWER_DESCRIPTION =
+  "Records the answer and replies with what the call hears, in the provider's format: TwiML " +
+  "(provider_two) or Plivo XML (provider_one): the agent's greeting (its voicemail message " +
+  'when answering-machine detection says machine), then hang up; Plivo also records the call ' +
+  'when the batch records calls. A call this number did not place is hung up. provider_three ' +
+  'has no answer URL (404): its status callback speaks through Call Control.';
+const STATUS_SUMMARY = 'Provider callback: call progress';
+const STATUS_DESCRIPTION =
+  "Moves the attempt's phone log (callStatus, providerStatus, callDuration, answeredBy, " +
+  'recordingUrl, endedReason) and raises its call events in the same transaction: ' +
+  'call.started, call.answered, call.completed or call.failed (with the retry decision), ' +
+  'call.recording.available. A callback naming no call of this number answers 404.';
+
+const XML = 'application/xml; charset=utf-8';
+const XmlAnswer = () =>
+  applyDecorators(
+    HttpCode(200),
+    ApiProduces('application/xml'),
+    ApiOkResponse({
+      description: 'The call instructions (TwiML or Plivo XML).',
+      content: { 'application/xml': { schema: { type: 'string' } } },
+    }),
+  );
+
+@ApiTags('Provider callbacks')
+@Controller('api/telephony/:integration/:phoneId')
+@Public()
+export class TelephonyCallbacksController {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly callbacks: TelephonyCallbacksService,
+  ) {}
+
+  @Post('answer')
+  @XmlAnswer()
+  @ProviderCallback('POST', ANSWER_SUMMARY, ANSWER_DESCRIPTION)
+  providerAnswer(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return this.answer(integration, phoneId, request, response);
+  }
+
+  @Get('answer')
+  @XmlAnswer()
+  @ProviderCallback('GET', `${ANSWER_SUMMARY} (GET)`, ANSWER_DESCRIPTION)
+  providerAnswerByGet(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return this.answer(integration, phoneId, request, response);
+  }
+
+  @Post('status')
+  @ApiEnvelope({ message: 'Callback received' })
+  @ProviderCallback('POST', STATUS_SUMMARY, STATUS_DESCRIPTION)
+  providerStatus(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+  ): Promise<void> {
+    return this.callbacks.status(integration, phoneId, this.inbound(request));
+  }
+
+  @Get('status')
+  @ApiEnvelope({ message: 'Callback received' })
+  @ProviderCallback('GET', `${STATUS_SUMMARY} (GET)`, STATUS_DESCRIPTION)
+  providerStatusByGet(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+  ): Promise<void> {
+    return this.callbacks.status(integration, phoneId, this.inbound(request));
+  }
+
+  private async answer(
+    integration: string,
+    phoneId: string,
+    request: RawBodyRequest<Request>,
+    response: Response,
+  ): Promise<string> {
+    const document = await this.callbacks.answer(integration, phoneId, this.inbound(request));
+    // Only on success: an error keeps the JSON envelope's type.
+    response.setHeader('Content-Type', XML);
+    return document;
+  }
+
+  private inbound(request: RawBodyRequest<Request>) {
+    return inboundCallback(request, this.config.http.publicBaseUrl);
+  }
+}

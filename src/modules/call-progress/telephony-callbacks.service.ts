@@ -1,0 +1,181 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { describeUnknown } from '../../common/describe-error';
+import { isObjectId } from '../../common/object-id';
+import { type AppConfig, InjectConfig } from '../../config';
+import { Database } from '../../database';
+import { AgentsRepository } from '../agents/agents.repository';
+import { type Attempt, AttemptsRepository } from '../dialer/attempts.repository';
+import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
+import { ProviderError } from '../telephony/provider-error';
+import { TelephonyProviders } from '../telephony/telephony-providers';
+import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
+import { plivoAnswer, telnyxSpeech, twimlAnswer } from './answer/answer-documents';
+import { type AnswerPlan, planAnswer } from './answer/answer-plan';
+import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
+import { CallProgress, type ProgressReport } from './call-progress';
+import { isFinal } from './progress-rules';
+
+const HANG_UP: AnswerPlan = { kind: 'hangup' };
+
+/**
+ * The provider callbacks of one number (contract §3): verified first, then applied to the
+ * attempt they name in one transaction (CallProgress). The answer URL replies with what the
+ * call hears in the provider's own format; provider_three, which has no answer URL, gets the
+ * same as Call Control commands after the commit.
+ */
+@Injectable()
+export class TelephonyCallbacksService {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly database: Database,
+    private readonly verifier: CallbackVerifier,
+    private readonly attempts: AttemptsRepository,
+    private readonly progress: CallProgress,
+    private readonly agents: AgentsRepository,
+    private readonly providers: TelephonyProviders,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(TelephonyCallbacksService.name);
+  }
+
+  /** The call was answered: its progress, then the instructions document (TwiML, Plivo XML). */
+  async answer(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
+    const verified = await this.verifier.verify(integration, phoneId, callback);
+    if (verified.integration === 'provider_three')
+      throw new NotFoundException('provider_three calls have no answer URL');
+    const parsed = verified.provider.parseStatusCallback(callback);
+    const plan = await this.database.transaction(async () => {
+      // A call we did not place (an inbound call to the number) or no longer know: hang up.
+      const attempt = await this.lockAttempt(verified, parsed);
+      if (!attempt) return HANG_UP;
+      const { attempt: now } = await this.progress.apply(attempt, reportOf(verified, parsed));
+      return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now);
+    });
+    return verified.integration === 'provider_two' ? twimlAnswer(plan) : plivoAnswer(plan);
+  }
+
+  /** Call progress (and recordings). A callback naming no call of this number answers 404. */
+  async status(integration: string, phoneId: string, callback: InboundCallback): Promise<void> {
+    const verified = await this.verifier.verify(integration, phoneId, callback);
+    const parsed = verified.provider.parseStatusCallback(callback);
+    await this.database.transaction(async () => {
+      const attempt = await this.lockAttempt(verified, parsed);
+      if (!attempt) throw new NotFoundException('No call of this number matches the callback');
+      const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
+      if (verified.integration === 'provider_three') {
+        await this.commandTelnyx(verified, parsed, outcome.attempt, outcome.answeredNow);
+      }
+    });
+  }
+
+  /**
+   * The attempt the callback names (`call` in our URL; Telnyx also echoes it as client_state),
+   * locked, if it is an attempt of this very number; else null.
+   */
+  private async lockAttempt(
+    verified: VerifiedCallback,
+    parsed: ParsedCallStatus,
+  ): Promise<Attempt | null> {
+    const named = new URL(verified.callback.url).searchParams.get('call');
+    const echoed = parsed.clientState;
+    if (named && echoed && named !== echoed) return null;
+    const id = named ?? echoed;
+    if (!isObjectId(id)) return null;
+    const attempt = await this.attempts.lock(id);
+    if (
+      !attempt ||
+      attempt.log.phoneId !== verified.phone.id ||
+      attempt.batch.organizationId !== verified.phone.organizationId
+    )
+      return null;
+    return attempt;
+  }
+
+  /** What the answered call hears: the attempt's agent speaking, recorded when the batch asks. */
+  private async plan(verified: VerifiedCallback, attempt: Attempt): Promise<AnswerPlan> {
+    const { log, batch } = attempt;
+    const agent = log.agentId
+      ? await this.agents.findSpeaking(batch.organizationId, log.agentId)
+      : null;
+    // Plivo records through the answer XML; Twilio and Telnyx were asked when the call was placed.
+    const record =
+      verified.integration === 'provider_one' && batch.recordCalls
+        ? {
+            callbackUrl: this.statusUrl(verified, log.id),
+            maxSeconds: agent?.maxCallSeconds ?? 600,
+          }
+        : undefined;
+    return planAnswer(agent, log.answeredBy, record);
+  }
+
+  private statusUrl(verified: VerifiedCallback, phoneLogId: string): string {
+    const urls = callbackUrlsFor(
+      this.config.http.publicBaseUrl,
+      verified.integration,
+      verified.phone.id,
+      verified.callbackToken,
+    );
+    return callbackUrlsForCall(urls, phoneLogId).statusUrl;
+  }
+
+  /**
+   * provider_three: once answered, `speak` the plan's line (or hang up when there is nothing to
+   * say); when the speech ends, hang up. Sent after the commit; a failure is logged (the call
+   * then ends at its time limit).
+   */
+  private async commandTelnyx(
+    verified: VerifiedCallback,
+    parsed: ParsedCallStatus,
+    attempt: Attempt,
+    answeredNow: boolean,
+  ): Promise<void> {
+    const callId = attempt.log.providerCallId ?? parsed.providerCallId;
+    if (!callId || isFinal(attempt.log.callStatus)) return;
+    const telnyx = this.providers.callControl;
+    let command: (() => Promise<void>) | undefined;
+    if (answeredNow) {
+      const speech = telnyxSpeech(await this.plan(verified, attempt));
+      command = speech
+        ? () =>
+            telnyx.speak(verified.credentials, callId, {
+              ...speech,
+              commandId: `${attempt.log.id}-answer`,
+            })
+        : () => telnyx.hangupCall(verified.credentials, callId);
+    } else if (parsed.providerStatus === 'call.speak.ended') {
+      command = () => telnyx.hangupCall(verified.credentials, callId);
+    }
+    if (!command) return;
+    const send = command;
+    this.database.afterCommit(async () => {
+      try {
+        await send();
+      } catch (error) {
+        const reason =
+          error instanceof ProviderError
+            ? { kind: error.kind, status: error.httpStatus }
+            : describeUnknown(error);
+        this.logger.warn(
+          { call: attempt.log.id, ...reason },
+          'Call Control command to provider_three failed',
+        );
+      }
+    });
+  }
+}
+
+function reportOf(verified: VerifiedCallback, parsed: ParsedCallStatus): ProgressReport {
+  return {
+    integration: verified.integration,
+    callStatus: parsed.callStatus,
+    providerStatus: parsed.providerStatus,
+    providerCallId: parsed.providerCallId,
+    durationSeconds: parsed.durationSeconds,
+    answeredBy: parsed.answeredBy,
+    hangupCause: parsed.hangupCause,
+    hangupSide: parsed.hangupSide,
+    recordingUrl: parsed.recordingUrl,
+    recording: parsed.recording,
+  };
+}

@@ -1,0 +1,28 @@
+/** Answering-machine detection's verdict in our words (contract: human, machine, unknown). */
+export type AmdVerdict = 'human' | 'machine' | 'unknown';
+
+/** Twilio `AnsweredBy`: human | machine_start | machine_end_* | fax | unknown. */
+export function twilioAnsweredBy(value: string | undefined): AmdVerdict | undefined {
+  if (!value) return undefined;
+  if (value === 'human') return 'human';
+  if (value.startsWith('machine') || value === 'fax') return 'machine';
+  return 'unknown';
+}
+
+/** Plivo's synchronous machine detection adds `Machine=true|false` to the answer request. */
+export function plivoAnsweredBy(value: string | undefined): AmdVerdict | undefined {
+  if (value === 'true') return 'machine';
+  if (value === 'false') return 'human';
+  return undefined;
+}
+
+/**
+ * Telnyx `result` of call.machine.detection.ended (human | machine | not_sure) and of the premium
+ * detection (human_residence, human_business, machine, silence, fax_detected, not_sure).
+ */
+export function telnyxAnsweredBy(value: string | undefined): AmdVerdict | undefined {
+  if (!value) return undefined;
+  if (value.startsWith('human')) return 'human';
+  if (value === 'machine' || value.startsWith('fax')) return 'machine';
+  return 'unknown';
+}

@@ -3,6 +3,7 @@ import {
   HttpFake,
   appendQuery,
   encodeForm,
+  type AutoOutcome,
   type CallbackDelivery,
   type DeliveryOptions,
   type FakeResponse,
@@ -56,7 +57,11 @@ export class TwilioFake extends HttpFake {
 
   private constructor() {
     super();
-    const state = { accounts: this.accounts, calls: this.callsBySid };
+    const state = {
+      accounts: this.accounts,
+      calls: this.callsBySid,
+      placed: (sid: string, to: string) => this.callPlaced(sid, to),
+    };
     registerTwilioApi((method, template, handler) => this.route(method, template, handler), state);
   }
 
@@ -256,6 +261,16 @@ export class TwilioFake extends HttpFake {
       body: sent.method === 'POST' ? query : '',
       payload: sent.params,
     });
+  }
+
+  protected async progress(sid: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
+    const steps: Array<Exclude<TwilioCallStatus, 'queued'>> =
+      outcome === 'failed'
+        ? ['failed']
+        : outcome === 'completed'
+          ? ['initiated', 'ringing', 'in-progress', 'completed']
+          : ['initiated', 'ringing', outcome];
+    for (const step of steps) await this.advanceCall(sid, step);
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

@@ -76,6 +76,31 @@ export interface ParsedCallStatus {
   occurredAt?: string;
 }
 
+/** Where a call stands at the provider, normalised (fetchCall). */
+export type ProviderCallStatus =
+  | 'queued'
+  | 'ringing'
+  | 'in-progress'
+  | 'completed'
+  | 'busy'
+  | 'no-answer'
+  | 'failed'
+  | 'canceled';
+
+export interface ProviderCallState {
+  /** Still ringing or connected (or queued at the provider): no final status yet. */
+  alive: boolean;
+  /**
+   * The normalised status when the provider tells it; undefined when it only says whether the
+   * call is alive (Telnyx): the caller then decides from what it knows (was it answered?).
+   */
+  status?: ProviderCallStatus;
+  /** The provider's own word, kept on the phone log. */
+  providerStatus: string;
+  durationSeconds?: number;
+  answeredBy?: 'human' | 'machine' | 'unknown';
+}
+
 /** One telephony provider's REST protocol (contract-additions §4). */
 export interface TelephonyProvider {
   readonly integration: Integration;
@@ -97,6 +122,11 @@ export interface TelephonyProvider {
     credentials: ProviderCredentials,
     input: PlaceCallInput,
   ): Promise<{ providerCallId: string }>;
+  /**
+   * The call as the provider knows it now (reconciliation of an attempt whose callbacks never
+   * came). A read: safe to repeat. ProviderError `not_found` when the provider has no such call.
+   */
+  fetchCall(credentials: ProviderCredentials, providerCallId: string): Promise<ProviderCallState>;
   hangupCall(credentials: ProviderCredentials, providerCallId: string): Promise<void>;
   transferCall(
     credentials: ProviderCredentials,

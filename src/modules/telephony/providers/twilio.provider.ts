@@ -9,6 +9,7 @@ import type {
   ParsedCallStatus,
   PlaceCallInput,
   ProviderCallEvent,
+  ProviderCallStatus,
   ProviderCredentials,
   TelephonyProvider,
   WiringDrift,
@@ -34,6 +35,26 @@ const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
   'no-answer': 'call.failed',
   canceled: 'call.failed',
 };
+
+const TWILIO_CALL_STATUSES: Record<string, ProviderCallStatus> = {
+  queued: 'queued',
+  initiated: 'queued',
+  ringing: 'ringing',
+  'in-progress': 'in-progress',
+  completed: 'completed',
+  busy: 'busy',
+  failed: 'failed',
+  'no-answer': 'no-answer',
+  canceled: 'canceled',
+};
+
+/** Twilio's AnsweredBy (human, machine_start, machine_end_beep, fax, unknown…) normalised. */
+function answeredBy(value: string | null | undefined): 'human' | 'machine' | 'unknown' | undefined {
+  if (!value) return undefined;
+  if (value === 'human') return 'human';
+  if (value.startsWith('machine') || value === 'fax') return 'machine';
+  return 'unknown';
+}
 
 /** provider_two: Twilio's REST API (Basic auth SID:token, form bodies, `.json` paths). */
 export class TwilioProvider implements TelephonyProvider {
@@ -137,6 +158,27 @@ export class TwilioProvider implements TelephonyProvider {
       },
     });
     return { providerCallId: body.sid };
+  }
+
+  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+    const { body } = await this.http.request<{
+      status: string;
+      duration: string | null;
+      answered_by: string | null;
+    }>({
+      method: 'GET',
+      url: this.accountUrl(credentials, `/Calls/${encodeURIComponent(providerCallId)}.json`),
+      headers: auth(credentials),
+      retry: true,
+    });
+    const status = TWILIO_CALL_STATUSES[body.status] ?? 'failed';
+    return {
+      alive: ['queued', 'ringing', 'in-progress'].includes(status),
+      status,
+      providerStatus: body.status,
+      durationSeconds: body.duration ? Number(body.duration) : undefined,
+      answeredBy: answeredBy(body.answered_by),
+    };
   }
 
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
+import { callRecords } from '../call-records/call-records.schema';
 import { phoneNumbers } from '../phones/phones.schema';
 import { batches, type BatchRow, type QueueStatus, type StatusReason } from './batches.schema';
 
@@ -85,6 +86,40 @@ export class BatchesRepository {
       )
       .returning();
     return row;
+  }
+
+  /**
+   * Cancels a batch that is not completed: its pending records become `canceled` (attempts in
+   * flight finish and are not retried) and the batch `completed` with statusReason cancelled,
+   * in one transaction with the batch row locked. Undefined when it was already completed.
+   */
+  cancel(organizationId: string, id: string): Promise<BatchRow | undefined> {
+    return this.database.transaction(async () => {
+      const db = this.database.db;
+      const [batch] = await db
+        .select({ id: batches.id })
+        .from(batches)
+        .where(
+          and(
+            eq(batches.organizationId, organizationId),
+            eq(batches.id, id),
+            not(batches.isDeleted),
+            not(eq(batches.queueStatus, 'completed')),
+          ),
+        )
+        .for('update');
+      if (!batch) return undefined;
+      await db
+        .update(callRecords)
+        .set({ status: 'canceled', nextAttemptAt: null })
+        .where(and(eq(callRecords.batchId, id), eq(callRecords.status, 'pending')));
+      const [row] = await db
+        .update(batches)
+        .set({ queueStatus: 'completed', statusReason: 'cancelled' })
+        .where(eq(batches.id, id))
+        .returning();
+      return row;
+    });
   }
 
   /**

@@ -43,6 +43,36 @@ export class PhoneLogsRepository {
     });
   }
 
+  /**
+   * Changes an attempt (inside the caller's transaction, the row already locked by
+   * AttemptsRepository.lock). A new callStatus also moves the record's lastCallStatus and the
+   * batch's counters when this attempt is the record's latest.
+   */
+  async update(
+    log: Pick<PhoneLogRow, 'id' | 'callRecordId' | 'batchId' | 'callStatus'>,
+    values: Partial<NewPhoneLog>,
+  ): Promise<void> {
+    const db = this.database.db;
+    await db.update(phoneLogs).set(values).where(eq(phoneLogs.id, log.id));
+    const next = values.callStatus;
+    if (next === undefined || next === log.callStatus) return;
+    const moved = await db
+      .update(callRecords)
+      .set({ lastCallStatus: next })
+      .where(
+        and(
+          eq(callRecords.id, log.callRecordId),
+          eq(callRecords.lastCallStatus, log.callStatus),
+          sql`NOT EXISTS (SELECT 1 FROM ${phoneLogs} later WHERE later.call_record_id = ${log.callRecordId}
+                AND later.created_at > (SELECT created_at FROM ${phoneLogs} WHERE id = ${log.id}))`,
+        ),
+      )
+      .returning({ id: callRecords.id });
+    if (moved.length === 0) return;
+    await this.bump(log.batchId, log.callStatus, -1);
+    await this.bump(log.batchId, next, 1);
+  }
+
   private async bump(batchId: string, callStatus: string, delta: number): Promise<void> {
     await this.database.db
       .insert(batchStatusCounts)

@@ -16,10 +16,15 @@ import { DialerScheduler, type TickReport } from '../../src/modules/dialer/diale
 import { dncEntries } from '../../src/modules/dnc/dnc.schema';
 import { PhoneCredentials } from '../../src/modules/phones/phone-credentials';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
+import type { Integration, ProviderCredentials } from '../../src/modules/telephony/telephony.types';
 import type { TwilioAccount, TwilioFake } from '../fakes';
 import { CallingFactories } from './calling-factories';
 import { registerOrganization, type RegisteredAdmin } from './factories';
 import type { TestApp } from './test-app';
+
+/** A random number under a prefix (+1 NPA), unique enough for one test file. */
+export const randomE164 = (prefix: string): string =>
+  `${prefix}${String(1_000_000 + randomBytes(3).readUIntBE(0, 3)).slice(-7)}`;
 
 /** Time as the app sees it, moved by the test (never slept through). */
 export class TestClock {
@@ -67,17 +72,35 @@ export class DialerHarness {
 
   /** A Twilio number owned on the fake, stored with real sealed credentials. */
   async number(status: 'active' | 'inactive' = 'active') {
-    const e164 = `+1415${String(1_000_000 + randomBytes(3).readUIntBE(0, 3)).slice(-7)}`;
+    const e164 = randomE164('+1415');
     const owned = this.twilio.addNumber(this.account, e164);
-    const phone = await this.calling.phone(this.admin.organizationId, this.admin.userId, {
-      phoneNumber: e164,
+    return this.storedNumber({
+      e164,
       integration: 'provider_two',
+      credentials: { accountId: this.account.sid, secret: this.account.authToken },
       providerNumberId: owned.sid,
       status,
     });
+  }
+
+  /** A number of any provider, its credentials sealed as add-phone seals them. */
+  async storedNumber(input: {
+    e164: string;
+    integration: Integration;
+    credentials: ProviderCredentials;
+    providerNumberId: string;
+    providerAppId?: string;
+    status?: 'active' | 'inactive';
+  }) {
+    const phone = await this.calling.phone(this.admin.organizationId, this.admin.userId, {
+      phoneNumber: input.e164,
+      integration: input.integration,
+      providerNumberId: input.providerNumberId,
+      providerAppId: input.providerAppId ?? null,
+      status: input.status ?? 'active',
+    });
     const credentials = this.t.app.get(PhoneCredentials).seal(this.admin.organizationId, phone.id, {
-      accountId: this.account.sid,
-      secret: this.account.authToken,
+      ...input.credentials,
       callbackToken: randomBytes(16).toString('hex'),
     });
     const [sealed] = await this.db
@@ -99,10 +122,7 @@ export class DialerHarness {
       ...overrides,
       callingNumbers,
     });
-    const numbers = Array.from(
-      { length: contacts },
-      () => `+1212${String(1_000_000 + randomBytes(3).readUIntBE(0, 3)).slice(-7)}`,
-    );
+    const numbers = Array.from({ length: contacts }, () => randomE164('+1212'));
     const unique = [...new Set(numbers)];
     await this.calling.callRecords(
       batch,

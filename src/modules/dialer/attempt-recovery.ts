@@ -111,11 +111,13 @@ export class AttemptRecovery {
     await this.database.transaction(async () => {
       const attempt = await this.attempts.lock(expired.id);
       if (!attempt || !LIVE.includes(attempt.log.callStatus)) return;
-      // Telnyx only says the call is over: answered (as our callbacks saw) means it completed.
+      // Telnyx only says the call is over: answered (as our callbacks saw, or talk time at
+      // the provider) means it completed.
+      const answered = attempt.log.answeredAt !== null || (state.durationSeconds ?? 0) > 0;
       const status =
         state.status && !LIVE.includes(state.status)
           ? (state.status as AttemptEnd['status'])
-          : attempt.log.answeredAt
+          : answered
             ? 'completed'
             : 'failed';
       await this.endings.end(attempt, {

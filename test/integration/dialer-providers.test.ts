@@ -3,6 +3,8 @@ import { DialerHarness, randomE164, TestClock } from '../support/dialer-harness'
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Placement and lease recovery through Plivo and Telnyx (Twilio: dialer.test.ts). */
+jest.setTimeout(60_000);
+
 describe('dialer through each provider', () => {
   let t: TestApp;
   let twilio: TwilioFake;

@@ -10,6 +10,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
  * The scheduler against the Twilio fake, one tick at a time on a moved clock. Attempts end as
  * a final callback would (DialerHarness.end), so these run before and after the callback routes.
  */
+jest.setTimeout(60_000);
+
 describe('dialer', () => {
   let t: TestApp;
   let twilio: TwilioFake;
@@ -65,8 +67,20 @@ describe('dialer', () => {
       const call = twilio.call(log.providerCallId!);
       expect(call.statusCallback).toContain(`call=${log.id}`);
       expect(call.from).toBe(log.fromNumber);
+      // The agent's maxCallSeconds, answering-machine detection, the ring timeout.
+      expect(call.params).toMatchObject({
+        TimeLimit: '300',
+        MachineDetection: 'Enable',
+        Timeout: '45',
+      });
+      expect(call.params.Record).toBeUndefined();
     }
     await h.endAll(batch.id, 'completed');
+    // call.started once per attempt (at the placement), then the end.
+    const raised = await h.eventsOf(batch.id);
+    expect(raised.map((e) => e.type)).toEqual(
+      Array.from({ length: 3 }, () => ['call.started', 'call.completed']).flat(),
+    );
     expect(await h.tick()).toMatchObject({ claimed: 0 });
     expect(h.callsTo(numbers)).toHaveLength(3);
     const row = await h.batchRow(batch.id);
@@ -226,10 +240,16 @@ describe('dialer', () => {
   it('rotates through the calling numbers', async () => {
     const h = await harness();
     const phones = await Promise.all([h.number(), h.number(), h.number()]);
-    const { numbers } = await h.batch(3, { callingNumbers: phones.map((p) => p.id) });
+    const { numbers } = await h.batch(3, {
+      callingNumbers: phones.map((p) => p.id),
+      recordCalls: true,
+    });
     await h.tick();
-    const from = h.callsTo(numbers).map((call) => call.from);
-    expect(new Set(from)).toEqual(new Set(phones.map((p) => p.phoneNumber)));
+    const calls = h.callsTo(numbers);
+    expect(new Set(calls.map((call) => call.from))).toEqual(
+      new Set(phones.map((p) => p.phoneNumber)),
+    );
+    for (const call of calls) expect(call.params).toMatchObject({ Record: 'true' });
   });
 
   it('pauses with failure_rate when most recent attempts failed, not for busy ones', async () => {

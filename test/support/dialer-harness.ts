@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Clock } from '../../src/common/clock';
 import { Database } from '../../src/database';
 import { agents } from '../../src/modules/agents/agents.schema';
@@ -14,6 +14,7 @@ import { AttemptEndings } from '../../src/modules/dialer/attempt-endings';
 import { AttemptsRepository } from '../../src/modules/dialer/attempts.repository';
 import { DialerScheduler, type TickReport } from '../../src/modules/dialer/dialer-scheduler';
 import { dncEntries } from '../../src/modules/dnc/dnc.schema';
+import { events } from '../../src/modules/events/events.schema';
 import { PhoneCredentials } from '../../src/modules/phones/phone-credentials';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
 import type { Integration, ProviderCredentials } from '../../src/modules/telephony/telephony.types';
@@ -196,6 +197,17 @@ export class DialerHarness {
     const live = await this.live(batchId);
     for (const log of live) await this.end(log.id, status);
     return live.length;
+  }
+
+  /** The call events raised for this batch's attempts: [type, call_id] in commit order. */
+  async eventsOf(batchId: string): Promise<Array<{ type: string; callId: string | null }>> {
+    const ids = (await this.logs(batchId)).map((log) => log.id);
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ type: events.type, callId: events.callId })
+      .from(events)
+      .where(inArray(events.callId, ids))
+      .orderBy(asc(events.callId), asc(events.sequence));
   }
 
   async pendingOf(batchId: string) {

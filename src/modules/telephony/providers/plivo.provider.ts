@@ -179,6 +179,9 @@ export class PlivoProvider implements TelephonyProvider {
         hangup_url: input.urls.statusUrl,
         hangup_method: 'POST',
         ring_timeout: input.ringTimeoutSeconds,
+        time_limit: input.timeLimitSeconds,
+        // Recording is asked for by the answer XML (<Record>), not here.
+        machine_detection: input.machineDetection ? 'true' : undefined,
       },
     });
     return { providerCallId: body.request_uuid };

@@ -149,6 +149,9 @@ export class TelnyxProvider implements TelephonyProvider {
           ? Buffer.from(input.clientState).toString('base64')
           : undefined,
         timeout_secs: input.ringTimeoutSeconds,
+        time_limit_secs: input.timeLimitSeconds,
+        answering_machine_detection: input.machineDetection ? 'detect' : undefined,
+        record: input.record ? 'record-from-answer' : undefined,
       },
     });
     return { providerCallId: body.data.call_control_id };

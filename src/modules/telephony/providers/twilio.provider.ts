@@ -155,6 +155,11 @@ export class TwilioProvider implements TelephonyProvider {
         StatusCallbackMethod: 'POST',
         StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
         Timeout: input.ringTimeoutSeconds?.toString(),
+        TimeLimit: input.timeLimitSeconds?.toString(),
+        MachineDetection: input.machineDetection ? 'Enable' : undefined,
+        Record: input.record ? 'true' : undefined,
+        RecordingStatusCallback: input.record ? input.urls.statusUrl : undefined,
+        RecordingStatusCallbackMethod: input.record ? 'POST' : undefined,
       },
     });
     return { providerCallId: body.sid };

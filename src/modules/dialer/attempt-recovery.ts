@@ -10,11 +10,7 @@ import type { ProviderCallState } from '../telephony/telephony.types';
 import { type AttemptEnd, AttemptEndings } from './attempt-endings';
 import { AttemptRecoveryRepository, type ExpiredAttempt } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
-import {
-  ALIVE_RECHECK_SECONDS,
-  RECOVERY_BATCH,
-  RECOVERY_LEASE_SECONDS,
-} from './dialer.constants';
+import { ALIVE_RECHECK_SECONDS, RECOVERY_BATCH, RECOVERY_LEASE_SECONDS } from './dialer.constants';
 
 export interface RecoveryReport {
   /** Attempts ended from what the provider reported. */

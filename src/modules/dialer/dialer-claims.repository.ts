@@ -120,7 +120,10 @@ export class DialerClaimsRepository {
       .select({ phoneNumber: dncEntries.phoneNumber })
       .from(dncEntries)
       .where(
-        and(eq(dncEntries.organizationId, organizationId), inArray(dncEntries.phoneNumber, numbers)),
+        and(
+          eq(dncEntries.organizationId, organizationId),
+          inArray(dncEntries.phoneNumber, numbers),
+        ),
       );
     return new Set(rows.map((row) => row.phoneNumber));
   }
@@ -138,7 +141,8 @@ export class DialerClaimsRepository {
       })
       .from(phoneLogs)
       .where(and(inArray(phoneLogs.callRecordId, recordIds), gte(phoneLogs.createdAt, since)));
-    for (const row of rows) out.set(row.callRecordId, [...(out.get(row.callRecordId) ?? []), row.at]);
+    for (const row of rows)
+      out.set(row.callRecordId, [...(out.get(row.callRecordId) ?? []), row.at]);
     return out;
   }
 
@@ -162,7 +166,11 @@ export class DialerClaimsRepository {
   async markClaimed(recordId: string): Promise<void> {
     await this.db
       .update(callRecords)
-      .set({ status: 'in_progress', attempts: sql`${callRecords.attempts} + 1`, nextAttemptAt: null })
+      .set({
+        status: 'in_progress',
+        attempts: sql`${callRecords.attempts} + 1`,
+        nextAttemptAt: null,
+      })
       .where(eq(callRecords.id, recordId));
   }
 

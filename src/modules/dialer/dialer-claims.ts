@@ -10,7 +10,12 @@ import { AttemptOutcomes } from './attempt-outcomes';
 import { windowOf } from './batch-window';
 import { evaluateCallingWindow } from './calling-window';
 import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
-import { CLAIM_LOOKAHEAD, PLACEMENT_LEASE_SECONDS, RECENT_ATTEMPTS_WINDOW_MS } from './dialer.constants';
+import { NumberPacing } from './number-pacing';
+import {
+  CLAIM_LOOKAHEAD,
+  PLACEMENT_LEASE_SECONDS,
+  RECENT_ATTEMPTS_WINDOW_MS,
+} from './dialer.constants';
 
 /** One attempt claimed for placement: everything placeCall needs, read in the claim. */
 export interface Claim {
@@ -24,9 +29,6 @@ export interface Claim {
   /** The number's pacing slot: placement waits until then (within the tick's second). */
   slot: Date;
 }
-
-/** The pacing window a number's next slot must start in to be used by this tick. */
-const PACING_WINDOW_MS = 1_000;
 
 /**
  * The claim transaction of one batch (docs/dialer.md, "Claim"): capacity under the
@@ -136,37 +138,6 @@ export class DialerClaims {
     const [blocked, callable] = partition(records, (record) => listed.has(record.phoneNumber));
     await this.claims.markDoNotCall(blocked.map((record) => record.id));
     return callable;
-  }
-}
-
-/**
- * Rotation and pacing over a batch's numbers: each call takes the number whose next slot comes
- * first, if that slot starts within this tick's second; the number's next slot is then
- * 1/DIALER_CALLS_PER_SECOND later. A number shared by batches of the organization is paced
- * once: its slot is stored on the number, under the organization's lock.
- */
-class NumberPacing {
-  private readonly slots: Array<{ phone: PhoneNumberRow; at: number }>;
-  private readonly intervalMs: number;
-
-  constructor(
-    numbers: PhoneNumberRow[],
-    private readonly now: Date,
-    callsPerSecond: number,
-  ) {
-    this.intervalMs = 1000 / callsPerSecond;
-    this.slots = numbers.map((phone) => ({
-      phone,
-      at: Math.max(now.getTime(), phone.nextDialAt?.getTime() ?? 0),
-    }));
-  }
-
-  take(): { phone: PhoneNumberRow; at: Date; next: Date } | undefined {
-    const best = this.slots.reduce((a, b) => (b.at < a.at ? b : a));
-    if (best.at >= this.now.getTime() + PACING_WINDOW_MS) return undefined;
-    const at = best.at;
-    best.at = at + this.intervalMs;
-    return { phone: best.phone, at: new Date(at), next: new Date(best.at) };
   }
 }
 

@@ -255,10 +255,7 @@ export abstract class HttpFake {
   }
 
   /** Walks one call through the statuses (and callbacks) of `outcome`. */
-  protected abstract progress(
-    callId: string,
-    outcome: Exclude<AutoOutcome, 'hold'>,
-  ): Promise<void>;
+  protected abstract progress(callId: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void>;
 
   /** The provider's error response for this status (body shape and, for 429, headers). */
   protected abstract errorResponse(

@@ -64,7 +64,11 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
     `${P}/Call/`,
     authed((ctx, a) => placeCall(ctx, a, state)),
   );
-  route('GET', `${P}/Call/:uuid/`, authed((ctx, a) => getCall(ctx, a, state)));
+  route(
+    'GET',
+    `${P}/Call/:uuid/`,
+    authed((ctx, a) => getCall(ctx, a, state)),
+  );
   route(
     'POST',
     `${P}/Call/:uuid/`,
@@ -278,8 +282,7 @@ function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeR
  */
 function getCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeResponse {
   const uuid = ctx.params.uuid;
-  const call =
-    state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
+  const call = state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
   if (!call || call.authId !== a.authId) return plivoError(404, 'call not found');
   if (field(ctx.req.query, 'status') === 'live') {
     if (call.endedAt) return plivoError(404, 'call not found');

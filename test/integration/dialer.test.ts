@@ -303,9 +303,11 @@ describe('dialer', () => {
     expect(log.leaseExpiresAt).toBeNull();
     clock.advance(600);
     await h.tick();
-    expect(twilio.requestsTo('POST', '/Calls.json').filter((r) => numbers.includes(String(
-      (r.body as Record<string, string>).To,
-    )))).toHaveLength(1);
+    expect(
+      twilio
+        .requestsTo('POST', '/Calls.json')
+        .filter((r) => numbers.includes(String((r.body as Record<string, string>).To))),
+    ).toHaveLength(1);
   });
 
   it('an ambiguous placement is never re-sent: past its lease it ends placement_unknown', async () => {

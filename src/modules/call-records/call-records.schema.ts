@@ -16,12 +16,7 @@ import { organizations } from '../organizations/organizations.schema';
 
 /** `canceled`: still pending when its batch was cancelled (never dialed again). */
 export type CallRecordStatus =
-  | 'pending'
-  | 'in_progress'
-  | 'completed'
-  | 'failed'
-  | 'do_not_call'
-  | 'canceled';
+  'pending' | 'in_progress' | 'completed' | 'failed' | 'do_not_call' | 'canceled';
 
 /** One contact of a batch: an E.164 number and its dynamic fields (jsonb). */
 export const callRecords = pgTable(

@@ -77,14 +77,14 @@ export class AttemptRecovery {
     }
     let state: ProviderCallState;
     try {
-      const { callbackToken: _token, ...credentials } = this.credentials.open(
+      const { accountId, secret } = this.credentials.open(
         expired.organizationId,
         expired.phone.id,
         expired.phone.credentials,
       );
       state = await this.providers
         .get(expired.phone.integration)
-        .fetchCall(credentials, expired.providerCallId);
+        .fetchCall({ accountId, secret }, expired.providerCallId);
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'not_found') {
         await this.endIfLive(expired.id, {

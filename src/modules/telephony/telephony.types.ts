@@ -78,14 +78,7 @@ export interface ParsedCallStatus {
 
 /** Where a call stands at the provider, normalised (fetchCall). */
 export type ProviderCallStatus =
-  | 'queued'
-  | 'ringing'
-  | 'in-progress'
-  | 'completed'
-  | 'busy'
-  | 'no-answer'
-  | 'failed'
-  | 'canceled';
+  'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
 export interface ProviderCallState {
   /** Still ringing or connected (or queued at the provider): no final status yet. */

@@ -274,6 +274,13 @@ describe('dialer', () => {
     expect((await h.logs(failing.batch.id)).length).toBe(placed);
   });
 
+  it('leaves a batch without contacts active (its contacts may still come)', async () => {
+    const h = await harness();
+    const { batch } = await h.batch(0);
+    await h.tick();
+    expect(await h.batchRow(batch.id)).toMatchObject({ queueStatus: 'active' });
+  });
+
   it('pauses with no_agent and no_calling_number when nothing can speak or dial', async () => {
     const silent = await new DialerHarness(t, twilio).organization({ agent: false });
     const { batch } = await silent.batch(1);

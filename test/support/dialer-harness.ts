@@ -125,10 +125,12 @@ export class DialerHarness {
     });
     const numbers = Array.from({ length: contacts }, () => randomE164('+1212'));
     const unique = [...new Set(numbers)];
-    await this.calling.callRecords(
-      batch,
-      unique.map((phoneNumber) => ({ phoneNumber, name: 'Sam' })),
-    );
+    if (unique.length > 0) {
+      await this.calling.callRecords(
+        batch,
+        unique.map((phoneNumber) => ({ phoneNumber, name: 'Sam' })),
+      );
+    }
     return { batch, numbers: unique };
   }
 

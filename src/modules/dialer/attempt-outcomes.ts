@@ -138,7 +138,10 @@ export class AttemptOutcomes {
     }
   }
 
-  /** An active batch with no record left to place or in progress becomes completed. */
+  /**
+   * An active batch with no record left to place or in progress becomes completed. One with no
+   * records at all stays active: its contacts may still be on their way (append-contacts).
+   */
   async completeIfDone(batchId: string): Promise<boolean> {
     const done = await this.database.db
       .update(batches)
@@ -149,6 +152,7 @@ export class AttemptOutcomes {
           eq(batches.queueStatus, 'active'),
           sql`NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId}
                 AND ${callRecords.status} IN ('pending', 'in_progress'))`,
+          sql`EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId})`,
         ),
       )
       .returning({ id: batches.id });

@@ -25,7 +25,7 @@ export class DialerClaimsRepository {
     return this.database.db;
   }
 
-  /** Active, live batches with a record due by `now`, or with none left (batches_dialing_idx). */
+  /** Active, live batches with a record due by `now`, or all of whose records are done. */
   async listDialing(now: Date): Promise<DialingBatch[]> {
     return this.db
       .select({ id: batches.id, organizationId: batches.organizationId })
@@ -39,8 +39,9 @@ export class DialerClaimsRepository {
                 AND ${callRecords.status} = 'pending'
                 AND (${callRecords.nextAttemptAt} IS NULL
                   OR ${callRecords.nextAttemptAt} <= ${now.toISOString()}::timestamptz))
-              OR NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id}
-                AND ${callRecords.status} IN ('pending', 'in_progress')))`,
+              OR (NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id}
+                  AND ${callRecords.status} IN ('pending', 'in_progress'))
+                AND EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id})))`,
         ),
       )
       .orderBy(asc(batches.organizationId), asc(batches.createdAt), asc(batches.id));

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
+import { Semaphore } from '../../common/semaphore';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
@@ -12,7 +13,12 @@ import { TelephonyProviders } from '../telephony/telephony-providers';
 import { AttemptEndings } from './attempt-endings';
 import { AttemptsRepository, callEventBase } from './attempts.repository';
 import type { Claim } from './dialer-claims';
-import { LEASE_MARGIN_SECONDS, RING_TIMEOUT_SECONDS } from './dialer.constants';
+import {
+  LEASE_MARGIN_SECONDS,
+  PLACEMENT_WRITE_ATTEMPTS,
+  PLACEMENT_WRITE_CONCURRENCY,
+  RING_TIMEOUT_SECONDS,
+} from './dialer.constants';
 
 export type PlacementResult = 'placed' | 'refused' | 'unknown';
 
@@ -28,6 +34,7 @@ const LIVE = ['queued', 'ringing', 'in-progress'];
 @Injectable()
 export class CallPlacement {
   private readonly logger = new Logger('CallPlacement');
+  private readonly writes = new Semaphore(PLACEMENT_WRITE_CONCURRENCY);
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -80,8 +87,24 @@ export class CallPlacement {
       this.logger.warn(`Placement of ${claim.phoneLogId} unknown, left to recovery: ${reason}`);
       return 'unknown';
     }
-    await this.placed(claim, providerCallId);
+    await this.writes.run(() => this.recordPlaced(claim, providerCallId));
     return 'placed';
+  }
+
+  /**
+   * The call exists at the provider now: its id is written with a few tries (a busy pool, a
+   * dropped connection). If all fail the lease expires with no id, and recovery ends the
+   * attempt `placement_unknown` (the callbacks, which name the phone log, still reach it).
+   */
+  private async recordPlaced(claim: Claim, providerCallId: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.placed(claim, providerCallId);
+      } catch (error) {
+        if (attempt >= PLACEMENT_WRITE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   }
 
   private placed(claim: Claim, providerCallId: string): Promise<void> {
@@ -114,6 +137,10 @@ export class CallPlacement {
   }
 
   private refused(claim: Claim, error: ProviderError): Promise<void> {
+    return this.writes.run(() => this.endRefused(claim, error));
+  }
+
+  private endRefused(claim: Claim, error: ProviderError): Promise<void> {
     return this.database.transaction(async () => {
       const attempt = await this.attempts.lock(claim.phoneLogId);
       if (!attempt || attempt.log.providerCallId) return;

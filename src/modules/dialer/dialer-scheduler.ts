@@ -7,11 +7,13 @@ import {
 import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
 import { PeriodicTask } from '../../common/periodic-task';
+import { Semaphore } from '../../common/semaphore';
 import { type AppConfig, InjectConfig } from '../../config';
 import { AttemptRecovery, type RecoveryReport } from './attempt-recovery';
 import { CallPlacement, type PlacementResult } from './call-placement';
 import { type Claim, DialerClaims } from './dialer-claims';
 import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
+import { PLACEMENT_CONCURRENCY } from './dialer.constants';
 
 export interface TickReport {
   claimed: number;
@@ -36,6 +38,7 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
   private readonly task = new PeriodicTask(() => this.pass(), this.logger, 'Dialer tick');
   /** Rotates which organization, and which of its batches, claims first. */
   private round = 0;
+  private readonly placements = new Semaphore(PLACEMENT_CONCURRENCY);
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -73,7 +76,9 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
         this.logger.warn(`Claim for batch ${batch.id} failed: ${reason}`);
       }
     }
-    const results = await Promise.all(claimed.map((claim) => this.placeSafely(claim)));
+    const results = await Promise.all(
+      claimed.map((claim) => this.placements.run(() => this.placeSafely(claim))),
+    );
     const count = (result: PlacementResult) => results.filter((r) => r === result).length;
     return {
       claimed: claimed.length,

@@ -40,3 +40,15 @@ export const RECENT_ATTEMPTS_WINDOW_MS = 24 * 3600 * 1000;
 export const BREAKER_WINDOW_SECONDS = 120;
 export const BREAKER_MIN_ENDED = 5;
 export const BREAKER_FAILURE_RATIO = 0.5;
+
+/** Provider requests a process's placements keep in flight at once. */
+export const PLACEMENT_CONCURRENCY = 32;
+
+/**
+ * Placement results written at once: a tick's placements answer together, and their writes must
+ * leave the pool (10 connections) to the rest of the process.
+ */
+export const PLACEMENT_WRITE_CONCURRENCY = 4;
+
+/** Tries of a placement's result write: the call exists at the provider, so losing it costs. */
+export const PLACEMENT_WRITE_ATTEMPTS = 3;

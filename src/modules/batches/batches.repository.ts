@@ -5,6 +5,7 @@ import { Database } from '../../database';
 import { callRecords } from '../call-records/call-records.schema';
 import { phoneNumbers } from '../phones/phones.schema';
 import { batches, type BatchRow, type QueueStatus, type StatusReason } from './batches.schema';
+import { lockDialing } from './dialing-lock';
 
 export type NewBatch = Omit<
   typeof batches.$inferInsert,
@@ -60,8 +61,15 @@ export class BatchesRepository {
     return { rows, total };
   }
 
-  /** Returns whether a live batch was deleted. */
-  async softDelete(organizationId: string, id: string, at: Date): Promise<boolean> {
+  /** Returns whether a live batch was deleted (after any claim of its organization in progress). */
+  softDelete(organizationId: string, id: string, at: Date): Promise<boolean> {
+    return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
+      return this.markDeleted(organizationId, id, at);
+    });
+  }
+
+  private async markDeleted(organizationId: string, id: string, at: Date): Promise<boolean> {
     const deleted = await this.database.db
       .update(batches)
       .set({ isDeleted: true, deletedAt: at })
@@ -72,7 +80,20 @@ export class BatchesRepository {
     return deleted.length > 0;
   }
 
-  async setQueueStatus(
+  /** Pause or resume; a pause waits for a claim of the organization in progress (lockDialing). */
+  setQueueStatus(
+    organizationId: string,
+    id: string,
+    status: QueueStatus,
+    reason: StatusReason | null,
+  ) {
+    return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
+      return this.writeQueueStatus(organizationId, id, status, reason);
+    });
+  }
+
+  private async writeQueueStatus(
     organizationId: string,
     id: string,
     status: QueueStatus,
@@ -95,6 +116,7 @@ export class BatchesRepository {
    */
   cancel(organizationId: string, id: string): Promise<BatchRow | undefined> {
     return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
       const db = this.database.db;
       const [batch] = await db
         .select({ id: batches.id })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, eq, gte, inArray, isNull, lte, not, or, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
+import { lockDialing } from '../batches/dialing-lock';
 import { batches, type BatchRow, type StatusReason } from '../batches/batches.schema';
 import { type CallRecordRow, callRecords, phoneLogs } from '../call-records/call-records.schema';
 import { dncEntries } from '../dnc/dnc.schema';
@@ -48,22 +49,16 @@ export class DialerClaimsRepository {
   }
 
   /** Serialises the claims of one organization until the commit (capacity and pacing). */
-  async lockOrganization(organizationId: string): Promise<void> {
-    await this.db.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtext('switchboard.dialer'), hashtext(${organizationId}))`,
-    );
+  lockOrganization(organizationId: string): Promise<void> {
+    return lockDialing(this.database, organizationId);
   }
 
   /**
-   * The batch row, shared-locked: a pause, cancel or delete committed before this read stops the
-   * claim; one arriving during it waits for the commit (its claims are then in flight).
+   * The batch row, read (not locked: an attempt ending updates it, and must not wait for a
+   * claim). Pause, cancel and delete take the organization's lock, so none is missed.
    */
-  async lockBatch(batchId: string): Promise<BatchRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(batches)
-      .where(eq(batches.id, batchId))
-      .for('share', { of: batches });
+  async findBatch(batchId: string): Promise<BatchRow | undefined> {
+    const [row] = await this.db.select().from(batches).where(eq(batches.id, batchId));
     return row;
   }
 
@@ -163,7 +158,7 @@ export class DialerClaimsRepository {
       .where(eq(callRecords.id, recordId));
   }
 
-  /** The record is being dialed: in_progress, one more attempt. */
+  /** The record is being dialed: in_progress, one more attempt, its latest status `queued`. */
   async markClaimed(recordId: string): Promise<void> {
     await this.db
       .update(callRecords)
@@ -171,8 +166,26 @@ export class DialerClaimsRepository {
         status: 'in_progress',
         attempts: sql`${callRecords.attempts} + 1`,
         nextAttemptAt: null,
+        lastCallStatus: 'queued',
       })
       .where(eq(callRecords.id, recordId));
+  }
+
+  /** The claimed attempt's phone log (its counters are moved once per claim, in key order). */
+  async insertAttempt(
+    record: Pick<CallRecordRow, 'id' | 'organizationId' | 'batchId'>,
+    values: Omit<typeof phoneLogs.$inferInsert, 'organizationId' | 'batchId' | 'callRecordId'>,
+  ): Promise<string> {
+    const [row] = await this.db
+      .insert(phoneLogs)
+      .values({
+        ...values,
+        organizationId: record.organizationId,
+        batchId: record.batchId,
+        callRecordId: record.id,
+      })
+      .returning({ id: phoneLogs.id });
+    return row.id;
   }
 
   async setNextDialAt(phoneId: string, at: Date): Promise<void> {

@@ -50,7 +50,7 @@ export class DialerClaims {
   claimBatch(target: DialingBatch, now: Date): Promise<Claim[]> {
     return this.database.transaction(async () => {
       await this.claims.lockOrganization(target.organizationId);
-      const batch = await this.claims.lockBatch(target.id);
+      const batch = await this.claims.findBatch(target.id);
       // Paused, cancelled, completed or deleted since the listing: no claim.
       if (!batch || batch.queueStatus !== 'active' || batch.isDeleted) return [];
       const free = await this.freeCapacity(batch);
@@ -77,6 +77,7 @@ export class DialerClaims {
         new Date(now.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
       );
       const claimed: Claim[] = [];
+      const counts: Record<string, number> = {};
       for (const record of callable) {
         if (claimed.length >= free) break;
         const decision = evaluateCallingWindow(
@@ -95,7 +96,11 @@ export class DialerClaims {
         const slot = pacing.take();
         if (!slot) break;
         await this.claims.markClaimed(record.id);
-        const log = await this.logs.append(batch.organizationId, record.id, {
+        counts.queued = (counts.queued ?? 0) + 1;
+        if (record.lastCallStatus !== null) {
+          counts[record.lastCallStatus] = (counts[record.lastCallStatus] ?? 0) - 1;
+        }
+        const phoneLogId = await this.claims.insertAttempt(record, {
           callStatus: 'queued',
           attempt: record.attempts + 1,
           agentId: agent.id,
@@ -106,7 +111,7 @@ export class DialerClaims {
         });
         await this.claims.setNextDialAt(slot.phone.id, slot.next);
         claimed.push({
-          phoneLogId: log.id,
+          phoneLogId,
           organizationId: batch.organizationId,
           batchId: batch.id,
           to: record.phoneNumber,
@@ -116,6 +121,8 @@ export class DialerClaims {
           slot: slot.at,
         });
       }
+      // Once, in key order, at the end (PhoneLogsRepository.moveCounts).
+      await this.logs.moveCounts(batch.id, counts);
       if (claimed.length === 0) await this.outcomes.completeIfDone(batch.id);
       return claimed;
     });

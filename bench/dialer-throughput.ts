@@ -60,6 +60,7 @@ const NUMBERS = 50;
 const CALLS_PER_SECOND = 10; // per number: pacing allows 500 calls/s in all
 const MAX_CONCURRENT = 200;
 const TICK_MS = 200;
+const ENDERS = 8;
 const WORKER = join(__dirname, '..', 'dist/bundle/worker.js');
 
 interface Result {
@@ -215,6 +216,17 @@ async function endPlacedCalls(app: NestExpressApplication, batchId: string, cont
   const attempts = app.get(AttemptsRepository);
   const endings = app.get(AttemptEndings);
   const deadline = Date.now() + 10 * 60_000;
+  const endOne = (id: string) =>
+    database.transaction(async () => {
+      const attempt = await attempts.lock(id);
+      if (!attempt) return;
+      await endings.end(attempt, {
+        status: 'completed',
+        endedReason: 'bench',
+        failureReason: 'unknown',
+        endedAt: new Date(),
+      });
+    });
   for (;;) {
     const placed = await database.db
       .select({ id: phoneLogs.id })
@@ -227,17 +239,9 @@ async function endPlacedCalls(app: NestExpressApplication, batchId: string, cont
         ),
       )
       .limit(200);
-    for (const { id } of placed) {
-      await database.transaction(async () => {
-        const attempt = await attempts.lock(id);
-        if (!attempt) return;
-        await endings.end(attempt, {
-          status: 'completed',
-          endedReason: 'bench',
-          failureReason: 'unknown',
-          endedAt: new Date(),
-        });
-      });
+    // Eight at a time: one by one, the ending (not the dialer) would set the pace.
+    for (let i = 0; i < placed.length; i += ENDERS) {
+      await Promise.all(placed.slice(i, i + ENDERS).map(({ id }) => endOne(id)));
     }
     const [row] = await database.db
       .select({ status: batches.queueStatus, completed: batches.callsCompleted })

@@ -22,6 +22,8 @@ describe('dialer', () => {
     t = await startTestApp({
       env: {
         PROVIDER_TWO_API_URL: twilio.baseUrl,
+        // The app does not listen here (supertest): the fake's callbacks go to a closed port.
+        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
         DIALER_TICK_MS: '0',
         DIALER_MAX_CONCURRENT_CALLS: '3',
       },
@@ -368,5 +370,39 @@ describe('dialer', () => {
     expect(alive.callStatus).toBe('queued');
     expect(alive.leaseExpiresAt!.getTime()).toBeGreaterThan(clock.current.getTime());
     expect(h.callsTo(numbers)).toHaveLength(2);
+  });
+
+  it('auto-progress walks each placed call to its scripted outcome; recovery reads it back', async () => {
+    const h = await harness();
+    const { batch, numbers } = await h.batch(2, { callingNumbers: await callingNumbers(h, 2) });
+    const [busy, answered] = [...numbers].sort();
+    twilio.autoProgress = (to) => (to === busy ? 'busy' : 'completed');
+    try {
+      await h.tick();
+      await twilio.settled();
+    } finally {
+      twilio.autoProgress = undefined;
+    }
+    const calls = h.callsTo(numbers);
+    expect(Object.fromEntries(calls.map((call) => [call.to, call.status]))).toEqual({
+      [busy]: 'busy',
+      [answered]: 'completed',
+    });
+    // Each progress step was sent as a status callback to the call's own URL.
+    for (const call of calls) {
+      const sent = twilio.deliveries.filter((d) => d.callId === call.sid && d.kind === 'status');
+      expect(sent.map((d) => d.event)).toEqual(
+        call.to === busy
+          ? ['initiated', 'ringing', 'busy']
+          : ['initiated', 'ringing', 'in-progress', 'completed'],
+      );
+    }
+    // Whether or not those callbacks were heard, once the lease is past every attempt is final.
+    clock.advance(45 + 300 + 120 + 1);
+    await h.tick();
+    const statuses = Object.fromEntries(
+      (await h.records(batch.id)).map((r) => [r.phoneNumber, r.lastCallStatus]),
+    );
+    expect(statuses).toEqual({ [busy]: 'busy', [answered]: 'completed' });
   });
 });

@@ -55,5 +55,13 @@ export interface AppConfig {
     /** Events (with their deliveries and attempt log) are kept this many days once ended. */
     retentionDays: number;
   };
+  dialer: {
+    /** Calls in progress at once per organization (a batch may only lower it). */
+    maxConcurrentCalls: number;
+    /** New calls per second per calling number. */
+    callsPerSecond: number;
+    /** How often the scheduler claims and places calls where jobs run; 0: never by itself. */
+    tickMs: number;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

@@ -63,6 +63,9 @@ describe('loadConfig', () => {
     ['DB_STATEMENT_TIMEOUT_MS', '5s', /DB_STATEMENT_TIMEOUT_MS must be a whole number/],
     ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL must be one of/],
+    ['DIALER_MAX_CONCURRENT_CALLS', '999999', /DIALER_MAX_CONCURRENT_CALLS must be between 1 and/],
+    ['DIALER_CALLS_PER_SECOND', '1.5', /DIALER_CALLS_PER_SECOND must be a whole number/],
+    ['DIALER_TICK_MS', '-5', /DIALER_TICK_MS must be a whole number/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
     [
       'PROVIDER_THREE_PUBLIC_KEY',
@@ -115,6 +118,9 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       AUTH_ALLOW_SIGNUP: 'false',
       PROCESS_ROLE: 'api',
+      DIALER_MAX_CONCURRENT_CALLS: '25',
+      DIALER_CALLS_PER_SECOND: '3',
+      DIALER_TICK_MS: '250',
     });
     expect(config.http).toMatchObject({ port: 8080, publicBaseUrl: 'https://calls.example.com' });
     expect(config.redis.url).toBe('redis://cache:6379');
@@ -130,6 +136,12 @@ describe('loadConfig', () => {
     expect(config.webhooks.allowPrivateTargets).toBe(true);
     expect(config.auth.allowSignup).toBe(false);
     expect(config.process.role).toBe('api');
+    expect(config.dialer).toEqual({ maxConcurrentCalls: 25, callsPerSecond: 3, tickMs: 250 });
+    expect(loadConfig({ ...server }).dialer).toEqual({
+      maxConcurrentCalls: 10,
+      callsPerSecond: 1,
+      tickMs: 1000,
+    });
     expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
   });
 });

@@ -111,6 +111,12 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
       retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
+    dialer: {
+      maxConcurrentCalls: read.integer('DIALER_MAX_CONCURRENT_CALLS', 10, 1, 100_000),
+      callsPerSecond: read.integer('DIALER_CALLS_PER_SECOND', 1, 1, 1_000),
+      // 0: no automatic ticks (tests drive DialerScheduler.tick() themselves).
+      tickMs: read.integer('DIALER_TICK_MS', 1_000, 0, 60_000),
+    },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',

@@ -88,6 +88,13 @@ export interface CallbackDelivery {
   deliveredAt: Date;
 }
 
+/**
+ * How an automatically advanced call ends: `completed` rings, answers and hangs up; `busy`,
+ * `no-answer` ring first; `failed` fails at once; `hold` is accepted and then never heard of
+ * again (no callback: a lost call for the dialer's recovery).
+ */
+export type AutoOutcome = 'completed' | 'busy' | 'no-answer' | 'failed' | 'hold';
+
 interface Route {
   method: string;
   pattern: RegExp;
@@ -171,6 +178,13 @@ export abstract class HttpFake {
   readonly deliveries: CallbackDelivery[] = [];
   /** The endless bodies sent for `floodNext`, in order. */
   readonly floods: Flood[] = [];
+  /**
+   * Auto-progress mode: when set, each placed call is advanced by itself (callbacks included)
+   * to the outcome this returns for its destination number (+E.164), right after the placing
+   * request was answered. `settled()` waits for the runs started so far.
+   */
+  autoProgress: ((to: string) => AutoOutcome) | undefined;
+  private readonly autoRuns = new Set<Promise<void>>();
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
   private server?: Server;
@@ -223,6 +237,25 @@ export abstract class HttpFake {
   floodNext(count: number, match?: FaultMatch): void {
     this.faults.push({ remaining: count, status: 200, match, flood: true });
   }
+
+  /** Resolves once every automatic run started so far has sent its last callback. */
+  async settled(): Promise<void> {
+    while (this.autoRuns.size > 0) await Promise.all([...this.autoRuns]);
+  }
+
+  /** Called by the API module when it accepted a call (starts its auto-progress run, if any). */
+  protected callPlaced(callId: string, to: string): void {
+    const outcome = this.autoProgress?.(to.startsWith('+') ? to : `+${to}`);
+    if (!outcome || outcome === 'hold') return;
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.progress(callId, outcome))
+      .catch(() => undefined)
+      .finally(() => this.autoRuns.delete(run));
+    this.autoRuns.add(run);
+  }
+
+  /** Walks one call through the statuses (and callbacks) of `outcome`. */
+  protected abstract progress(callId: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void>;
 
   /** The provider's error response for this status (body shape and, for 429, headers). */
   protected abstract errorResponse(

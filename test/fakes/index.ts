@@ -1,5 +1,6 @@
 export {
   HttpFake,
+  type AutoOutcome,
   encodeForm,
   parseForm,
   type CallbackDelivery,

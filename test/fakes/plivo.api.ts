@@ -11,6 +11,7 @@ import {
   type RouteRegistrar,
 } from './http-fake';
 import {
+  PLIVO_HANGUP,
   createApplication,
   plivoDigits,
   plivoError,
@@ -62,6 +63,11 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
     'POST',
     `${P}/Call/`,
     authed((ctx, a) => placeCall(ctx, a, state)),
+  );
+  route(
+    'GET',
+    `${P}/Call/:uuid/`,
+    authed((ctx, a) => getCall(ctx, a, state)),
   );
   route(
     'POST',
@@ -260,12 +266,62 @@ function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeR
       transfers: [],
     };
     state.calls.set(call.requestUuid, call);
+    state.placed?.(call.requestUuid, call.to);
     return call.requestUuid;
   });
   const requestUuid = uuids.length === 1 ? uuids[0] : uuids;
   return {
     status: 201,
     body: { api_id: newApiId(), message: 'call fired', request_uuid: requestUuid },
+  };
+}
+
+/**
+ * `GET Call/{uuid}/?status=live` answers a call still ringing or connected (404 once it ended);
+ * `GET Call/{uuid}/` answers the CDR of an ended call (404 while it is live). Either id works.
+ */
+function getCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeResponse {
+  const uuid = ctx.params.uuid;
+  const call = state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
+  if (!call || call.authId !== a.authId) return plivoError(404, 'call not found');
+  if (field(ctx.req.query, 'status') === 'live') {
+    if (call.endedAt) return plivoError(404, 'call not found');
+    return {
+      status: 200,
+      body: {
+        api_id: newApiId(),
+        call_status: call.status,
+        call_uuid: call.callUuid,
+        request_uuid: call.requestUuid,
+        direction: 'outbound',
+        from: call.from,
+        to: call.to,
+      },
+    };
+  }
+  if (!call.endedAt || call.status === 'queued' || call.status === 'ringing') {
+    return plivoError(404, 'call not found');
+  }
+  const status = call.status === 'in-progress' ? 'completed' : call.status;
+  const hangup = PLIVO_HANGUP[!call.answeredAt && call.hangupRequested ? 'cancel' : status];
+  const duration = call.answeredAt
+    ? Math.max(1, Math.round((call.endedAt.getTime() - call.answeredAt.getTime()) / 1000))
+    : 0;
+  return {
+    status: 200,
+    body: {
+      api_id: newApiId(),
+      call_uuid: call.callUuid,
+      call_direction: 'outbound',
+      call_duration: duration,
+      bill_duration: Math.ceil(duration / 60) * 60,
+      hangup_cause_name: hangup.name,
+      hangup_cause_code: Number(hangup.code),
+      hangup_source: hangup.source,
+      from_number: call.from,
+      to_number: call.to,
+      end_time: call.endedAt.toISOString(),
+    },
   };
 }
 

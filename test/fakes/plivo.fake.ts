@@ -3,6 +3,7 @@ import {
   appendQuery,
   encodeForm,
   randomAlnum,
+  type AutoOutcome,
   type CallbackDelivery,
   type DeliveryOptions,
   type FakeResponse,
@@ -49,7 +50,11 @@ export class PlivoFake extends HttpFake {
 
   private constructor() {
     super();
-    const state = { accounts: this.accounts, calls: this.callsById };
+    const state = {
+      accounts: this.accounts,
+      calls: this.callsById,
+      placed: (id: string, to: string) => this.callPlaced(id, to),
+    };
     registerPlivoApi((method, template, handler) => this.route(method, template, handler), state);
   }
 
@@ -252,6 +257,16 @@ export class PlivoFake extends HttpFake {
       body: sent.method === 'POST' ? query : '',
       payload: sent.params,
     });
+  }
+
+  protected async progress(id: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
+    const steps: PlivoCallStatus[] =
+      outcome === 'failed'
+        ? ['failed']
+        : outcome === 'completed'
+          ? ['ringing', 'in-progress', 'completed']
+          : ['ringing', outcome];
+    for (const step of steps) await this.advanceCall(id, step);
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

@@ -80,6 +80,8 @@ export interface PlivoState {
   accounts: Map<string, PlivoAccount>;
   /** Keyed by request_uuid. */
   calls: Map<string, PlivoCall>;
+  /** Told of every accepted call (auto-progress). */
+  placed?: (requestUuid: string, to: string) => void;
 }
 
 export const plivoDigits = (number: string): string => number.replace(/^\+/, '');

@@ -79,6 +79,7 @@ export function registerTelnyxApi(route: RouteRegistrar, state: TelnyxState): vo
   route('DELETE', `${APPS}/:id`, authed(deleteApp));
   route('GET', '/v2/outbound_voice_profiles', authed(listProfiles));
   route('POST', '/v2/calls', authed(withBody((ctx, a, body) => dial(a, body, state))));
+  route('GET', '/v2/calls/:id', authed(getCall(state)));
   route(
     'POST',
     '/v2/calls/:id/actions/:action',
@@ -314,6 +315,7 @@ function dial(a: TelnyxAccount, body: Json, state: TelnyxState): FakeResponse {
     hangupRequested: false,
   };
   state.calls.set(call.callControlId, call);
+  state.placed?.(call.callControlId, call.to);
   const data = {
     call_control_id: call.callControlId,
     call_leg_id: call.callLegId,
@@ -323,6 +325,26 @@ function dial(a: TelnyxAccount, body: Json, state: TelnyxState): FakeResponse {
   };
   return { status: 200, body: { data } };
 }
+
+/** `GET /v2/calls/{call_control_id}`: Telnyx tells only whether the call is alive. */
+const getCall =
+  (state: TelnyxState) =>
+  (ctx: RouteContext, a: TelnyxAccount): FakeResponse => {
+    const call = state.calls.get(ctx.params.id);
+    if (!call || call.apiKey !== a.apiKey) return telnyxErrorFor(404);
+    const end = call.endedAt ?? new Date();
+    const data = {
+      call_control_id: call.callControlId,
+      call_leg_id: call.callLegId,
+      call_session_id: call.callSessionId,
+      is_alive: !call.endedAt,
+      call_duration: call.answeredAt
+        ? Math.round((end.getTime() - call.answeredAt.getTime()) / 1000)
+        : 0,
+      record_type: 'call',
+    };
+    return { status: 200, body: { data } };
+  };
 
 function action(ctx: RouteContext, a: TelnyxAccount, body: Json, state: TelnyxState) {
   const call = state.calls.get(ctx.params.id);

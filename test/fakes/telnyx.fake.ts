@@ -3,6 +3,7 @@ import {
   HttpFake,
   randomAlnum,
   randomDigits,
+  type AutoOutcome,
   type DeliveryOptions,
   type FakeResponse,
 } from './http-fake';
@@ -54,7 +55,11 @@ export class TelnyxFake extends HttpFake {
     super();
     this.keyPair = generateEd25519KeyPair();
     this.publicKey = this.keyPair.publicKey;
-    const state = { accounts: this.accounts, calls: this.callsById };
+    const state = {
+      accounts: this.accounts,
+      calls: this.callsById,
+      placed: (id: string, to: string) => this.callPlaced(id, to),
+    };
     registerTelnyxApi((method, template, handler) => this.route(method, template, handler), state);
   }
 
@@ -274,6 +279,17 @@ export class TelnyxFake extends HttpFake {
       payload: document,
     });
     return delivery.status;
+  }
+
+  protected async progress(id: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
+    const causes = { busy: 'user_busy', 'no-answer': 'timeout', failed: 'call_rejected' };
+    if (outcome !== 'failed') await this.advanceCall(id, 'call.initiated');
+    if (outcome === 'completed') {
+      await this.advanceCall(id, 'call.answered');
+      await this.advanceCall(id, 'call.hangup');
+    } else {
+      await this.advanceCall(id, 'call.hangup', { hangup_cause: causes[outcome] });
+    }
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

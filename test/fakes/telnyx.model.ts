@@ -90,6 +90,8 @@ export interface TelnyxState {
   accounts: Map<string, TelnyxAccount>;
   /** Keyed by call_control_id. */
   calls: Map<string, TelnyxCall>;
+  /** Told of every accepted call (auto-progress). */
+  placed?: (callControlId: string, to: string) => void;
 }
 
 /** Telnyx's error body: `{errors:[{code, title, detail, source?:{pointer}}]}`. */

@@ -222,6 +222,7 @@ function placeCall(ctx: RouteContext, a: TwilioAccount, state: TwilioState): Fak
     redirects: [],
   };
   state.calls.set(call.sid, call);
+  state.placed?.(call.sid, call.to);
   return { status: 201, body: serializeCall(call) };
 }
 

@@ -4,6 +4,7 @@ import {
   appendQuery,
   encodeForm,
   field,
+  type AutoOutcome,
   type CallbackDelivery,
   type DeliveryOptions,
   type FakeResponse,
@@ -57,7 +58,11 @@ export class TwilioFake extends HttpFake {
 
   private constructor() {
     super();
-    const state = { accounts: this.accounts, calls: this.callsBySid };
+    const state = {
+      accounts: this.accounts,
+      calls: this.callsBySid,
+      placed: (sid: string, to: string) => this.callPlaced(sid, to),
+    };
     registerTwilioApi((method, template, handler) => this.route(method, template, handler), state);
   }
 
@@ -277,6 +282,16 @@ export class TwilioFake extends HttpFake {
       body: sent.method === 'POST' ? query : '',
       payload: sent.params,
     });
+  }
+
+  protected async progress(sid: string, outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
+    const steps: Array<Exclude<TwilioCallStatus, 'queued'>> =
+      outcome === 'failed'
+        ? ['failed']
+        : outcome === 'completed'
+          ? ['initiated', 'ringing', 'in-progress', 'completed']
+          : ['initiated', 'ringing', outcome];
+    for (const step of steps) await this.advanceCall(sid, step);
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

@@ -84,6 +84,8 @@ export interface TwilioState {
   accounts: Map<string, TwilioAccount>;
   /** Keyed by Call SID. */
   calls: Map<string, TwilioCall>;
+  /** Told of every accepted call (auto-progress). */
+  placed?: (callSid: string, to: string) => void;
 }
 
 const ERRORS: Record<number, [number, string]> = {

@@ -46,6 +46,8 @@ function isolatedEnv(fakes: ProviderFakes): Record<string, string> {
     // each case comes from its own X-Forwarded-For address, so per-address throttles still
     // answer 429 where they should without turning every later case into a 429
     TRUST_PROXY: 'true',
+    // No dialing behind the cases' backs: a batch's state changes only by the requests sent.
+    DIALER_TICK_MS: '0',
   };
 }
 

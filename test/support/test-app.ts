@@ -42,6 +42,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     // Every test signs up from 127.0.0.1; the sign-up limit has its own tests.
     AUTH_REGISTER_MAX_PER_ADDRESS: '100000',
+    // The dialer ticks only when a test says so (DialerScheduler.tick()): other tests' active
+    // batches are data, not campaigns to dial.
+    DIALER_TICK_MS: '0',
     ...(options.redis
       ? { REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: `sbtest-${randomBytes(4).toString('hex')}` }
       : {}),

@@ -146,7 +146,9 @@ export class BatchesController {
   @Authenticated({ admin: true })
   @ApiRawResponse({
     type: DeleteBatchResponseDto,
-    description: 'Deleted for good: hidden from lists and details',
+    description:
+      'Deleted for good: hidden from lists and details. Dialing stops at once: no call of the ' +
+      'batch is claimed any more; calls already placed finish.',
   })
   @ApiDeleteErrors()
   deleteBatch(
@@ -158,7 +160,15 @@ export class BatchesController {
 
   @Post('batches/:batchId/pause')
   @Authenticated({ permission: 'calls' })
-  @ApiOperation({ summary: 'Pause the dialing of a batch', description: BATCH_ACCESS })
+  @ApiOperation({
+    summary: 'Pause the dialing of a batch',
+    description:
+      'No call of the batch is claimed once this answers; calls already placed (or being ' +
+      'placed) finish, and their retries wait for a resume. The dialer also pauses a batch ' +
+      'itself, with statusReason `failure_rate` (at least 5 attempts ended in the last 120 s ' +
+      'and half or more of them failed), `no_agent` or `no_calling_number`. ' +
+      BATCH_ACCESS,
+  })
   @ApiEnvelope({ message: 'Batch paused', type: BatchSummaryDto, errorMessage: true })
   @ApiErrors(400, 404, 409)
   pauseBatch(
@@ -170,7 +180,13 @@ export class BatchesController {
 
   @Post('batches/:batchId/resume')
   @Authenticated({ permission: 'calls' })
-  @ApiOperation({ summary: 'Resume the dialing of a batch', description: BATCH_ACCESS })
+  @ApiOperation({
+    summary: 'Resume the dialing of a batch',
+    description:
+      'Dialing continues from where it stopped (statusReason back to null); 409 when the ' +
+      'batch has no active calling number. ' +
+      BATCH_ACCESS,
+  })
   @ApiEnvelope({ message: 'Batch resumed', type: BatchSummaryDto, errorMessage: true })
   @ApiErrors(400, 404, 409)
   resumeBatch(
@@ -178,5 +194,26 @@ export class BatchesController {
     @Param('batchId', ParseObjectIdPipe) batchId: string,
   ): Promise<BatchSummaryDto> {
     return this.batches.resume(principal, batchId);
+  }
+
+  @Post('batches/:batchId/cancel')
+  @Authenticated({ permission: 'calls' })
+  @ApiOperation({
+    summary: 'Cancel a batch: stop every call not yet placed',
+    description:
+      'An active or paused batch becomes `completed` with statusReason `cancelled`. Its call ' +
+      'records still waiting (never dialed, or waiting for a retry) are never dialed; calls ' +
+      'already placed finish normally (they are not hung up) and are not retried. Counters ' +
+      'stay true: callsCompleted still counts a call in flight that completes. 409 when the ' +
+      'batch is already completed. ' +
+      BATCH_ACCESS,
+  })
+  @ApiEnvelope({ message: 'Batch cancelled', type: BatchSummaryDto, errorMessage: true })
+  @ApiErrors(400, 404, 409)
+  cancelBatch(
+    @CurrentPrincipal() principal: Principal,
+    @Param('batchId', ParseObjectIdPipe) batchId: string,
+  ): Promise<BatchSummaryDto> {
+    return this.batches.cancel(principal, batchId);
   }
 }

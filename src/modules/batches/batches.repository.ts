@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
+import { callRecords } from '../call-records/call-records.schema';
 import { phoneNumbers } from '../phones/phones.schema';
 import { batches, type BatchRow, type QueueStatus, type StatusReason } from './batches.schema';
+import { lockDialing } from './dialing-lock';
 
 export type NewBatch = Omit<
   typeof batches.$inferInsert,
@@ -59,8 +61,15 @@ export class BatchesRepository {
     return { rows, total };
   }
 
-  /** Returns whether a live batch was deleted. */
-  async softDelete(organizationId: string, id: string, at: Date): Promise<boolean> {
+  /** Returns whether a live batch was deleted (after any claim of its organization in progress). */
+  softDelete(organizationId: string, id: string, at: Date): Promise<boolean> {
+    return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
+      return this.markDeleted(organizationId, id, at);
+    });
+  }
+
+  private async markDeleted(organizationId: string, id: string, at: Date): Promise<boolean> {
     const deleted = await this.database.db
       .update(batches)
       .set({ isDeleted: true, deletedAt: at })
@@ -71,7 +80,20 @@ export class BatchesRepository {
     return deleted.length > 0;
   }
 
-  async setQueueStatus(
+  /** Pause or resume; a pause waits for a claim of the organization in progress (lockDialing). */
+  setQueueStatus(
+    organizationId: string,
+    id: string,
+    status: QueueStatus,
+    reason: StatusReason | null,
+  ) {
+    return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
+      return this.writeQueueStatus(organizationId, id, status, reason);
+    });
+  }
+
+  private async writeQueueStatus(
     organizationId: string,
     id: string,
     status: QueueStatus,
@@ -85,6 +107,41 @@ export class BatchesRepository {
       )
       .returning();
     return row;
+  }
+
+  /**
+   * Cancels a batch that is not completed: its pending records become `canceled` (attempts in
+   * flight finish and are not retried) and the batch `completed` with statusReason cancelled,
+   * in one transaction with the batch row locked. Undefined when it was already completed.
+   */
+  cancel(organizationId: string, id: string): Promise<BatchRow | undefined> {
+    return this.database.transaction(async () => {
+      await lockDialing(this.database, organizationId);
+      const db = this.database.db;
+      const [batch] = await db
+        .select({ id: batches.id })
+        .from(batches)
+        .where(
+          and(
+            eq(batches.organizationId, organizationId),
+            eq(batches.id, id),
+            not(batches.isDeleted),
+            not(eq(batches.queueStatus, 'completed')),
+          ),
+        )
+        .for('update');
+      if (!batch) return undefined;
+      await db
+        .update(callRecords)
+        .set({ status: 'canceled', nextAttemptAt: null })
+        .where(and(eq(callRecords.batchId, id), eq(callRecords.status, 'pending')));
+      const [row] = await db
+        .update(batches)
+        .set({ queueStatus: 'completed', statusReason: 'cancelled' })
+        .where(eq(batches.id, id))
+        .returning();
+      return row;
+    });
   }
 
   /**

@@ -153,6 +153,14 @@ export class BatchesService {
     );
   }
 
+  /** Stops every call not yet placed; the batch completes (statusReason cancelled). */
+  async cancel(principal: Principal, batchId: string): Promise<BatchSummaryDto> {
+    const batch = await this.access.findAccessible(principal, batchId);
+    const cancelled = await this.batches.cancel(principal.organizationId, batch.id);
+    if (!cancelled) throw new ConflictException('A completed batch cannot be cancelled');
+    return toBatchSummary(cancelled);
+  }
+
   /** Called when a phone number is deleted: it leaves every batch, which pause when left with none. */
   removeCallingNumber(organizationId: string, phoneId: string): Promise<string[]> {
     return this.batches.removeCallingNumber(organizationId, phoneId);

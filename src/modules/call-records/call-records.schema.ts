@@ -14,7 +14,9 @@ import { bulkObjectIdPk, createdAt, objectIdRef, updatedAt } from '../../databas
 import { batches } from '../batches/batches.schema';
 import { organizations } from '../organizations/organizations.schema';
 
-export type CallRecordStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'do_not_call';
+/** `canceled`: still pending when its batch was cancelled (never dialed again). */
+export type CallRecordStatus =
+  'pending' | 'in_progress' | 'completed' | 'failed' | 'do_not_call' | 'canceled';
 
 /** One contact of a batch: an E.164 number and its dynamic fields (jsonb). */
 export const callRecords = pgTable(
@@ -157,6 +159,10 @@ export const phoneLogs = pgTable(
     index('phone_logs_live_idx')
       .on(t.organizationId, t.batchId)
       .where(sql`call_status IN ('queued', 'ringing', 'in-progress')`),
+    // The dialer's breaker: a batch's attempts that ended in the last minutes.
+    index('phone_logs_batch_ended_idx')
+      .on(t.batchId, t.endedAt)
+      .where(sql`ended_at IS NOT NULL`),
     index('phone_logs_lease_idx')
       .on(t.leaseExpiresAt)
       .where(sql`lease_expires_at IS NOT NULL`),

@@ -37,8 +37,10 @@ export class PhoneLogsRepository {
           .update(callRecords)
           .set({ lastCallStatus: log.callStatus })
           .where(eq(callRecords.id, callRecordId));
-        if (record.previous !== null) await this.bump(record.batchId, record.previous, -1);
-        await this.bump(record.batchId, log.callStatus, 1);
+        await this.moveCounts(record.batchId, {
+          ...(record.previous !== null ? { [record.previous]: -1 } : {}),
+          [log.callStatus]: 1,
+        });
       }
       return log;
     });
@@ -70,8 +72,17 @@ export class PhoneLogsRepository {
       )
       .returning({ id: callRecords.id });
     if (moved.length === 0) return;
-    await this.bump(log.batchId, log.callStatus, -1);
-    await this.bump(log.batchId, next, 1);
+    await this.moveCounts(log.batchId, { [log.callStatus]: -1, [next]: 1 });
+  }
+
+  /**
+   * Moves a batch's per-status counters, in the order of their keys: every writer takes the
+   * counter rows in one order, so two transactions never wait for each other in a cycle.
+   */
+  async moveCounts(batchId: string, deltas: Record<string, number>): Promise<void> {
+    for (const status of Object.keys(deltas).sort()) {
+      if (deltas[status] !== 0) await this.bump(batchId, status, deltas[status]);
+    }
   }
 
   private async bump(batchId: string, callStatus: string, delta: number): Promise<void> {

@@ -1,8 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { and, eq, sql } from 'drizzle-orm';
 import { Database } from '../../database';
-import { batches } from '../batches/batches.schema';
-import { type CallStatus, callRecords } from '../call-records/call-records.schema';
+import { rowsOf } from '../../database/rows';
+import { batches, type BatchRow } from '../batches/batches.schema';
+import {
+  type CallRecordRow,
+  type CallStatus,
+  callRecords,
+} from '../call-records/call-records.schema';
+import { windowOf } from './batch-window';
+import { nextAllowedAt } from './calling-window';
+import { DialerClaimsRepository } from './dialer-claims.repository';
+import {
+  BREAKER_FAILURE_RATIO,
+  BREAKER_MIN_ENDED,
+  BREAKER_WINDOW_SECONDS,
+  RECENT_ATTEMPTS_WINDOW_MS,
+} from './dialer.constants';
 
 /** Final callStatus values of an attempt. */
 export const FINAL_CALL_STATUSES: readonly CallStatus[] = [
@@ -30,13 +44,17 @@ export interface NextAttempt {
 
 /**
  * What happens to a call record when one of its attempts ends: another attempt (per outcome, up
- * to the batch's `retry` extra attempts, no earlier than `delay` seconds later) or done; and
- * the batch completes when nothing is left to place. Runs inside the caller's transaction, the
- * one that writes the attempt's final status, so the two never disagree.
+ * to the batch's `retry` extra attempts, at the first time the calling window allows at least
+ * `delay` seconds later) or done; the batch completes when nothing is left to place; a failed
+ * attempt may trip the breaker. Runs inside the caller's transaction, the one that has written
+ * the attempt's final status (and ended_at), so the two never disagree.
  */
 @Injectable()
 export class AttemptOutcomes {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly claims: DialerClaimsRepository,
+  ) {}
 
   async attemptEnded({ callRecordId, outcome, endedAt }: AttemptEnded): Promise<NextAttempt> {
     if (!this.database.inTransaction) {
@@ -54,8 +72,12 @@ export class AttemptOutcomes {
       return { willRetry: false, nextAttemptAt: null };
     const { record, batch } = row;
     const dialing = batch.queueStatus !== 'completed' && !batch.isDeleted;
-    if (dialing && RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry) {
-      const nextAttemptAt = new Date(endedAt.getTime() + batch.delay * 1000);
+    if (outcome === 'failed' && dialing) await this.tripBreakerIfFailing(batch, endedAt);
+    const nextAttemptAt =
+      dialing && RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry
+        ? await this.nextAttempt(batch, record, endedAt)
+        : null;
+    if (nextAttemptAt) {
       await db
         .update(callRecords)
         .set({ status: 'pending', nextAttemptAt })
@@ -76,7 +98,50 @@ export class AttemptOutcomes {
     return { willRetry: false, nextAttemptAt: null };
   }
 
-  /** An active batch with no record left to place or in progress becomes completed. */
+  /** The first instant the window allows, `delay` after the end; null: never again. */
+  private async nextAttempt(
+    batch: BatchRow,
+    record: CallRecordRow,
+    endedAt: Date,
+  ): Promise<Date | null> {
+    const earliest = new Date(endedAt.getTime() + batch.delay * 1000);
+    const recent = await this.claims.recentAttempts(
+      [record.id],
+      new Date(earliest.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
+    );
+    return nextAllowedAt(
+      windowOf(batch),
+      {
+        phoneNumber: record.phoneNumber,
+        timezone: record.contact.timezone,
+        recentAttempts: recent.get(record.id) ?? [],
+      },
+      earliest,
+    );
+  }
+
+  /**
+   * The breaker (constants in dialer.constants.ts): most attempts of the batch that ended in
+   * the last BREAKER_WINDOW_SECONDS failed → the batch pauses with statusReason failure_rate.
+   */
+  private async tripBreakerIfFailing(batch: BatchRow, endedAt: Date): Promise<void> {
+    if (batch.queueStatus !== 'active') return;
+    const since = new Date(endedAt.getTime() - BREAKER_WINDOW_SECONDS * 1000);
+    const result = await this.database.db.execute(sql`
+      SELECT count(*)::int AS ended, (count(*) FILTER (WHERE call_status = 'failed'))::int AS failed
+      FROM phone_logs
+      WHERE batch_id = ${batch.id} AND ended_at IS NOT NULL
+        AND ended_at >= ${since.toISOString()}::timestamptz`);
+    const [{ ended, failed }] = rowsOf<{ ended: number; failed: number }>(result);
+    if (ended >= BREAKER_MIN_ENDED && failed >= ended * BREAKER_FAILURE_RATIO) {
+      await this.claims.pause(batch.id, 'failure_rate');
+    }
+  }
+
+  /**
+   * An active batch with no record left to place or in progress becomes completed. One with no
+   * records at all stays active: its contacts may still be on their way (append-contacts).
+   */
   async completeIfDone(batchId: string): Promise<boolean> {
     const done = await this.database.db
       .update(batches)
@@ -87,6 +152,7 @@ export class AttemptOutcomes {
           eq(batches.queueStatus, 'active'),
           sql`NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId}
                 AND ${callRecords.status} IN ('pending', 'in_progress'))`,
+          sql`EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId})`,
         ),
       )
       .returning({ id: batches.id });

@@ -1,10 +1,37 @@
 import { Module } from '@nestjs/common';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { AgentsModule } from '../agents/agents.module';
+import { CallRecordsModule } from '../call-records/call-records.module';
+import { EventsModule } from '../events/events.module';
+import { PhoneCredentials } from '../phones/phone-credentials';
+import { TelephonyModule } from '../telephony/telephony.module';
+import { AttemptEndings } from './attempt-endings';
 import { AttemptOutcomes } from './attempt-outcomes';
+import { AttemptRecovery } from './attempt-recovery';
+import { AttemptRecoveryRepository } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
+import { CallPlacement } from './call-placement';
+import { DialerClaims } from './dialer-claims';
+import { DialerClaimsRepository } from './dialer-claims.repository';
+import { DialerScheduler } from './dialer-scheduler';
 
 /** Places the calls of active batches (docs/dialer.md). */
 @Module({
-  providers: [AttemptOutcomes, AttemptsRepository],
-  exports: [AttemptOutcomes, AttemptsRepository],
+  imports: [AgentsModule, CallRecordsModule, EventsModule, TelephonyModule],
+  providers: [
+    AttemptOutcomes,
+    AttemptsRepository,
+    AttemptEndings,
+    AttemptRecovery,
+    AttemptRecoveryRepository,
+    CallPlacement,
+    DialerClaims,
+    DialerClaimsRepository,
+    DialerScheduler,
+    // Stateless: sealing is the phones module's; the dialer only opens a number's credentials.
+    PhoneCredentials,
+    SecretBox,
+  ],
+  exports: [AttemptOutcomes, AttemptsRepository, AttemptEndings, DialerScheduler],
 })
 export class DialerModule {}

@@ -2,7 +2,7 @@
 export type AmdVerdict = 'human' | 'machine' | 'unknown';
 
 /** Twilio `AnsweredBy`: human | machine_start | machine_end_* | fax | unknown. */
-export function twilioAnsweredBy(value: string | undefined): AmdVerdict | undefined {
+export function twilioAnsweredBy(value: string | null | undefined): AmdVerdict | undefined {
   if (!value) return undefined;
   if (value === 'human') return 'human';
   if (value.startsWith('machine') || value === 'fax') return 'machine';

@@ -62,7 +62,7 @@ export interface InboundCallback {
 export type ProviderCallEvent =
   'call.started' | 'call.answered' | 'call.completed' | 'call.failed' | 'call.recording.available';
 
-/** Where a callback says the call stands, normalised to the phone log's callStatus words. */
+/** Where a callback (or fetchCall) says the call stands, in the phone log's callStatus words. */
 export type CallbackCallStatus =
   'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
@@ -100,6 +100,20 @@ export interface ParsedCallStatus {
   occurredAt?: string;
 }
 
+export interface ProviderCallState {
+  /** Still ringing or connected (or queued at the provider): no final status yet. */
+  alive: boolean;
+  /**
+   * The normalised status when the provider tells it; undefined when it only says whether the
+   * call is alive (Telnyx): the caller then decides from what it knows (was it answered?).
+   */
+  status?: CallbackCallStatus;
+  /** The provider's own word, kept on the phone log. */
+  providerStatus: string;
+  durationSeconds?: number;
+  answeredBy?: 'human' | 'machine' | 'unknown';
+}
+
 /** One telephony provider's REST protocol (contract-additions §4). */
 export interface TelephonyProvider {
   readonly integration: Integration;
@@ -121,6 +135,11 @@ export interface TelephonyProvider {
     credentials: ProviderCredentials,
     input: PlaceCallInput,
   ): Promise<{ providerCallId: string }>;
+  /**
+   * The call as the provider knows it now (reconciliation of an attempt whose callbacks never
+   * came). A read: safe to repeat. ProviderError `not_found` when the provider has no such call.
+   */
+  fetchCall(credentials: ProviderCredentials, providerCallId: string): Promise<ProviderCallState>;
   hangupCall(credentials: ProviderCredentials, providerCallId: string): Promise<void>;
   transferCall(
     credentials: ProviderCredentials,

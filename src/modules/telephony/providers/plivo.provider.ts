@@ -68,6 +68,15 @@ const HANGUP_SIDES: Record<string, HangupSide> = {
   Error: 'provider',
 };
 
+/** The outcome a Plivo hangup cause code means (docs …/voice/troubleshooting/hangup-causes). */
+function plivoOutcome(code: string, durationSeconds: number): CallbackCallStatus {
+  if (code === '3000') return 'busy';
+  if (code === '3020' || code === '3030') return 'no-answer';
+  if (code === '1000') return 'canceled';
+  if (code.startsWith('4') || durationSeconds > 0) return 'completed';
+  return 'failed';
+}
+
 /** provider_one: Plivo's REST API (Basic auth id:token, JSON bodies, numbers as digits). */
 export class PlivoProvider implements TelephonyProvider {
   readonly integration = 'provider_one' as const;
@@ -202,6 +211,38 @@ export class PlivoProvider implements TelephonyProvider {
       },
     });
     return { providerCallId: body.request_uuid };
+  }
+
+  /**
+   * A live call first (`GET Call/{id}/?status=live`), else its CDR (`GET Call/{id}/`): the CDR's
+   * hangup cause tells the outcome. Plivo answers 404 for a live lookup of an ended call.
+   */
+  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+    const path = `Call/${encodeURIComponent(providerCallId)}/`;
+    try {
+      const { body } = await this.get<{ call_status?: string }>(credentials, `${path}?status=live`);
+      const live = body.call_status ?? 'in-progress';
+      return {
+        alive: true,
+        status: live === 'ringing' ? ('ringing' as const) : ('in-progress' as const),
+        providerStatus: live,
+      };
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.kind === 'not_found')) throw error;
+    }
+    const { body } = await this.get<{
+      hangup_cause_name?: string;
+      hangup_cause_code?: number | string;
+      call_duration?: number | string;
+    }>(credentials, path);
+    const code = String(body.hangup_cause_code ?? '');
+    const duration = Number(body.call_duration ?? 0);
+    return {
+      alive: false,
+      status: plivoOutcome(code, duration),
+      providerStatus: body.hangup_cause_name ?? code,
+      durationSeconds: duration,
+    };
   }
 
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {

@@ -187,6 +187,20 @@ export class TelnyxProvider implements TelephonyProvider {
     });
   }
 
+  /** Telnyx only says whether the call is alive (`is_alive`); the outcome is the caller's to infer. */
+  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+    const { body } = await this.api.call<{ data: { is_alive?: boolean; call_duration?: number } }>(
+      credentials,
+      { method: 'GET', path: `/calls/${encodeURIComponent(providerCallId)}`, retry: true },
+    );
+    const alive = body.data.is_alive === true;
+    return {
+      alive,
+      providerStatus: alive ? 'alive' : 'ended',
+      durationSeconds: body.data.call_duration,
+    };
+  }
+
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
     await this.api.call(credentials, {
       method: 'POST',

@@ -164,6 +164,27 @@ export class TwilioProvider implements TelephonyProvider {
     return { providerCallId: body.sid };
   }
 
+  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+    const { body } = await this.http.request<{
+      status: string;
+      duration: string | null;
+      answered_by: string | null;
+    }>({
+      method: 'GET',
+      url: this.accountUrl(credentials, `/Calls/${encodeURIComponent(providerCallId)}.json`),
+      headers: auth(credentials),
+      retry: true,
+    });
+    const status = CALL_STATUSES[body.status] ?? 'failed';
+    return {
+      alive: ['queued', 'ringing', 'in-progress'].includes(status),
+      status,
+      providerStatus: body.status,
+      durationSeconds: body.duration ? Number(body.duration) : undefined,
+      answeredBy: twilioAnsweredBy(body.answered_by),
+    };
+  }
+
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
     await this.http.request({
       method: 'POST',

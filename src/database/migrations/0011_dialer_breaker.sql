@@ -1,0 +1,1 @@
+CREATE INDEX "phone_logs_batch_ended_idx" ON "phone_logs" USING btree ("batch_id","ended_at") WHERE ended_at IS NOT NULL;

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { CallFailureReason } from '@app/contracts';
+import type { CallStatus } from '../call-records/call-records.schema';
+import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import { EventsService } from '../events/events.service';
+import { AttemptOutcomes } from './attempt-outcomes';
+import { type Attempt, callEventBase } from './attempts.repository';
+
+export interface AttemptEnd {
+  status: Exclude<CallStatus, 'queued' | 'ringing' | 'in-progress'>;
+  /** Why the dialer ended it (provider_error, placement_unknown, reconciled…). */
+  endedReason: string;
+  failureReason: CallFailureReason;
+  providerStatus?: string | null;
+  durationSeconds?: number;
+  answeredBy?: 'human' | 'machine' | 'unknown';
+  endedAt: Date;
+}
+
+/**
+ * How the dialer itself ends an attempt (a refused placement, a reconciled or lost call): the
+ * final status on the phone log, the record's retry-or-done (AttemptOutcomes) and the call
+ * event, all in the caller's transaction with the phone log locked (AttemptsRepository.lock).
+ * An attempt that already has a final status is left as it is.
+ */
+@Injectable()
+export class AttemptEndings {
+  constructor(
+    private readonly logs: PhoneLogsRepository,
+    private readonly outcomes: AttemptOutcomes,
+    private readonly events: EventsService,
+  ) {}
+
+  async end(attempt: Attempt, end: AttemptEnd): Promise<boolean> {
+    const { log } = attempt;
+    if (!['queued', 'ringing', 'in-progress'].includes(log.callStatus)) return false;
+    const durationSeconds = end.durationSeconds ?? log.callDuration;
+    await this.logs.update(log, {
+      callStatus: end.status,
+      endedReason: end.endedReason,
+      endedAt: end.endedAt,
+      leaseExpiresAt: null,
+      callDuration: durationSeconds,
+      ...(end.providerStatus !== undefined ? { providerStatus: end.providerStatus } : {}),
+      ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
+    });
+    const next = await this.outcomes.attemptEnded({
+      callRecordId: attempt.record.id,
+      outcome: end.status,
+      endedAt: end.endedAt,
+    });
+    const base = callEventBase(attempt);
+    if (end.status === 'completed') {
+      await this.events.raise(attempt.batch.organizationId, {
+        type: 'call.completed',
+        callId: log.id,
+        data: {
+          ...base,
+          status: 'completed',
+          started_at: (log.placedAt ?? log.createdAt).toISOString(),
+          answered_at: log.answeredAt?.toISOString() ?? null,
+          ended_at: end.endedAt.toISOString(),
+          duration_seconds: durationSeconds,
+          answered_by: end.answeredBy ?? log.answeredBy ?? 'unknown',
+          ended_by: 'system',
+          recording_expected: attempt.batch.recordCalls,
+        },
+      });
+    } else {
+      await this.events.raise(attempt.batch.organizationId, {
+        type: 'call.failed',
+        callId: log.id,
+        data: {
+          ...base,
+          status: 'failed',
+          failure_reason: end.failureReason,
+          provider_status: end.providerStatus ?? log.providerStatus,
+          ended_at: end.endedAt.toISOString(),
+          duration_seconds: durationSeconds,
+          will_retry: next.willRetry,
+          next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+        },
+      });
+    }
+    return true;
+  }
+}

@@ -1,0 +1,18 @@
+import type { BatchRow } from '../batches/batches.schema';
+import type { BatchWindow } from './calling-window';
+
+/** The calling-window settings of a batch, as evaluateCallingWindow reads them. */
+export function windowOf(
+  batch: Pick<
+    BatchRow,
+    'timezone' | 'callingHourStart' | 'callingHourEnd' | 'allowedDays' | 'enforceCalleeLocalHours'
+  >,
+): BatchWindow {
+  return {
+    timezone: batch.timezone,
+    callingHourStart: batch.callingHourStart,
+    callingHourEnd: batch.callingHourEnd,
+    allowedDays: batch.allowedDays,
+    enforceCalleeLocalHours: batch.enforceCalleeLocalHours,
+  };
+}

@@ -1,0 +1,156 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { describeUnknown } from '../../common/describe-error';
+import { Semaphore } from '../../common/semaphore';
+import { type AppConfig, InjectConfig } from '../../config';
+import { Database } from '../../database';
+import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import { EventsService } from '../events/events.service';
+import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
+import { PhoneCredentials } from '../phones/phone-credentials';
+import { ProviderError } from '../telephony/provider-error';
+import { TelephonyProviders } from '../telephony/telephony-providers';
+import { AttemptEndings } from './attempt-endings';
+import { AttemptsRepository, callEventBase } from './attempts.repository';
+import type { Claim } from './dialer-claims';
+import {
+  LEASE_MARGIN_SECONDS,
+  PLACEMENT_WRITE_ATTEMPTS,
+  PLACEMENT_WRITE_CONCURRENCY,
+  RING_TIMEOUT_SECONDS,
+} from './dialer.constants';
+
+export type PlacementResult = 'placed' | 'refused' | 'unknown';
+
+const LIVE = ['queued', 'ringing', 'in-progress'];
+
+/**
+ * Places one claimed attempt with its provider, after the claim committed, exactly once: a
+ * success stores the provider's call id (and raises call.started unless a callback already
+ * did); a definite refusal (a 4xx: bad number, credentials, not allowed) ends the attempt
+ * `failed` with ended_reason provider_error; anything ambiguous (timeout, 5xx, network) writes
+ * nothing: the placement lease expires and recovery asks the provider. Never re-sent.
+ */
+@Injectable()
+export class CallPlacement {
+  private readonly logger = new Logger('CallPlacement');
+  private readonly writes = new Semaphore(PLACEMENT_WRITE_CONCURRENCY);
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly database: Database,
+    private readonly providers: TelephonyProviders,
+    private readonly credentials: PhoneCredentials,
+    private readonly attempts: AttemptsRepository,
+    private readonly logs: PhoneLogsRepository,
+    private readonly endings: AttemptEndings,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async place(claim: Claim): Promise<PlacementResult> {
+    const wait = claim.slot.getTime() - this.clock.now().getTime();
+    // The number's pacing slot, within this tick's second (only above 1 call/s per number).
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
+    const { phone } = claim;
+    const provider = this.providers.get(phone.integration);
+    const { callbackToken, ...credentials } = this.credentials.open(
+      claim.organizationId,
+      phone.id,
+      phone.credentials,
+    );
+    const urls = callbackUrlsFor(
+      this.config.http.publicBaseUrl,
+      phone.integration,
+      phone.id,
+      callbackToken,
+    );
+    let providerCallId: string;
+    try {
+      ({ providerCallId } = await provider.placeCall(credentials, {
+        from: phone.phoneNumber,
+        to: claim.to,
+        urls: callbackUrlsForCall(urls, claim.phoneLogId),
+        appId: phone.providerAppId ?? undefined,
+        clientState: claim.phoneLogId,
+        ringTimeoutSeconds: RING_TIMEOUT_SECONDS,
+        timeLimitSeconds: claim.maxCallSeconds,
+        record: claim.recordCalls,
+        machineDetection: true,
+      }));
+    } catch (error) {
+      if (error instanceof ProviderError && !error.isOutage) {
+        await this.refused(claim, error);
+        return 'refused';
+      }
+      const reason = JSON.stringify(describeUnknown(error));
+      this.logger.warn(`Placement of ${claim.phoneLogId} unknown, left to recovery: ${reason}`);
+      return 'unknown';
+    }
+    await this.writes.run(() => this.recordPlaced(claim, providerCallId));
+    return 'placed';
+  }
+
+  /**
+   * The call exists at the provider now: its id is written with a few tries (a busy pool, a
+   * dropped connection). If all fail the lease expires with no id, and recovery ends the
+   * attempt `placement_unknown` (the callbacks, which name the phone log, still reach it).
+   */
+  private async recordPlaced(claim: Claim, providerCallId: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.placed(claim, providerCallId);
+      } catch (error) {
+        if (attempt >= PLACEMENT_WRITE_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  private placed(claim: Claim, providerCallId: string): Promise<void> {
+    return this.database.transaction(async () => {
+      const attempt = await this.attempts.lock(claim.phoneLogId);
+      if (!attempt) return;
+      const now = this.clock.now();
+      const { log } = attempt;
+      const live = LIVE.includes(log.callStatus);
+      await this.logs.update(log, {
+        providerCallId,
+        ...(log.placedAt ? {} : { placedAt: now }),
+        // A final callback may have come first: then nothing is left to watch.
+        leaseExpiresAt: live
+          ? new Date(
+              now.getTime() +
+                (RING_TIMEOUT_SECONDS + claim.maxCallSeconds + LEASE_MARGIN_SECONDS) * 1000,
+            )
+          : null,
+      });
+      // call.started once: whoever (this or the first callback) finds placed_at still null.
+      if (!log.placedAt) {
+        await this.events.raise(attempt.batch.organizationId, {
+          type: 'call.started',
+          callId: log.id,
+          data: { ...callEventBase(attempt), provider: claim.phone.integration },
+        });
+      }
+    });
+  }
+
+  private refused(claim: Claim, error: ProviderError): Promise<void> {
+    return this.writes.run(() => this.endRefused(claim, error));
+  }
+
+  private endRefused(claim: Claim, error: ProviderError): Promise<void> {
+    return this.database.transaction(async () => {
+      const attempt = await this.attempts.lock(claim.phoneLogId);
+      if (!attempt || attempt.log.providerCallId) return;
+      await this.endings.end(attempt, {
+        status: 'failed',
+        endedReason: 'provider_error',
+        failureReason: 'provider_error',
+        providerStatus: error.message,
+        endedAt: this.clock.now(),
+      });
+    });
+  }
+}

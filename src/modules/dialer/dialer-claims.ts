@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { type AppConfig, InjectConfig } from '../../config';
+import { Database } from '../../database';
+import { AgentsRepository } from '../agents/agents.repository';
+import type { BatchRow } from '../batches/batches.schema';
+import type { CallRecordRow } from '../call-records/call-records.schema';
+import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import type { PhoneNumberRow } from '../phones/phones.schema';
+import { AttemptOutcomes } from './attempt-outcomes';
+import { windowOf } from './batch-window';
+import { evaluateCallingWindow } from './calling-window';
+import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
+import { NumberPacing } from './number-pacing';
+import {
+  CLAIM_LOOKAHEAD,
+  PLACEMENT_LEASE_SECONDS,
+  RECENT_ATTEMPTS_WINDOW_MS,
+} from './dialer.constants';
+
+/** One attempt claimed for placement: everything placeCall needs, read in the claim. */
+export interface Claim {
+  phoneLogId: string;
+  organizationId: string;
+  batchId: string;
+  to: string;
+  phone: PhoneNumberRow;
+  maxCallSeconds: number;
+  recordCalls: boolean;
+  /** The number's pacing slot: placement waits until then (within the tick's second). */
+  slot: Date;
+}
+
+/**
+ * The claim transaction of one batch (docs/dialer.md, "Claim"): capacity under the
+ * organization's lock, agent and calling numbers, due records locked with SKIP LOCKED, DNC and
+ * the calling window checked here, then each claimed record gets a `queued` phone log with a
+ * placement lease. Nothing is sent to a provider here: the caller places after the commit.
+ */
+@Injectable()
+export class DialerClaims {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly database: Database,
+    private readonly claims: DialerClaimsRepository,
+    private readonly agents: AgentsRepository,
+    private readonly logs: PhoneLogsRepository,
+    private readonly outcomes: AttemptOutcomes,
+  ) {}
+
+  claimBatch(target: DialingBatch, now: Date): Promise<Claim[]> {
+    return this.database.transaction(async () => {
+      await this.claims.lockOrganization(target.organizationId);
+      const batch = await this.claims.findBatch(target.id);
+      // Paused, cancelled, completed or deleted since the listing: no claim.
+      if (!batch || batch.queueStatus !== 'active' || batch.isDeleted) return [];
+      const free = await this.freeCapacity(batch);
+      if (free <= 0) return [];
+      const records = await this.claims.dueRecords(batch.id, now, free + CLAIM_LOOKAHEAD);
+      if (records.length === 0) {
+        await this.outcomes.completeIfDone(batch.id);
+        return [];
+      }
+      const agent = await this.agents.findSpeaking(batch.organizationId, batch.agentId);
+      if (!agent) {
+        await this.claims.pause(batch.id, 'no_agent');
+        return [];
+      }
+      const numbers = await this.claims.activeNumbers(batch.organizationId, batch.callingNumbers);
+      if (numbers.length === 0) {
+        await this.claims.pause(batch.id, 'no_calling_number');
+        return [];
+      }
+      const callable = await this.dropDoNotCall(batch, records);
+      const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
+      const recent = await this.claims.recentAttempts(
+        callable.map((record) => record.id),
+        new Date(now.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
+      );
+      const claimed: Claim[] = [];
+      const counts: Record<string, number> = {};
+      for (const record of callable) {
+        if (claimed.length >= free) break;
+        const decision = evaluateCallingWindow(
+          windowOf(batch),
+          {
+            phoneNumber: record.phoneNumber,
+            timezone: record.contact.timezone,
+            recentAttempts: recent.get(record.id) ?? [],
+          },
+          now,
+        );
+        if (!decision.allowed) {
+          await this.claims.holdUntil(record.id, decision.nextAllowedAt);
+          continue;
+        }
+        const slot = pacing.take();
+        if (!slot) break;
+        await this.claims.markClaimed(record.id);
+        counts.queued = (counts.queued ?? 0) + 1;
+        if (record.lastCallStatus !== null) {
+          counts[record.lastCallStatus] = (counts[record.lastCallStatus] ?? 0) - 1;
+        }
+        const phoneLogId = await this.claims.insertAttempt(record, {
+          callStatus: 'queued',
+          attempt: record.attempts + 1,
+          agentId: agent.id,
+          fromNumber: slot.phone.phoneNumber,
+          phoneId: slot.phone.id,
+          permit: decision.permit,
+          leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
+        });
+        await this.claims.setNextDialAt(slot.phone.id, slot.next);
+        claimed.push({
+          phoneLogId,
+          organizationId: batch.organizationId,
+          batchId: batch.id,
+          to: record.phoneNumber,
+          phone: slot.phone,
+          maxCallSeconds: agent.maxCallSeconds,
+          recordCalls: batch.recordCalls,
+          slot: slot.at,
+        });
+      }
+      // Once, in key order, at the end (PhoneLogsRepository.moveCounts).
+      await this.logs.moveCounts(batch.id, counts);
+      if (claimed.length === 0) await this.outcomes.completeIfDone(batch.id);
+      return claimed;
+    });
+  }
+
+  /** Calls this batch may still start: the organization's limit and its own, minus live calls. */
+  private async freeCapacity(batch: BatchRow): Promise<number> {
+    const organizationLimit = this.config.dialer.maxConcurrentCalls;
+    const batchLimit = Math.min(organizationLimit, batch.maxConcurrentCalls ?? organizationLimit);
+    const live = await this.claims.liveCalls(batch.organizationId, batch.id);
+    return Math.min(organizationLimit - live.organization, batchLimit - live.batch);
+  }
+
+  /** Records whose number is on the DNC list now become do_not_call; the rest are returned. */
+  private async dropDoNotCall(batch: BatchRow, records: CallRecordRow[]): Promise<CallRecordRow[]> {
+    const listed = await this.claims.onDncList(
+      batch.organizationId,
+      records.map((record) => record.phoneNumber),
+    );
+    const [blocked, callable] = partition(records, (record) => listed.has(record.phoneNumber));
+    await this.claims.markDoNotCall(blocked.map((record) => record.id));
+    return callable;
+  }
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}

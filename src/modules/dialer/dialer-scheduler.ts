@@ -1,0 +1,129 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { describeUnknown } from '../../common/describe-error';
+import { PeriodicTask } from '../../common/periodic-task';
+import { Semaphore } from '../../common/semaphore';
+import { type AppConfig, InjectConfig } from '../../config';
+import { AttemptRecovery, type RecoveryReport } from './attempt-recovery';
+import { CallPlacement, type PlacementResult } from './call-placement';
+import { type Claim, DialerClaims } from './dialer-claims';
+import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
+import { PLACEMENT_CONCURRENCY } from './dialer.constants';
+
+export interface TickReport {
+  claimed: number;
+  placed: number;
+  refused: number;
+  unknown: number;
+  recovery: RecoveryReport;
+}
+
+/**
+ * The dialer's heartbeat (docs/dialer.md, "Scheduler"). A PeriodicTask in every process that
+ * runs jobs (PROCESS_ROLE all, and the worker; not api): every DIALER_TICK_MS it reconciles
+ * expired leases, then claims for each dialing batch in turn (one transaction per batch) and
+ * places the tick's claims concurrently. Several processes tick at once safely: the claim
+ * locks the organization and skips locked records, so a record is claimed, and a phone log
+ * placed, by one of them only; no leader or queue job is needed, and losing Redis does not
+ * stop dialing.
+ */
+@Injectable()
+export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DialerScheduler');
+  private readonly task = new PeriodicTask(() => this.pass(), this.logger, 'Dialer tick');
+  /** Rotates which organization, and which of its batches, claims first. */
+  private round = 0;
+  private readonly placements = new Semaphore(PLACEMENT_CONCURRENCY);
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly batches: DialerClaimsRepository,
+    private readonly claims: DialerClaims,
+    private readonly placement: CallPlacement,
+    private readonly recovery: AttemptRecovery,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.process.role !== 'api' && this.config.dialer.tickMs > 0) {
+      this.task.start(this.config.dialer.tickMs);
+    }
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
+  }
+
+  /** One tick now; resolves once its placements have answered (tests call it). */
+  tick(): Promise<TickReport> {
+    return this.task.run();
+  }
+
+  private async pass(): Promise<TickReport> {
+    const recovery = await this.recovery.pass();
+    const now = this.clock.now();
+    const claimed: Claim[] = [];
+    for (const batch of fairOrder(await this.batches.listDialing(now), this.round++)) {
+      try {
+        claimed.push(...(await this.claims.claimBatch(batch, now)));
+      } catch (error) {
+        const reason = JSON.stringify(describeUnknown(error));
+        this.logger.warn(`Claim for batch ${batch.id} failed: ${reason}`);
+      }
+    }
+    const results = await Promise.all(
+      claimed.map((claim) => this.placements.run(() => this.placeSafely(claim))),
+    );
+    const count = (result: PlacementResult) => results.filter((r) => r === result).length;
+    return {
+      claimed: claimed.length,
+      placed: count('placed'),
+      refused: count('refused'),
+      unknown: count('unknown'),
+      recovery,
+    };
+  }
+
+  private async placeSafely(claim: Claim): Promise<PlacementResult> {
+    try {
+      return await this.placement.place(claim);
+    } catch (error) {
+      // A failure after placeCall answered (a lost connection at the write): recovery decides.
+      const reason = JSON.stringify(describeUnknown(error));
+      this.logger.warn(`Placement of ${claim.phoneLogId} failed: ${reason}`);
+      return 'unknown';
+    }
+  }
+}
+
+/**
+ * Interleaves organizations (one batch of each in turn) and rotates, tick by tick, which
+ * organization and which of its batches go first: the capacity freed in an organization goes
+ * to each of its batches in turn, and no organization always claims first.
+ */
+export function fairOrder(batches: DialingBatch[], round: number): DialingBatch[] {
+  const byOrganization = new Map<string, DialingBatch[]>();
+  for (const batch of batches) {
+    byOrganization.set(batch.organizationId, [
+      ...(byOrganization.get(batch.organizationId) ?? []),
+      batch,
+    ]);
+  }
+  const queues = [...byOrganization.values()].map((list) => rotate(list, round));
+  const ordered: DialingBatch[] = [];
+  for (let i = 0; ordered.length < batches.length; i += 1) {
+    for (const queue of rotate(queues, round)) if (i < queue.length) ordered.push(queue[i]);
+  }
+  return ordered;
+}
+
+function rotate<T>(items: T[], by: number): T[] {
+  if (items.length === 0) return items;
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}

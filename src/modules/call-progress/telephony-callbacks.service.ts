@@ -13,8 +13,8 @@ import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.t
 import { plivoAnswer, telnyxSpeech, twimlAnswer } from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
-import { CallProgress, type ProgressReport } from './call-progress';
-import { isFinal } from './progress-rules';
+import { CallProgress, type ProgressReport } from '../dialer/call-progress';
+import { isFinal } from '../dialer/progress-rules';
 
 const HANG_UP: AnswerPlan = { kind: 'hangup' };
 

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { CallFailureReason } from '@app/contracts';
 import type { CallStatus } from '../call-records/call-records.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
-import { EventsService } from '../events/events.service';
+import { AttemptEvents } from './attempt-events';
 import { AttemptOutcomes } from './attempt-outcomes';
-import { type Attempt, callEventBase } from './attempts.repository';
+import type { Attempt } from './attempts.repository';
 
 export interface AttemptEnd {
   status: Exclude<CallStatus, 'queued' | 'ringing' | 'in-progress'>;
@@ -28,7 +28,7 @@ export class AttemptEndings {
   constructor(
     private readonly logs: PhoneLogsRepository,
     private readonly outcomes: AttemptOutcomes,
-    private readonly events: EventsService,
+    private readonly events: AttemptEvents,
   ) {}
 
   async end(attempt: Attempt, end: AttemptEnd): Promise<boolean> {
@@ -49,39 +49,18 @@ export class AttemptEndings {
       outcome: end.status,
       endedAt: end.endedAt,
     });
-    const base = callEventBase(attempt);
-    if (end.status === 'completed') {
-      await this.events.raise(attempt.batch.organizationId, {
-        type: 'call.completed',
-        callId: log.id,
-        data: {
-          ...base,
-          status: 'completed',
-          started_at: (log.placedAt ?? log.createdAt).toISOString(),
-          answered_at: log.answeredAt?.toISOString() ?? null,
-          ended_at: end.endedAt.toISOString(),
-          duration_seconds: durationSeconds,
-          answered_by: end.answeredBy ?? log.answeredBy ?? 'unknown',
-          ended_by: 'system',
-          recording_expected: attempt.batch.recordCalls,
-        },
-      });
-    } else {
-      await this.events.raise(attempt.batch.organizationId, {
-        type: 'call.failed',
-        callId: log.id,
-        data: {
-          ...base,
-          status: 'failed',
-          failure_reason: end.failureReason,
-          provider_status: end.providerStatus ?? log.providerStatus,
-          ended_at: end.endedAt.toISOString(),
-          duration_seconds: durationSeconds,
-          will_retry: next.willRetry,
-          next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
-        },
-      });
-    }
+    const ended: Attempt = {
+      ...attempt,
+      log: {
+        ...log,
+        callStatus: end.status,
+        endedAt: end.endedAt,
+        callDuration: durationSeconds,
+        providerStatus: end.providerStatus ?? log.providerStatus,
+        answeredBy: end.answeredBy ?? log.answeredBy,
+      },
+    };
+    await this.events.ended(ended, { failureReason: end.failureReason }, next);
     return true;
   }
 }

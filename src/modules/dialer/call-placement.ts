@@ -5,13 +5,13 @@ import { Semaphore } from '../../common/semaphore';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
-import { EventsService } from '../events/events.service';
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
 import { PhoneCredentials } from '../phones/phone-credentials';
 import { ProviderError } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import { AttemptEndings } from './attempt-endings';
-import { AttemptsRepository, callEventBase } from './attempts.repository';
+import { AttemptEvents } from './attempt-events';
+import { AttemptsRepository } from './attempts.repository';
 import type { Claim } from './dialer-claims';
 import {
   LEASE_MARGIN_SECONDS,
@@ -44,7 +44,7 @@ export class CallPlacement {
     private readonly attempts: AttemptsRepository,
     private readonly logs: PhoneLogsRepository,
     private readonly endings: AttemptEndings,
-    private readonly events: EventsService,
+    private readonly events: AttemptEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -127,11 +127,7 @@ export class CallPlacement {
       });
       // call.started once: whoever (this or the first callback) finds placed_at still null.
       if (!log.placedAt) {
-        await this.events.raise(attempt.batch.organizationId, {
-          type: 'call.started',
-          callId: log.id,
-          data: { ...callEventBase(attempt), provider: claim.phone.integration },
-        });
+        await this.events.started(attempt, claim.phone.integration);
       }
     });
   }

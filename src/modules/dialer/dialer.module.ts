@@ -6,11 +6,13 @@ import { EventsModule } from '../events/events.module';
 import { PhoneCredentials } from '../phones/phone-credentials';
 import { TelephonyModule } from '../telephony/telephony.module';
 import { AttemptEndings } from './attempt-endings';
+import { AttemptEvents } from './attempt-events';
 import { AttemptOutcomes } from './attempt-outcomes';
 import { AttemptRecovery } from './attempt-recovery';
 import { AttemptRecoveryRepository } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
 import { CallPlacement } from './call-placement';
+import { CallProgress } from './call-progress';
 import { DialerClaims } from './dialer-claims';
 import { DialerClaimsRepository } from './dialer-claims.repository';
 import { DialerScheduler } from './dialer-scheduler';
@@ -22,9 +24,11 @@ import { DialerScheduler } from './dialer-scheduler';
     AttemptOutcomes,
     AttemptsRepository,
     AttemptEndings,
+    AttemptEvents,
     AttemptRecovery,
     AttemptRecoveryRepository,
     CallPlacement,
+    CallProgress,
     DialerClaims,
     DialerClaimsRepository,
     DialerScheduler,
@@ -32,6 +36,6 @@ import { DialerScheduler } from './dialer-scheduler';
     PhoneCredentials,
     SecretBox,
   ],
-  exports: [AttemptOutcomes, AttemptsRepository, AttemptEndings, DialerScheduler],
+  exports: [AttemptOutcomes, AttemptsRepository, CallProgress, DialerScheduler],
 })
 export class DialerModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { CallFailureReason } from '@app/contracts';
 import type { CallStatus } from '../call-records/call-records.schema';
-import type { NextAttempt } from '../dialer/attempt-outcomes';
-import { type Attempt, callEventBase } from '../dialer/attempts.repository';
+import type { NextAttempt } from './attempt-outcomes';
+import { type Attempt, callEventBase } from './attempts.repository';
 import { EventsService } from '../events/events.service';
 import type { HangupSide, Integration, RecordingDetails } from '../telephony/telephony.types';
 import { endedBy, failureReason, secondsBetween } from './progress-rules';
@@ -36,10 +37,13 @@ export class AttemptEvents {
     });
   }
 
-  /** call.completed for a completed attempt, else call.failed with the retry decision. */
+  /**
+   * call.completed for a completed attempt, else call.failed with the retry decision; the
+   * failure reason is read from the status and hang-up cause unless the caller knows it.
+   */
   async ended(
     attempt: Attempt,
-    hangup: { hangupCause?: string; hangupSide?: HangupSide },
+    hangup: { hangupCause?: string; hangupSide?: HangupSide; failureReason?: CallFailureReason },
     next: NextAttempt,
   ): Promise<void> {
     const { log } = attempt;
@@ -69,7 +73,8 @@ export class AttemptEvents {
       data: {
         ...base,
         status: 'failed',
-        failure_reason: failureReason(log.callStatus as CallStatus, hangup.hangupCause),
+        failure_reason:
+          hangup.failureReason ?? failureReason(log.callStatus as CallStatus, hangup.hangupCause),
         provider_status: log.providerStatus,
         ended_at: endedAt.toISOString(),
         duration_seconds: log.callDuration,

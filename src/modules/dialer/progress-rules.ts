@@ -1,6 +1,6 @@
 import type { CallEndedBy, CallFailureReason } from '@app/contracts';
 import type { CallStatus } from '../call-records/call-records.schema';
-import { FINAL_CALL_STATUSES } from '../dialer/attempt-outcomes';
+import { FINAL_CALL_STATUSES } from './attempt-outcomes';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type { CallbackCallStatus, HangupSide } from '../telephony/telephony.types';
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import type { PhoneLogRow } from '../call-records/call-records.schema';
 import { type NewPhoneLog, PhoneLogsRepository } from '../call-records/phone-logs.repository';
-import { AttemptOutcomes, type NextAttempt } from '../dialer/attempt-outcomes';
-import type { Attempt } from '../dialer/attempts.repository';
+import { AttemptOutcomes, type NextAttempt } from './attempt-outcomes';
+import type { Attempt } from './attempts.repository';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type {
   CallbackCallStatus,

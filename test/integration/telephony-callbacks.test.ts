@@ -233,6 +233,9 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
       const batch = await calling.batch(admin.organizationId, admin.userId, {
         callingNumbers: [phone.id],
         agentId: agent.id,
+        // Whatever the hour this runs at, a retry is due `delay` later (the windows are the
+        // dialer tests' and the compliance simulation's).
+        enforceCalleeLocalHours: false,
         ...batchValues,
       });
       const [record] = await calling.callRecords(batch, [{ name: 'Grace' }]);

@@ -39,8 +39,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      // Each file boots the app on a new database in beforeAll: a few seconds on a busy 2-core box.
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     { ...common, displayName: 'fuzz', testMatch: ['<rootDir>/test/fuzz/**/*.test.ts'] },

@@ -94,19 +94,23 @@ export class DialerClaimsRepository {
 
   /** Due pending records, never-tried first, locked; those another claim holds are skipped. */
   dueRecords(batchId: string, now: Date, limit: number): Promise<CallRecordRow[]> {
-    return this.db
-      .select()
-      .from(callRecords)
-      .where(
-        and(
-          eq(callRecords.batchId, batchId),
-          eq(callRecords.status, 'pending'),
-          or(isNull(callRecords.nextAttemptAt), lte(callRecords.nextAttemptAt, now)),
-        ),
-      )
-      .orderBy(sql`${callRecords.nextAttemptAt} ASC NULLS FIRST`, asc(callRecords.id))
-      .limit(limit)
-      .for('update', { of: callRecords, skipLocked: true });
+    return (
+      this.db
+        .select()
+        .from(callRecords)
+        .where(
+          and(
+            eq(callRecords.batchId, batchId),
+            eq(callRecords.status, 'pending'),
+            or(isNull(callRecords.nextAttemptAt), lte(callRecords.nextAttemptAt, now)),
+          ),
+        )
+        .orderBy(sql`${callRecords.nextAttemptAt} ASC NULLS FIRST`, asc(callRecords.id))
+        .limit(limit)
+        // The claim changes no key: FOR UPDATE would also skip records that another transaction
+        // merely references (the search indexer's rows, a phone log being inserted) for a tick.
+        .for('no key update', { of: callRecords, skipLocked: true })
+    );
   }
 
   /** Which of these numbers are on the organization's DNC list, read in this transaction. */

@@ -3,12 +3,15 @@ import { startProviderFakes } from '../test/fakes/sandbox';
 import { loadConfig } from '../src/config';
 import { createApp } from '../src/create-app';
 import { ShutdownOnSignals } from '../src/shutdown';
+import { SandboxDemo } from './sandbox-demo';
 
 /**
  * Switchboard on its embedded defaults next to fake Plivo, Twilio and Telnyx servers, so the
  * phone-number flows can be tried without provider accounts. Prints ready-to-send add-phone bodies.
+ * With `--demo`: dials a demo batch end to end on a throw-away database and exits (SandboxDemo).
  */
 async function main(): Promise<void> {
+  if (process.argv.includes('--demo')) return demo();
   const fakes = await startProviderFakes();
   const config = loadConfig({ ...process.env, ...fakes.env });
   const app = await createApp(config);
@@ -45,6 +48,27 @@ async function main(): Promise<void> {
   console.log('Register, then POST /api/call/add-phone with your userId and one of:');
   for (const [integration, body] of Object.entries(bodies)) {
     console.log(`  ${JSON.stringify({ integration, ...body })}`);
+  }
+  console.log('To watch a batch dial end to end instead: npm run sandbox -- --demo');
+}
+
+/** The demo to its end (or Ctrl-C), then everything it started is stopped and removed. */
+async function demo(): Promise<void> {
+  const sandbox = new SandboxDemo({ env: process.env, print: (line) => console.log(line) });
+  let stopping = false;
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    void sandbox.close().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', () => stop(130));
+  process.once('SIGTERM', () => stop(143));
+  try {
+    await sandbox.run();
+    stop(0);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    stop(1);
   }
 }
 

@@ -184,6 +184,8 @@ export abstract class HttpFake {
    * request was answered. `settled()` waits for the runs started so far.
    */
   autoProgress: ((to: string) => AutoOutcome) | undefined;
+  /** Told of each callback once its receiver answered (the sandbox prints them). */
+  onDelivery: ((delivery: CallbackDelivery) => void) | undefined;
   private readonly autoRuns = new Set<Promise<void>>();
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
@@ -298,6 +300,7 @@ export abstract class HttpFake {
       record.error = error instanceof Error ? error.message : String(error);
     }
     this.deliveries.push(record);
+    this.onDelivery?.(record);
     return record;
   }
 

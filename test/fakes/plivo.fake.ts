@@ -2,6 +2,7 @@ import {
   HttpFake,
   appendQuery,
   encodeForm,
+  field,
   randomAlnum,
   type AutoOutcome,
   type CallbackDelivery,
@@ -266,7 +267,14 @@ export class PlivoFake extends HttpFake {
         : outcome === 'completed'
           ? ['ringing', 'in-progress', 'completed']
           : ['ringing', outcome];
-    for (const step of steps) await this.advanceCall(id, step);
+    // Asked for machine detection, Plivo says on the answer request what picked up: a person.
+    const detection = field(this.call(id).params, 'machine_detection') === 'true';
+    for (const step of steps)
+      await this.advanceCall(
+        id,
+        step,
+        step === 'in-progress' && detection ? { Machine: 'false' } : {},
+      );
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

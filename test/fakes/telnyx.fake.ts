@@ -286,10 +286,18 @@ export class TelnyxFake extends HttpFake {
     if (outcome !== 'failed') await this.advanceCall(id, 'call.initiated');
     if (outcome === 'completed') {
       await this.advanceCall(id, 'call.answered');
+      // Asked for detection, Telnyx reports its verdict after the answer: a person.
+      if (this.detects(id)) await this.advanceCall(id, 'call.machine.detection.ended');
       await this.advanceCall(id, 'call.hangup');
     } else {
       await this.advanceCall(id, 'call.hangup', { hangup_cause: causes[outcome] });
     }
+  }
+
+  private detects(id: string): boolean {
+    const params = this.call(id).params as Record<string, unknown> | null;
+    const asked = params?.answering_machine_detection;
+    return typeof asked === 'string' && asked !== 'disabled';
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import { Client } from 'pg';
 import { Database } from '../../src/database';
 import { batches } from '../../src/modules/batches/batches.schema';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
@@ -142,6 +143,24 @@ describe('dialer', () => {
     expect(statuses[sorted[3]]).toBe('do_not_call');
     expect(statuses[next[0]]).toBe('do_not_call');
     expect(await h.batchRow(batch.id)).toMatchObject({ queueStatus: 'completed' });
+  });
+
+  it('claims a record another transaction only references (search indexing, a child row)', async () => {
+    const h = await harness();
+    const { batch } = await h.batch(1);
+    const [record] = await h.records(batch.id);
+    // What the search indexer's INSERT into call_record_search holds on the record until it commits.
+    const other = new Client({ connectionString: t.database.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM call_records WHERE id = $1 FOR KEY SHARE', [record.id]);
+      expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    await h.endAll(batch.id, 'completed');
   });
 
   it('pause stops claims at once, resume continues, cancel stops what is left', async () => {

@@ -34,6 +34,8 @@ export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
   /** TCP connections accepted, whatever came of them (the SSRF canary counts these). */
   connections = 0;
+  /** Told of each request as it arrives (the sandbox prints them). */
+  onDelivery: ((delivery: ReceivedDelivery) => void) | undefined;
   private readonly scripts = new Map<string, ScriptedResponse[]>();
   private readonly server: Server;
 
@@ -43,12 +45,14 @@ export class WebhookReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.received.push({
+        const delivery = {
           path,
           headers: req.headers as Record<string, string>,
           body: Buffer.concat(chunks).toString('utf8'),
           at: Date.now(),
-        });
+        };
+        this.received.push(delivery);
+        this.onDelivery?.(delivery);
         const script = this.scripts.get(path);
         const response = (script && script.length > 1 ? script.shift() : script?.[0]) ?? {
           status: 204,

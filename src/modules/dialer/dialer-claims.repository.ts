@@ -92,7 +92,11 @@ export class DialerClaimsRepository {
       .orderBy(sql`${phoneNumbers.nextDialAt} ASC NULLS FIRST`, asc(phoneNumbers.id));
   }
 
-  /** Due pending records, never-tried first, locked; those another claim holds are skipped. */
+  /**
+   * Due pending records, never-tried first, locked; those another claim holds are skipped. FOR
+   * NO KEY UPDATE, as the claim changes no key: FOR UPDATE would also skip, for a tick, records
+   * another transaction merely references (the search indexer's rows, a phone log insert).
+   */
   dueRecords(batchId: string, now: Date, limit: number): Promise<CallRecordRow[]> {
     return this.db
       .select()
@@ -106,7 +110,7 @@ export class DialerClaimsRepository {
       )
       .orderBy(sql`${callRecords.nextAttemptAt} ASC NULLS FIRST`, asc(callRecords.id))
       .limit(limit)
-      .for('update', { of: callRecords, skipLocked: true });
+      .for('no key update', { of: callRecords, skipLocked: true });
   }
 
   /** Which of these numbers are on the organization's DNC list, read in this transaction. */

@@ -3,7 +3,8 @@ import { Database } from '../../src/database';
 import { callRecords } from '../../src/modules/call-records/call-records.schema';
 import { windowOf } from '../../src/modules/dialer/batch-window';
 import { judgeCall, oracleState, oracleZones } from './compliance-oracle';
-import { attemptsOf, type SchedulerSimulationRun } from './scheduler-simulation';
+import type { SchedulerSimulationRun } from './scheduler-simulation';
+import { attemptsOf } from './scheduler-simulation-steps';
 import type { TestApp } from './test-app';
 
 /**

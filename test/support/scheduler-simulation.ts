@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lte, min, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { Clock } from '../../src/common/clock';
 import { Database } from '../../src/database';
 import { batches, type BatchRow } from '../../src/modules/batches/batches.schema';
@@ -7,16 +7,14 @@ import {
   callRecords,
   phoneLogs,
 } from '../../src/modules/call-records/call-records.schema';
-import { AttemptEndings, type AttemptEnd } from '../../src/modules/dialer/attempt-endings';
-import { AttemptsRepository } from '../../src/modules/dialer/attempts.repository';
 import { DialerClaims } from '../../src/modules/dialer/dialer-claims';
 import { DialerClaimsRepository } from '../../src/modules/dialer/dialer-claims.repository';
 import { DialerScheduler } from '../../src/modules/dialer/dialer-scheduler';
-import { Semaphore } from '../../src/common/semaphore';
 import type { TwilioFake } from '../fakes';
 import { makePopulation, seededRandom, SIMULATED_BATCHES } from './compliance-simulation';
 import { DialerHarness } from './dialer-harness';
 import { SimulationDnc } from './scheduler-simulation-dnc';
+import { CALL_SECONDS, endAll, nextDue, resumeTripped } from './scheduler-simulation-steps';
 import type { TestApp } from './test-app';
 
 /**
@@ -71,16 +69,6 @@ export interface SchedulerSimulationRun {
   wallMs: number;
 }
 
-/** Outcomes the callee gives, seeded: a third answer, the rest earn retries. */
-const OUTCOMES: Array<[AttemptEnd['status'], number]> = [
-  ['completed', 0.35],
-  ['busy', 0.2],
-  ['no-answer', 0.25],
-  ['voicemail', 0.14],
-  ['failed', 0.06],
-];
-/** How long a placed call lasts in simulated time before it ends. */
-const CALL_SECONDS = 90;
 /** A clock step when records are due but none was placed (the numbers' pacing slots). */
 const BUSY_STEP_SECONDS = 1;
 /** Retry budgets and delays per batch, cycled over SIMULATED_BATCHES' windows. */
@@ -225,9 +213,9 @@ export async function runSchedulerSimulation(
     const live = await db
       .select({ id: phoneLogs.id })
       .from(phoneLogs)
-      .where(
-        and(eq(phoneLogs.organizationId, organizationId), inArray(phoneLogs.callStatus, LIVE)),
-      );
+      .where(and(eq(phoneLogs.organizationId, organizationId), inArray(phoneLogs.callStatus, LIVE)))
+      // A fixed order, so the seeded outcomes fall on the same attempts run after run.
+      .orderBy(asc(phoneLogs.id));
     options.onTick?.(ticks[ticks.length - 1], live.length);
     if (live.length > 0) {
       clock.advance(CALL_SECONDS);
@@ -260,101 +248,4 @@ export async function runSchedulerSimulation(
     endedAt: clock.current,
     wallMs: performance.now() - started,
   };
-}
-
-/** Ends each live attempt with a seeded outcome, as a final callback would, a few at a time. */
-async function endAll(t: TestApp, ids: string[], random: () => number, endedAt: Date) {
-  const database = t.app.get(Database);
-  const attempts = t.app.get(AttemptsRepository);
-  const endings = t.app.get(AttemptEndings);
-  const gate = new Semaphore(8);
-  const outcomes = ids.map(() => pick(random()));
-  await Promise.all(
-    ids.map((id, i) =>
-      gate.run(() =>
-        database.transaction(async () => {
-          const attempt = await attempts.lock(id);
-          if (!attempt) return;
-          const status = outcomes[i];
-          await endings.end(attempt, {
-            status,
-            endedReason: 'simulation',
-            failureReason: status === 'busy' ? 'busy' : 'unknown',
-            durationSeconds: status === 'completed' ? CALL_SECONDS : 0,
-            endedAt,
-          });
-        }),
-      ),
-    ),
-  );
-}
-
-function pick(roll: number): AttemptEnd['status'] {
-  let sum = 0;
-  for (const [status, share] of OUTCOMES) {
-    sum += share;
-    if (roll < sum) return status;
-  }
-  return 'completed';
-}
-
-/**
- * A batch the breaker paused (a run of `failed` outcomes among few endings) is resumed through
- * the real route, as an operator would: the simulation is about windows, not the breaker.
- */
-async function resumeTripped(harness: DialerHarness, organizationId: string): Promise<number> {
-  const paused = await harness.t.app
-    .get(Database)
-    .db.select({ id: batches.id })
-    .from(batches)
-    .where(and(eq(batches.organizationId, organizationId), eq(batches.queueStatus, 'paused')));
-  for (const { id } of paused) {
-    const response = await harness.t.http
-      .post(`/api/call/batches/${id}/resume`)
-      .set('Authorization', `Bearer ${harness.admin.token}`);
-    if (response.status >= 300) throw new Error(`resume ${id}: ${response.status}`);
-  }
-  return paused.length;
-}
-
-/** 'now' when a pending record is due, else the earliest next_attempt_at; 'done' when none. */
-async function nextDue(
-  t: TestApp,
-  organizationId: string,
-  now: Date,
-): Promise<'now' | 'done' | Date> {
-  const db = t.app.get(Database).db;
-  const pending = and(
-    eq(callRecords.organizationId, organizationId),
-    eq(callRecords.status, 'pending'),
-  );
-  const [due] = await db
-    .select({ id: callRecords.id })
-    .from(callRecords)
-    .where(and(pending, or(isNull(callRecords.nextAttemptAt), lte(callRecords.nextAttemptAt, now))))
-    .limit(1);
-  if (due) return 'now';
-  const [{ next }] = await db
-    .select({ next: min(callRecords.nextAttemptAt) })
-    .from(callRecords)
-    .where(and(pending, isNotNull(callRecords.nextAttemptAt)));
-  return next ? new Date(next) : 'done';
-}
-
-/** Every attempt of the organization, oldest first per record (for the audit). */
-export function attemptsOf(t: TestApp, organizationId: string) {
-  return t.app
-    .get(Database)
-    .db.select({
-      id: phoneLogs.id,
-      callRecordId: phoneLogs.callRecordId,
-      batchId: phoneLogs.batchId,
-      callStatus: phoneLogs.callStatus,
-      placedAt: phoneLogs.placedAt,
-      endedAt: phoneLogs.endedAt,
-      permit: phoneLogs.permit,
-    })
-    .from(phoneLogs)
-    .where(eq(phoneLogs.organizationId, organizationId))
-    .orderBy(asc(phoneLogs.callRecordId), asc(phoneLogs.attempt));
 }

@@ -184,14 +184,22 @@ async function spool(
   return { sha256: hash.digest('hex'), bytes, open: () => createReadStream(path) };
 }
 
+/** How long a connection answered mid-upload may keep sending before it is cut. */
+const LINGER_MS = 2_000;
+
 /**
- * For a request answered before its body has arrived: `Connection: close`, and the connection
- * ends once the answer is written, so the client stops sending instead of the server reading
- * (and discarding) the rest of its upload.
+ * For a request answered before its body has arrived: `Connection: close`, so once the answer
+ * is written Node half-closes the connection and discards what still arrives; the client sees
+ * the end and stops sending. Destroying the socket at once would make the kernel reset it with
+ * the client's data unread, and a reset can take the answer with it before the client has read
+ * it. A client that keeps sending anyway is cut after LINGER_MS.
  */
 function closeAfterResponse(request: Request): void {
   const response = request.res;
   if (!response || request.complete) return;
   response.setHeader('Connection', 'close');
-  response.once('finish', () => request.destroy());
+  response.once('finish', () => {
+    const socket = request.socket;
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
 }

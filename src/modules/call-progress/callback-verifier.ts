@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { isObjectId } from '../../common/object-id';
 import { PhoneCredentials } from '../phones/phone-credentials';
 import { PhonesRepository } from '../phones/phones.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
+import { safeEqual } from '../telephony/callback-params';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import {
   INTEGRATIONS,
@@ -33,12 +33,6 @@ type Refusal =
 
 const isIntegration = (value: string): value is Integration =>
   (INTEGRATIONS as readonly string[]).includes(value);
-
-/** Constant-time whatever the lengths: both sides are hashed first. */
-function sameToken(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected)) && given.length === expected.length;
-}
 
 /**
  * The door of the provider callback routes, before anything is read or written for the call:
@@ -80,7 +74,7 @@ export class CallbackVerifier {
       return this.refuse('credentials unreadable', integration, phoneId);
     }
     const token = new URL(callback.url).searchParams.get('token') ?? '';
-    if (!sameToken(token, callbackToken)) return this.refuse('bad token', integration, phoneId);
+    if (!safeEqual(token, callbackToken)) return this.refuse('bad token', integration, phoneId);
     const provider = this.providers.get(integration);
     if (!provider.verifySignature(credentials, callback))
       return this.refuse('bad signature', integration, phoneId);

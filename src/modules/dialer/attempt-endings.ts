@@ -5,12 +5,14 @@ import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { AttemptEvents } from './attempt-events';
 import { AttemptOutcomes } from './attempt-outcomes';
 import type { Attempt } from './attempts.repository';
+import { isFinal } from './progress-rules';
 
 export interface AttemptEnd {
   status: Exclude<CallStatus, 'queued' | 'ringing' | 'in-progress'>;
   /** Why the dialer ended it (provider_error, placement_unknown, reconciled…). */
   endedReason: string;
-  failureReason: CallFailureReason;
+  /** call.failed's failure_reason when the status alone does not tell it (provider_error). */
+  failureReason?: CallFailureReason;
   providerStatus?: string | null;
   durationSeconds?: number;
   answeredBy?: 'human' | 'machine' | 'unknown';
@@ -33,7 +35,7 @@ export class AttemptEndings {
 
   async end(attempt: Attempt, end: AttemptEnd): Promise<boolean> {
     const { log } = attempt;
-    if (!['queued', 'ringing', 'in-progress'].includes(log.callStatus)) return false;
+    if (isFinal(log.callStatus)) return false;
     const durationSeconds = end.durationSeconds ?? log.callDuration;
     await this.logs.update(log, {
       callStatus: end.status,

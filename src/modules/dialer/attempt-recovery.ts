@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CallFailureReason } from '@app/contracts';
 import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
 import { Database } from '../../database';
@@ -11,6 +10,7 @@ import { type AttemptEnd, AttemptEndings } from './attempt-endings';
 import { AttemptRecoveryRepository, type ExpiredAttempt } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
 import { ALIVE_RECHECK_SECONDS, RECOVERY_BATCH, RECOVERY_LEASE_SECONDS } from './dialer.constants';
+import { isFinal } from './progress-rules';
 
 export interface RecoveryReport {
   /** Attempts ended from what the provider reported. */
@@ -22,15 +22,6 @@ export interface RecoveryReport {
   /** The provider could not be asked: tried again after RECOVERY_LEASE_SECONDS. */
   deferred: number;
 }
-
-const LIVE = ['queued', 'ringing', 'in-progress'];
-
-const FAILURE_REASONS: Partial<Record<AttemptEnd['status'], CallFailureReason>> = {
-  busy: 'busy',
-  'no-answer': 'no_answer',
-  canceled: 'canceled',
-  voicemail: 'voicemail',
-};
 
 /**
  * Attempts whose lease expired without a final callback (docs/dialer.md, "Recovery"). With a
@@ -70,7 +61,6 @@ export class AttemptRecovery {
       await this.endIfLive(expired.id, {
         status: 'failed',
         endedReason: expired.providerCallId ? 'unreconciled' : 'placement_unknown',
-        failureReason: 'unknown',
         endedAt: this.clock.now(),
       });
       return 'lost';
@@ -90,7 +80,6 @@ export class AttemptRecovery {
         await this.endIfLive(expired.id, {
           status: 'failed',
           endedReason: 'not_found_at_provider',
-          failureReason: 'unknown',
           endedAt: this.clock.now(),
         });
         return 'reconciled';
@@ -106,12 +95,12 @@ export class AttemptRecovery {
     }
     await this.database.transaction(async () => {
       const attempt = await this.attempts.lock(expired.id);
-      if (!attempt || !LIVE.includes(attempt.log.callStatus)) return;
+      if (!attempt || isFinal(attempt.log.callStatus)) return;
       // Telnyx only says the call is over: answered (as our callbacks saw, or talk time at
       // the provider) means it completed.
       const answered = attempt.log.answeredAt !== null || (state.durationSeconds ?? 0) > 0;
       const status =
-        state.status && !LIVE.includes(state.status)
+        state.status && isFinal(state.status)
           ? (state.status as AttemptEnd['status'])
           : answered
             ? 'completed'
@@ -119,7 +108,6 @@ export class AttemptRecovery {
       await this.endings.end(attempt, {
         status,
         endedReason: 'reconciled',
-        failureReason: FAILURE_REASONS[status] ?? 'unknown',
         providerStatus: state.providerStatus,
         durationSeconds: state.durationSeconds,
         answeredBy: state.answeredBy,

@@ -13,6 +13,7 @@ import { AttemptEndings } from './attempt-endings';
 import { AttemptEvents } from './attempt-events';
 import { AttemptsRepository } from './attempts.repository';
 import type { Claim } from './dialer-claims';
+import { isFinal } from './progress-rules';
 import {
   LEASE_MARGIN_SECONDS,
   PLACEMENT_WRITE_ATTEMPTS,
@@ -21,8 +22,6 @@ import {
 } from './dialer.constants';
 
 export type PlacementResult = 'placed' | 'refused' | 'unknown';
-
-const LIVE = ['queued', 'ringing', 'in-progress'];
 
 /**
  * Places one claimed attempt with its provider, after the claim committed, exactly once: a
@@ -113,7 +112,7 @@ export class CallPlacement {
       if (!attempt) return;
       const now = this.clock.now();
       const { log } = attempt;
-      const live = LIVE.includes(log.callStatus);
+      const live = !isFinal(log.callStatus);
       await this.logs.update(log, {
         providerCallId,
         ...(log.placedAt ? {} : { placedAt: now }),

@@ -3,3 +3,4 @@ export { Database } from './database.service';
 export type { AppDatabase, DatabaseConnection, DatabaseDriver } from './database.types';
 export { isInvalidRegex, isUniqueViolation, sqlStateOf } from './errors';
 export { rowsOf } from './rows';
+export { lockUntilCommit } from './transaction-lock';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, ne } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
-import { Database } from '../../database';
+import { Database, lockUntilCommit } from '../../database';
 import { agents, type AgentRow } from './agents.schema';
 
 /** What a client may set on an agent; `isDefault` moves only through the default methods. */
@@ -86,11 +86,8 @@ export class AgentsRepository {
    * move, delete) until the commit, so two of them never both see "no default" or both move it.
    * The partial unique index agents_organization_default_key backs this up.
    */
-  async lockDefault(organizationId: string): Promise<void> {
-    this.assertInTransaction('lockDefault');
-    await this.database.db.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`agents.default:${organizationId}`}, 0))`,
-    );
+  lockDefault(organizationId: string): Promise<void> {
+    return lockUntilCommit(this.database, 'agents.default', organizationId);
   }
 
   async hasDefault(organizationId: string): Promise<boolean> {

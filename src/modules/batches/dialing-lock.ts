@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../database';
+import { type Database, lockUntilCommit } from '../../database';
 
 /**
  * The organization's dialing lock, until the transaction ends: the dialer's claims take it,
@@ -7,8 +6,6 @@ import type { Database } from '../../database';
  * seen by every claim after them ("stops claims at once"). Claims never lock the batch row,
  * so attempts ending (callsCompleted) never wait for a claim.
  */
-export async function lockDialing(database: Database, organizationId: string): Promise<void> {
-  await database.db.execute(
-    sql`SELECT pg_advisory_xact_lock(hashtext('switchboard.dialer'), hashtext(${organizationId}))`,
-  );
+export function lockDialing(database: Database, organizationId: string): Promise<void> {
+  return lockUntilCommit(database, 'switchboard.dialer', organizationId);
 }

@@ -110,13 +110,18 @@ describe(`webhook delivery survives Redis being killed ${KILLS} times`, () => {
     const writer = async () => {
       while (written < EVENTS) {
         const take = Math.min(EVENTS_PER_TRANSACTION, EVENTS - written);
+        // This writer's own call ids, fixed before the first await: read from `written` inside
+        // the transaction, they moved as the other writers advanced, and two writers' open
+        // transactions then raised events of the same calls in crossing orders (deadlocks on
+        // event_sequences, a failed run in CI).
+        const first = written;
         written += take;
         const ids = await database.transaction(async () => {
           const batch: string[] = [];
           for (let i = 0; i < take; i++) {
             const event = await events.raise(admin.organizationId, {
               type: 'call.completed',
-              callId: `call-${written - take + i}`,
+              callId: `call-${first + i}`,
               data: { status: 'completed' } as never,
             });
             batch.push(event.id);

@@ -21,6 +21,7 @@ import { PhonesModule } from './modules/phones/phones.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
+import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -47,6 +48,7 @@ export class AppModule {
         HealthModule,
         PhonesModule,
         AgentsModule,
+        VideoAgentsModule,
         DialerModule,
         CallProgressModule,
         DncModule,

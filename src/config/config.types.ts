@@ -1,3 +1,5 @@
+import type { CatalogueVoice } from './voice-catalogue';
+
 export type ProcessRole = 'all' | 'api' | 'worker';
 
 /** Every setting of the service, validated once at start (see loadConfig). */
@@ -63,5 +65,7 @@ export interface AppConfig {
     /** How often the scheduler claims and places calls where jobs run; 0: never by itself. */
     tickMs: number;
   };
+  /** The voices agents and video agents may use (VOICE_CATALOGUE, else the default). */
+  voices: { catalogue: readonly CatalogueVoice[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

@@ -3,3 +3,9 @@ export { ConfigModule } from './config.module';
 export { APP_CONFIG, InjectConfig } from './config.token';
 export type { AppConfig, ProcessRole } from './config.types';
 export { loadConfig } from './load-config';
+export {
+  DEFAULT_VOICE_CATALOGUE,
+  VOICE_MODES,
+  type CatalogueVoice,
+  type VoiceMode,
+} from './voice-catalogue';

@@ -67,6 +67,7 @@ describe('loadConfig', () => {
     ['DIALER_CALLS_PER_SECOND', '1.5', /DIALER_CALLS_PER_SECOND must be a whole number/],
     ['DIALER_TICK_MS', '-5', /DIALER_TICK_MS must be a whole number/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
+    ['VOICE_CATALOGUE', '/no/such/voices.json', /VOICE_CATALOGUE must name a readable JSON file/],
     [
       'PROVIDER_THREE_PUBLIC_KEY',
       Buffer.alloc(16, 3).toString('base64'),

@@ -3,6 +3,7 @@ import { ConfigError } from './config.error';
 import type { AppConfig, ProcessRole } from './config.types';
 import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
 import { createEnvReaders, type Env } from './env-readers';
+import { loadVoiceCatalogue } from './voice-catalogue';
 
 const MIB = 1024 * 1024;
 
@@ -117,6 +118,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       // 0: no automatic ticks (tests drive DialerScheduler.tick() themselves).
       tickMs: read.integer('DIALER_TICK_MS', 1_000, 0, 60_000),
     },
+    voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',

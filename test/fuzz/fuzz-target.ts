@@ -163,9 +163,16 @@ async function seed(app: NestExpressApplication, baseUrl: string, fakes: Provide
     .send({ agent_name: 'Fuzz agent', greeting: 'Hello' })
     .expect(201);
   await http.post('/api/agents').set(auth).send({ agent_name: 'Second fuzz agent' }).expect(201);
+  const videoAgent = await http
+    .post('/api/video-agent')
+    .set(auth)
+    .send({ name: 'Fuzz video agent', voiceId: '21m00Tcm4TlvDq8ikWAM' })
+    .expect(201);
 
   const ids: IdPool = {
     agent: [agent.body.data._id as string],
+    // "Video agent id" also names "agent": its paths get both kinds, some 404s among the 200s.
+    'video agent': [videoAgent.body.data.id as string],
     user: [admin.userId, member.userId],
     batch: [batchId],
     phone: [phoneId],

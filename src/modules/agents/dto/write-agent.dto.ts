@@ -65,8 +65,9 @@ export class CreateAgentDto {
     example: 'alloy',
     maxLength: 200,
     description:
-      'Voice id of the configured text-to-speech engine; null or absent: the engine’s default ' +
-      '(TTS_VOICE)',
+      'Voice id of the configured text-to-speech engine: one of ' +
+      '`GET /api/video-agent/voices?mode=audio` (the catalogue), or any other id the engine ' +
+      'knows (a cloned or self-hosted voice); null or absent: the engine’s default (TTS_VOICE)',
   })
   @IsOptional()
   @IsString()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, ilike, inArray, not, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
 import { callRecords } from '../call-records/call-records.schema';
@@ -142,6 +142,41 @@ export class BatchesRepository {
         .returning();
       return row;
     });
+  }
+
+  /**
+   * The batch's status, its row locked until the commit (FOR NO KEY UPDATE, the lock the append's
+   * counter update takes anyway): taken before contacts are appended, so a completion or a
+   * cancel either commits first and is read here, or waits and then sees the new records.
+   */
+  async lockForAppend(
+    organizationId: string,
+    id: string,
+  ): Promise<Pick<BatchRow, 'queueStatus' | 'statusReason'> | undefined> {
+    const [row] = await this.database.db
+      .select({ queueStatus: batches.queueStatus, statusReason: batches.statusReason })
+      .from(batches)
+      .where(and(eq(batches.organizationId, organizationId), eq(batches.id, id)))
+      .for('no key update');
+    return row;
+  }
+
+  /** A batch that completed on its own (not cancelled, not deleted) becomes active again. */
+  async reopen(organizationId: string, id: string): Promise<boolean> {
+    const reopened = await this.database.db
+      .update(batches)
+      .set({ queueStatus: 'active' })
+      .where(
+        and(
+          eq(batches.organizationId, organizationId),
+          eq(batches.id, id),
+          not(batches.isDeleted),
+          eq(batches.queueStatus, 'completed'),
+          isNull(batches.statusReason),
+        ),
+      )
+      .returning({ id: batches.id });
+    return reopened.length > 0;
   }
 
   /**

@@ -1,7 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { ConflictException, Injectable, Logger } from '@nestjs/common';
 import { describeUnknown } from '../../common/describe-error';
 import { newObjectId } from '../../common/object-id';
+import { Database } from '../../database';
 import { JobName, JobQueue } from '../../queue';
+import { BatchesRepository } from '../batches/batches.repository';
+import type { BatchRow } from '../batches/batches.schema';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
 import { csvContactRows } from './csv-contact-rows';
@@ -12,6 +15,15 @@ export const IMPORT_CHUNK_ROWS = 5_000;
 
 /** Imports that add this many rows refresh the planner statistics (ANALYZE) at the end. */
 export const ANALYZE_AFTER_ROWS = 50_000;
+
+/** The 409 of an append to a cancelled batch: cancel is final. */
+export const CANCELLED_BATCH_MESSAGE =
+  'A cancelled batch takes no more contacts: create a new batch for them';
+
+/** Contacts may be appended to any live batch but a cancelled one (409). */
+export function assertTakesContacts(batch: Pick<BatchRow, 'statusReason'>): void {
+  if (batch.statusReason === 'cancelled') throw new ConflictException(CANCELLED_BATCH_MESSAGE);
+}
 
 /** Accepted rows serialized in `payload`, with their numbers and row numbers alongside. */
 interface Chunk {
@@ -61,15 +73,20 @@ function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
  * and validated. Each chunk commits on its own with its totalCalls increment: an import that
  * fails halfway keeps the chunks before the failure, and the counter always matches the rows.
  * Called inside a caller's transaction (create-batch), the chunks join that transaction. The
- * caller has checked the batch (BatchAccessService) or has just created it: the import does not
- * read it again.
+ * caller has checked the batch (BatchAccessService) or has just created it; each chunk locks
+ * the batch row and reads its status again, in its transaction: a batch cancelled meanwhile
+ * answers 409 (assertTakesContacts) with nothing of that chunk stored, and a batch that had
+ * completed on its own is reopened by a chunk that adds at least one record, so the dialer
+ * calls the new records (a paused batch stays paused).
  */
 @Injectable()
 export class ContactsImportService {
   private readonly logger = new Logger(ContactsImportService.name);
 
   constructor(
+    private readonly database: Database,
     private readonly records: CallRecordsRepository,
+    private readonly batches: BatchesRepository,
     private readonly jobs: JobQueue,
   ) {}
 
@@ -157,14 +174,20 @@ export class ContactsImportService {
     chunk: Chunk,
     report: ImportReportBuilder,
   ): Promise<void> {
-    // One statement: atomic on its own, and one round trip however busy this process is.
-    const { onDnc, duplicates } = await this.records.appendContacts(
-      organizationId,
-      batchId,
-      chunk.payload,
-    );
+    const { onDnc, duplicates, added } = await this.database.transaction(async () => {
+      // Before the records: AttemptOutcomes.completeIfDone locks this row before its check too.
+      const batch = await this.batches.lockForAppend(organizationId, batchId);
+      if (batch) assertTakesContacts(batch);
+      // One statement for the records and totalCalls, however many rows.
+      const skipped = await this.records.appendContacts(organizationId, batchId, chunk.payload);
+      const inserted = chunk.payload.count - skipped.onDnc.size - skipped.duplicates.size;
+      if (inserted > 0 && batch?.queueStatus === 'completed') {
+        await this.batches.reopen(organizationId, batchId);
+      }
+      return { ...skipped, added: inserted };
+    });
     report.countReceived(chunk.rows);
-    report.countImported(chunk.payload.count - onDnc.size - duplicates.size);
+    report.countImported(added);
     const errors = chunk.errors;
     if (onDnc.size + duplicates.size > 0) {
       chunk.numbers.forEach((phoneNumber, index) => {

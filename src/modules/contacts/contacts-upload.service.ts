@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { Principal } from '../../auth/access';
 import { type AppConfig, InjectConfig } from '../../config';
 import { BatchAccessService } from '../batches/batch-access.service';
-import { ContactsImportService } from './contacts-import.service';
+import { assertTakesContacts, ContactsImportService } from './contacts-import.service';
 import { CSV_FILE_FIELD, withCsvUpload } from './csv-upload';
 import type { ImportContactsDto } from './dto/import-contacts.dto';
 import type { ImportReport } from './import-report';
@@ -25,8 +25,8 @@ export class ContactsUploadService {
   ): Promise<ImportReport> {
     const { organizationId } = principal;
     if (request.is('multipart/form-data')) {
-      // Before reading the upload: a batch out of reach should not cost the whole file.
-      await this.access.findAccessible(principal, batchId);
+      // Before reading the upload: a batch out of reach or cancelled should not cost the file.
+      assertTakesContacts(await this.access.findAccessible(principal, batchId));
       return withCsvUpload(request, this.config.storage.uploadMaxBytes, {}, ({ file }) => {
         if (!file) {
           throw new BadRequestException(
@@ -42,7 +42,7 @@ export class ContactsUploadService {
           'contacts is required: an array of { phoneNumber, ...fields } (or upload a CSV as multipart/form-data)',
         );
       }
-      await this.access.findAccessible(principal, batchId);
+      assertTakesContacts(await this.access.findAccessible(principal, batchId));
       return this.importer.importRows(organizationId, batchId, body.contacts);
     }
     throw new UnsupportedMediaTypeException(

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Req, StreamableFile } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConflictResponse,
   ApiConsumes,
   ApiExtraModels,
   ApiOkResponse,
@@ -12,6 +13,7 @@ import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../common/envelope.decorators';
+import { ErrorEnvelopeDto } from '../../common/error-envelope.dto';
 import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { BATCH_ACCESS } from '../batches/batch-access.service';
 import { ContactsExportService } from './contacts-export.service';
@@ -43,7 +45,13 @@ export class ContactsController {
       `this import, number on the do-not-call list). ${CONTACT_RULES} Rows are committed in ` +
       `chunks of ${IMPORT_CHUNK_ROWS.toLocaleString('en-US')} together with the batch ` +
       'totalCalls: if the request fails halfway, the chunks before the failure stay imported. ' +
-      `An upload is received whole before the import starts. ${BATCH_ACCESS}`,
+      'An upload is received whole before the import starts. A batch that completed on its own ' +
+      '(queue_status `completed`, statusReason null) becomes `active` again when at least one ' +
+      'contact is imported, in the same commit, and the dialer calls the new records; a paused ' +
+      'batch stays paused (the records wait for a resume); an import with no contact imported ' +
+      'changes no status. A cancelled batch (statusReason `cancelled`) takes no more contacts: ' +
+      '409, nothing stored (a cancel during a long import stops it at its next chunk); create ' +
+      `a new batch. ${BATCH_ACCESS}`,
   })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiExtraModels(ImportContactsDto)
@@ -72,6 +80,10 @@ export class ContactsController {
     errorMessage: true,
   })
   @ApiErrors(400, 404, 413, 415)
+  @ApiConflictResponse({
+    description: 'The batch was cancelled: cancel is final, nothing was stored',
+    type: ErrorEnvelopeDto,
+  })
   importContacts(
     @CurrentPrincipal() principal: Principal,
     @Param('batchId', ParseObjectIdPipe) batchId: string,

@@ -141,9 +141,21 @@ export class AttemptOutcomes {
   /**
    * An active batch with no record left to place or in progress becomes completed. One with no
    * records at all stays active: its contacts may still be on their way (append-contacts).
+   * Runs inside the caller's transaction. The batch row is locked first, in its own statement:
+   * an append of contacts holds that row until it commits, so the check (a later statement, a
+   * fresh snapshot) sees the records it added, and an append that waited for this completion
+   * sees `completed` and reopens the batch. Either way no appended record is left undialed.
    */
   async completeIfDone(batchId: string): Promise<boolean> {
-    const done = await this.database.db
+    const db = this.database.db;
+    // The batch row, not lockDialing: attempt endings complete batches without the dialing lock.
+    const [active] = await db
+      .select({ id: batches.id })
+      .from(batches)
+      .where(and(eq(batches.id, batchId), eq(batches.queueStatus, 'active')))
+      .for('no key update');
+    if (!active) return false;
+    const done = await db
       .update(batches)
       .set({ queueStatus: 'completed' })
       .where(

@@ -17,10 +17,12 @@ import { DialerModule } from './modules/dialer/dialer.module';
 import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
+import { StorageModule } from './storage/storage.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -47,6 +49,8 @@ export class AppModule {
         HealthModule,
         PhonesModule,
         AgentsModule,
+        StorageModule,
+        KnowledgeBasesModule,
         DialerModule,
         CallProgressModule,
         DncModule,

@@ -11,3 +11,4 @@ export * from '../modules/idempotency/idempotency.schema';
 export * from '../modules/webhooks/webhooks.schema';
 export * from '../modules/events/events.schema';
 export * from '../modules/webhook-deliveries/webhook-deliveries.schema';
+export * from '../modules/knowledge-bases/knowledge-bases.schema';

@@ -17,11 +17,13 @@ import { DialerModule } from './modules/dialer/dialer.module';
 import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
+import { StorageModule } from './storage/storage.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -49,6 +51,8 @@ export class AppModule {
         PhonesModule,
         AgentsModule,
         VideoAgentsModule,
+        StorageModule,
+        KnowledgeBasesModule,
         DialerModule,
         CallProgressModule,
         DncModule,

@@ -51,7 +51,13 @@ export interface AppConfig {
     providerThreeKeyRequired: boolean;
   };
   mail: { smtpUrl: string | undefined; from: string };
-  storage: { uploadMaxBytes: number };
+  storage: {
+    uploadMaxBytes: number;
+    /** Root directory of the local storage driver (uploaded documents). */
+    dir: string;
+    /** Lifetime of a signed document URL. */
+    urlTtlSeconds: number;
+  };
   webhooks: {
     allowPrivateTargets: boolean;
     /** Events (with their deliveries and attempt log) are kept this many days once ended. */

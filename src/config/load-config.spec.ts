@@ -26,7 +26,11 @@ describe('loadConfig', () => {
     expect(first.db.pgliteDir).toBe(join(dataDir, 'pglite'));
     expect(first.db.statementTimeoutMs).toBe(5_000);
     expect(first.http).toMatchObject({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
-    expect(first.storage.uploadMaxBytes).toBe(20 * 1024 * 1024);
+    expect(first.storage).toEqual({
+      uploadMaxBytes: 20 * 1024 * 1024,
+      dir: join(dataDir, 'storage'),
+      urlTtlSeconds: 3600,
+    });
     expect(first.webhooks).toEqual({ allowPrivateTargets: false, retentionDays: 30 });
     expect(first.auth.allowSignup).toBe(true);
     expect(first.crypto.encryptionKey).toHaveLength(32);
@@ -59,6 +63,9 @@ describe('loadConfig', () => {
       /WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/,
     ],
     ['UPLOAD_MAX_BYTES', '-1', /UPLOAD_MAX_BYTES must be a whole number/],
+    ['STORAGE_DIR', '/', /STORAGE_DIR must not be the filesystem root/],
+    ['STORAGE_DIR', 'a\0b', /STORAGE_DIR must not contain a NUL byte/],
+    ['STORAGE_URL_TTL_SECONDS', '10', /STORAGE_URL_TTL_SECONDS must be between 60 and/],
     ['WEBHOOK_RETENTION_DAYS', '5000', /WEBHOOK_RETENTION_DAYS must be between 1 and 3650/],
     ['DB_STATEMENT_TIMEOUT_MS', '5s', /DB_STATEMENT_TIMEOUT_MS must be a whole number/],
     ['PUBLIC_BASE_URL', 'ftp://example.com', /PUBLIC_BASE_URL must use http: or https:/],
@@ -116,6 +123,8 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://127.0.0.1:2525',
       MAIL_FROM: 'ops@example.com',
       UPLOAD_MAX_BYTES: '1024',
+      STORAGE_DIR: '/srv/switchboard/files',
+      STORAGE_URL_TTL_SECONDS: '600',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       AUTH_ALLOW_SIGNUP: 'false',
       PROCESS_ROLE: 'api',
@@ -133,7 +142,11 @@ describe('loadConfig', () => {
       providerThreeKeyRequired: true,
     });
     expect(config.mail).toEqual({ smtpUrl: 'smtp://127.0.0.1:2525', from: 'ops@example.com' });
-    expect(config.storage).toEqual({ uploadMaxBytes: 1024 });
+    expect(config.storage).toEqual({
+      uploadMaxBytes: 1024,
+      dir: '/srv/switchboard/files',
+      urlTtlSeconds: 600,
+    });
     expect(config.webhooks.allowPrivateTargets).toBe(true);
     expect(config.auth.allowSignup).toBe(false);
     expect(config.process.role).toBe('api');

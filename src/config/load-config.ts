@@ -107,6 +107,8 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
     },
     storage: {
       uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
+      dir: storageDir(read.string('STORAGE_DIR', `${dataDir}/storage`)),
+      urlTtlSeconds: read.integer('STORAGE_URL_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
     },
     webhooks: {
       allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
@@ -131,6 +133,14 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ]),
     },
   };
+}
+
+/** STORAGE_DIR, absolute: never the filesystem root, whose files deletes could then reach. */
+function storageDir(value: string): string {
+  if (value.includes('\0')) throw new ConfigError('STORAGE_DIR', 'must not contain a NUL byte');
+  const dir = resolve(value);
+  if (dir === resolve('/')) throw new ConfigError('STORAGE_DIR', 'must not be the filesystem root');
+  return dir;
 }
 
 function isEd25519PublicKey(base64: string): boolean {

@@ -12,3 +12,4 @@ export * from '../modules/webhooks/webhooks.schema';
 export * from '../modules/events/events.schema';
 export * from '../modules/webhook-deliveries/webhook-deliveries.schema';
 export * from '../modules/video-agents/video-agents.schema';
+export * from '../modules/knowledge-bases/knowledge-bases.schema';

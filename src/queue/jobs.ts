@@ -6,6 +6,7 @@ export enum JobName {
   ApiKeyUsed = 'api-keys.record-use',
   DeliverWebhook = 'webhooks.deliver',
   IndexCallRecordSearch = 'call-records.index-search',
+  ExtractKnowledgeBaseDocument = 'knowledge-bases.extract-document',
 }
 
 export interface JobPayloads {
@@ -13,6 +14,8 @@ export interface JobPayloads {
   /** One attempt of one delivery: `attempt` is the number it would be (stale ones are skipped). */
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   [JobName.IndexCallRecordSearch]: { organizationId: string; batchId: string };
+  /** Extracts, chunks and indexes one uploaded document's text. */
+  [JobName.ExtractKnowledgeBaseDocument]: { organizationId: string; documentId: string };
 }
 
 /**

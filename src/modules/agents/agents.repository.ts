@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, count, desc, eq, ilike, ne } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database, lockUntilCommit } from '../../database';
 import { agents, type AgentRow } from './agents.schema';
@@ -149,6 +149,19 @@ export class AgentsRepository {
       .where(inOrganization(organizationId, id))
       .returning();
     return row;
+  }
+
+  /** Removes a deleted knowledge base from every agent of the organization that used it. */
+  async forgetKnowledgeBase(organizationId: string, knowledgeBaseId: string): Promise<void> {
+    await this.database.db
+      .update(agents)
+      .set({ knowledgeBaseIds: sql`array_remove(${agents.knowledgeBaseIds}, ${knowledgeBaseId})` })
+      .where(
+        and(
+          eq(agents.organizationId, organizationId),
+          arrayContains(agents.knowledgeBaseIds, [knowledgeBaseId]),
+        ),
+      );
   }
 
   /** The organization's oldest agent, or undefined when none is left. */

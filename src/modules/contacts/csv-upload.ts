@@ -194,7 +194,7 @@ const LINGER_MS = 2_000;
  * the client's data unread, and a reset can take the answer with it before the client has read
  * it. A client that keeps sending anyway is cut after LINGER_MS.
  */
-function closeAfterResponse(request: Request): void {
+export function closeAfterResponse(request: Request): void {
   const response = request.res;
   if (!response || request.complete) return;
   response.setHeader('Connection', 'close');

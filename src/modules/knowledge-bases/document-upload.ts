@@ -1,0 +1,168 @@
+import { type Readable, Transform } from 'node:stream';
+import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { deleteQuietly, type ObjectStorage } from '../../storage/object-storage';
+import { closeAfterResponse, type UploadFields } from '../contacts/csv-upload';
+import { TYPE_SNIFF_BYTES } from './document-type';
+import { sanitizeFileName } from './file-name';
+
+/** The multipart field of documents, repeatable. */
+export const DOCUMENTS_FIELD = 'files';
+
+/** Documents one request may upload. */
+export const MAX_FILES_PER_REQUEST = 20;
+
+/** One file of a request, already in storage. */
+export interface StoredUpload {
+  key: string;
+  /** Sanitized display name. */
+  fileName: string;
+  bytes: number;
+  /** The first TYPE_SNIFF_BYTES of the file (all of it when shorter). */
+  head: Buffer;
+}
+
+export interface DocumentsForm {
+  fields: UploadFields;
+  files: StoredUpload[];
+}
+
+export interface DocumentUploadOptions {
+  /** Limit of the files of one request together (UPLOAD_MAX_BYTES). */
+  maxBytes: number;
+  storage: ObjectStorage;
+  newKey: () => string;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new PayloadTooLargeException(
+    `The files are larger than the ${maxBytes}-byte upload limit (UPLOAD_MAX_BYTES)`,
+  );
+
+/**
+ * Reads a multipart/form-data request to its end, streaming each `files` part straight into
+ * storage under a new key while counting its bytes against `maxBytes` (all files together) and
+ * keeping its first bytes for type detection. Nothing touches the database meanwhile. On any
+ * failure (over the limit: 413; malformed body, a file in another field, too many parts: 400;
+ * the client gone) every object this request stored is deleted before the promise rejects.
+ * On success the caller owns the stored objects (and deletes them if it fails later).
+ */
+export function receiveDocuments(
+  request: Request,
+  options: DocumentUploadOptions,
+): Promise<DocumentsForm> {
+  const { maxBytes, storage } = options;
+  return new Promise<DocumentsForm>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: request.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          files: MAX_FILES_PER_REQUEST,
+          fileSize: maxBytes + 1,
+          fields: 20,
+          fieldSize: 64 * 1024,
+          parts: MAX_FILES_PER_REQUEST + 20,
+        },
+      });
+    } catch {
+      closeAfterResponse(request);
+      reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
+      return;
+    }
+    const fields: UploadFields = {};
+    const files: StoredUpload[] = [];
+    const writes: Promise<void>[] = [];
+    const parts = new Set<Readable>();
+    let total = 0;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      request.unpipe(parser);
+      closeAfterResponse(request);
+      for (const part of parts) part.destroy();
+      void Promise.allSettled(writes)
+        .then(() =>
+          deleteQuietly(
+            storage,
+            files.map((file) => file.key),
+          ),
+        )
+        .then(() => reject(error instanceof Error ? error : new Error(String(error))));
+    };
+    const refuse = (message: string) => () => fail(new BadRequestException(message));
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) {
+        fail(new BadRequestException(`The form field ${name} is too long`));
+        return;
+      }
+      const previous = fields[name];
+      fields[name] = previous === undefined ? value : [previous, value].flat();
+    });
+    parser.on('file', (name, part, info) => {
+      if (failed) {
+        part.resume();
+        return;
+      }
+      if (name !== DOCUMENTS_FIELD) {
+        part.resume();
+        fail(
+          new BadRequestException(`Send documents in the ${DOCUMENTS_FIELD} field, not ${name}`),
+        );
+        return;
+      }
+      const file: StoredUpload = {
+        key: options.newKey(),
+        fileName: sanitizeFileName(info.filename),
+        bytes: 0,
+        head: Buffer.alloc(0),
+      };
+      files.push(file);
+      parts.add(part);
+      const heads: Buffer[] = [];
+      let headBytes = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          total += chunk.length;
+          file.bytes += chunk.length;
+          if (total > maxBytes) {
+            done(tooLarge(maxBytes));
+            return;
+          }
+          if (headBytes < TYPE_SNIFF_BYTES) {
+            heads.push(chunk.subarray(0, TYPE_SNIFF_BYTES - headBytes));
+            headBytes += Math.min(chunk.length, TYPE_SNIFF_BYTES - headBytes);
+          }
+          done(null, chunk);
+        },
+      });
+      part.on('error', (error: Error) => counter.destroy(error));
+      part.on('limit', () => counter.destroy(tooLarge(maxBytes)));
+      const write = storage.put(file.key, part.pipe(counter)).then(() => {
+        file.head = Buffer.concat(heads);
+        parts.delete(part);
+      });
+      write.catch(fail);
+      writes.push(write);
+    });
+    parser.on('filesLimit', refuse(`At most ${MAX_FILES_PER_REQUEST} files per request`));
+    parser.on('fieldsLimit', refuse('Too many form fields'));
+    parser.on('partsLimit', refuse('Too many form parts'));
+    parser.on('error', refuse('Malformed multipart/form-data body'));
+    parser.on('close', () => {
+      if (failed) return;
+      Promise.all(writes).then(() => {
+        if (!failed) resolve({ fields, files });
+      }, fail);
+    });
+    // A client that goes away mid-upload: nothing will close the parser.
+    request.on('close', () => {
+      if (!request.complete) fail(new BadRequestException('The upload was interrupted'));
+    });
+    request.pipe(parser);
+  });
+}

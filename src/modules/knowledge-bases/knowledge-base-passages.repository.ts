@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { Database } from '../../database';
+import {
+  knowledgeBaseDocuments,
+  knowledgeBasePassages,
+  TEXT_SEARCH_CONFIG,
+} from './knowledge-bases.schema';
+
+/** Rows per INSERT when a document's passages are written. */
+const INSERT_ROWS = 500;
+
+export interface PassageHit {
+  fileName: string;
+  text: string;
+  score: number;
+}
+
+/** Passages of documents and their full-text search; each query starts from the organization. */
+@Injectable()
+export class KnowledgeBasePassagesRepository {
+  constructor(private readonly database: Database) {}
+
+  /** Inside a transaction: the document's passages become exactly `texts`, in order. */
+  async replace(
+    organizationId: string,
+    document: { id: string; knowledgeBaseId: string },
+    texts: string[],
+  ): Promise<void> {
+    await this.database.db
+      .delete(knowledgeBasePassages)
+      .where(
+        and(
+          eq(knowledgeBasePassages.organizationId, organizationId),
+          eq(knowledgeBasePassages.documentId, document.id),
+        ),
+      );
+    for (let start = 0; start < texts.length; start += INSERT_ROWS) {
+      await this.database.db.insert(knowledgeBasePassages).values(
+        texts.slice(start, start + INSERT_ROWS).map((text, offset) => ({
+          organizationId,
+          knowledgeBaseId: document.knowledgeBaseId,
+          documentId: document.id,
+          position: start + offset,
+          text,
+        })),
+      );
+    }
+  }
+
+  /**
+   * The passages of the base that match the query (web-search syntax: words, "phrases", -not,
+   * or), best first by cover density (ts_rank_cd), then in document order.
+   */
+  async search(
+    organizationId: string,
+    knowledgeBaseId: string,
+    query: string,
+    limit: number,
+  ): Promise<PassageHit[]> {
+    const tsQuery = sql`websearch_to_tsquery(${TEXT_SEARCH_CONFIG}::regconfig, ${query})`;
+    const score = sql<number>`ts_rank_cd(${knowledgeBasePassages.search}, ${tsQuery})`;
+    const rows = await this.database.db
+      .select({
+        fileName: knowledgeBaseDocuments.fileName,
+        text: knowledgeBasePassages.text,
+        score: score.mapWith(Number),
+      })
+      .from(knowledgeBasePassages)
+      .innerJoin(
+        knowledgeBaseDocuments,
+        eq(knowledgeBaseDocuments.id, knowledgeBasePassages.documentId),
+      )
+      .where(
+        and(
+          eq(knowledgeBasePassages.organizationId, organizationId),
+          eq(knowledgeBasePassages.knowledgeBaseId, knowledgeBaseId),
+          sql`${knowledgeBasePassages.search} @@ ${tsQuery}`,
+        ),
+      )
+      .orderBy(desc(score), knowledgeBasePassages.documentId, knowledgeBasePassages.position)
+      .limit(limit);
+    return rows;
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import {
+  KnowledgeBasePassagesRepository,
+  type PassageHit,
+} from './knowledge-base-passages.repository';
+
+/**
+ * How agents find the passages of a knowledge base that answer a question. Full-text search
+ * today; a vector (embedding) search, or a hybrid of both, is another implementation of this
+ * class bound in KnowledgeBasesModule — with its own index written where the extraction job
+ * writes passages.
+ */
+export abstract class PassageRetriever {
+  abstract search(
+    organizationId: string,
+    knowledgeBaseId: string,
+    query: string,
+    limit: number,
+  ): Promise<PassageHit[]>;
+}
+
+/** PostgreSQL full-text search: tsvector + GIN, websearch_to_tsquery, ts_rank_cd. */
+@Injectable()
+export class FullTextPassageRetriever extends PassageRetriever {
+  constructor(private readonly passages: KnowledgeBasePassagesRepository) {
+    super();
+  }
+
+  search(
+    organizationId: string,
+    knowledgeBaseId: string,
+    query: string,
+    limit: number,
+  ): Promise<PassageHit[]> {
+    return this.passages.search(organizationId, knowledgeBaseId, query, limit);
+  }
+}

@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { closeAfterAnswer } from '../../http/close-after-answer';
 
 /** The multipart field that carries the CSV. */
 export const CSV_FILE_FIELD = 'file';
@@ -101,7 +102,7 @@ function receive(
         limits: { files: 1, fileSize: maxBytes + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
       });
     } catch {
-      closeAfterResponse(request);
+      closeUnfinished(request);
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
@@ -114,7 +115,7 @@ function receive(
       if (failed) return;
       failed = true;
       request.unpipe(parser);
-      closeAfterResponse(request);
+      closeUnfinished(request);
       part?.destroy();
       // The temporary file is closed before the caller removes it.
       void (spooled ?? Promise.resolve())
@@ -184,22 +185,10 @@ async function spool(
   return { sha256: hash.digest('hex'), bytes, open: () => createReadStream(path) };
 }
 
-/** How long a connection answered mid-upload may keep sending before it is cut. */
-const LINGER_MS = 2_000;
-
 /**
- * For a request answered before its body has arrived: `Connection: close`, so once the answer
- * is written Node half-closes the connection and discards what still arrives; the client sees
- * the end and stops sending. Destroying the socket at once would make the kernel reset it with
- * the client's data unread, and a reset can take the answer with it before the client has read
- * it. A client that keeps sending anyway is cut after LINGER_MS.
+ * For a request answered before its body has arrived: the connection closes after the answer,
+ * so the client stops sending instead of the server reading (and discarding) the rest.
  */
-function closeAfterResponse(request: Request): void {
-  const response = request.res;
-  if (!response || request.complete) return;
-  response.setHeader('Connection', 'close');
-  response.once('finish', () => {
-    const socket = request.socket;
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
+function closeUnfinished(request: Request): void {
+  if (request.res && !request.complete) closeAfterAnswer(request, request.res);
 }

@@ -80,11 +80,30 @@ export async function withCsvUpload<T>(
   handle: (upload: CsvUpload) => Promise<T>,
 ): Promise<T> {
   const path = join(tmpdir(), `switchboard-upload-${randomUUID()}.csv`);
+  const receiving = receive(request, maxBytes, path, options);
+  let upload: CsvUpload;
   try {
-    return await handle(await receive(request, maxBytes, path, options));
+    upload = await receiving.upload;
+  } catch (error) {
+    // Answered now, whatever the file part is still doing (a write stream closing on a busy
+    // thread pool); the temporary file goes once it is closed.
+    void receiving
+      .fileClosed()
+      .then(() => rm(path, { force: true }))
+      .catch(() => undefined);
+    throw error;
+  }
+  try {
+    return await handle(upload);
   } finally {
     await rm(path, { force: true });
   }
+}
+
+interface Receiving {
+  upload: Promise<CsvUpload>;
+  /** Settles once the temporary file, if one was started, is closed. */
+  fileClosed(): Promise<void>;
 }
 
 function receive(
@@ -92,8 +111,14 @@ function receive(
   maxBytes: number,
   path: string,
   options: CsvUploadOptions,
-): Promise<CsvUpload> {
-  return new Promise<CsvUpload>((resolve, reject) => {
+): Receiving {
+  let spooled: Promise<SpooledCsv> | undefined;
+  const fileClosed = () =>
+    (spooled ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
+  const upload = new Promise<CsvUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -109,7 +134,6 @@ function receive(
     const fields: UploadFields = {};
     const lateFields: string[] = [];
     let part: Readable | undefined;
-    let spooled: Promise<SpooledCsv> | undefined;
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
@@ -117,10 +141,7 @@ function receive(
       request.unpipe(parser);
       closeUnfinished(request);
       part?.destroy();
-      // The temporary file is closed before the caller removes it.
-      void (spooled ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => reject(error instanceof Error ? error : new Error(String(error))));
+      reject(error instanceof Error ? error : new Error(String(error)));
     };
     parser.on('field', (name, value) => {
       if (part) {
@@ -161,6 +182,7 @@ function receive(
     });
     request.pipe(parser);
   });
+  return { upload, fileClosed };
 }
 
 /** Writes the file part to `path` once `before` has passed, hashing it on the way. */

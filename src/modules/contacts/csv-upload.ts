@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { closeIfUnfinished } from '../../http/close-after-answer';
 
 /** The multipart field that carries the CSV. */
 export const CSV_FILE_FIELD = 'file';
@@ -79,11 +80,30 @@ export async function withCsvUpload<T>(
   handle: (upload: CsvUpload) => Promise<T>,
 ): Promise<T> {
   const path = join(tmpdir(), `switchboard-upload-${randomUUID()}.csv`);
+  const receiving = receive(request, maxBytes, path, options);
+  let upload: CsvUpload;
   try {
-    return await handle(await receive(request, maxBytes, path, options));
+    upload = await receiving.upload;
+  } catch (error) {
+    // Answered now, whatever the file part is still doing (a write stream closing on a busy
+    // thread pool); the temporary file goes once it is closed.
+    void receiving
+      .fileClosed()
+      .then(() => rm(path, { force: true }))
+      .catch(() => undefined);
+    throw error;
+  }
+  try {
+    return await handle(upload);
   } finally {
     await rm(path, { force: true });
   }
+}
+
+interface Receiving {
+  upload: Promise<CsvUpload>;
+  /** Settles once the temporary file, if one was started, is closed. */
+  fileClosed(): Promise<void>;
 }
 
 function receive(
@@ -91,8 +111,14 @@ function receive(
   maxBytes: number,
   path: string,
   options: CsvUploadOptions,
-): Promise<CsvUpload> {
-  return new Promise<CsvUpload>((resolve, reject) => {
+): Receiving {
+  let spooled: Promise<SpooledCsv> | undefined;
+  const fileClosed = () =>
+    (spooled ?? Promise.resolve()).then(
+      () => undefined,
+      () => undefined,
+    );
+  const upload = new Promise<CsvUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -101,25 +127,21 @@ function receive(
         limits: { files: 1, fileSize: maxBytes + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
       });
     } catch {
-      closeAfterResponse(request);
+      closeIfUnfinished(request);
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
     const fields: UploadFields = {};
     const lateFields: string[] = [];
     let part: Readable | undefined;
-    let spooled: Promise<SpooledCsv> | undefined;
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       request.unpipe(parser);
-      closeAfterResponse(request);
+      closeIfUnfinished(request);
       part?.destroy();
-      // The temporary file is closed before the caller removes it.
-      void (spooled ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => reject(error instanceof Error ? error : new Error(String(error))));
+      reject(error instanceof Error ? error : new Error(String(error)));
     };
     parser.on('field', (name, value) => {
       if (part) {
@@ -160,6 +182,7 @@ function receive(
     });
     request.pipe(parser);
   });
+  return { upload, fileClosed };
 }
 
 /** Writes the file part to `path` once `before` has passed, hashing it on the way. */
@@ -182,24 +205,4 @@ async function spool(
   });
   await pipeline(file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   return { sha256: hash.digest('hex'), bytes, open: () => createReadStream(path) };
-}
-
-/** How long a connection answered mid-upload may keep sending before it is cut. */
-const LINGER_MS = 2_000;
-
-/**
- * For a request answered before its body has arrived: `Connection: close`, so once the answer
- * is written Node half-closes the connection and discards what still arrives; the client sees
- * the end and stops sending. Destroying the socket at once would make the kernel reset it with
- * the client's data unread, and a reset can take the answer with it before the client has read
- * it. A client that keeps sending anyway is cut after LINGER_MS.
- */
-export function closeAfterResponse(request: Request): void {
-  const response = request.res;
-  if (!response || request.complete) return;
-  response.setHeader('Connection', 'close');
-  response.once('finish', () => {
-    const socket = request.socket;
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
 }

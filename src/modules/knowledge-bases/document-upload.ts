@@ -3,7 +3,8 @@ import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { deleteQuietly, type ObjectStorage } from '../../storage/object-storage';
-import { closeAfterResponse, type UploadFields } from '../contacts/csv-upload';
+import { closeIfUnfinished } from '../../http/close-after-answer';
+import type { UploadFields } from '../contacts/csv-upload';
 import { TYPE_SNIFF_BYTES } from './document-type';
 import { sanitizeFileName } from './file-name';
 
@@ -68,7 +69,7 @@ export function receiveDocuments(
         },
       });
     } catch {
-      closeAfterResponse(request);
+      closeIfUnfinished(request);
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
@@ -82,7 +83,7 @@ export function receiveDocuments(
       if (failed) return;
       failed = true;
       request.unpipe(parser);
-      closeAfterResponse(request);
+      closeIfUnfinished(request);
       for (const part of parts) part.destroy();
       void Promise.allSettled(writes)
         .then(() =>

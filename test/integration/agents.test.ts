@@ -11,7 +11,6 @@ jest.setTimeout(30_000);
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const MISSING_ID = '65f1c0ffee0123456789abcd';
-const KB_ID = '65f1c0ffee0123456789abce';
 
 interface Agent {
   _id: string;
@@ -27,6 +26,9 @@ describe('voice agents', () => {
   let other: RegisteredAdmin;
   let agentsMember: { token: string };
   let callsMember: { token: string };
+  /** A knowledge base of admin's organization, and one of other's. */
+  let KB_ID: string;
+  let OTHER_KB_ID: string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -35,12 +37,22 @@ describe('voice agents', () => {
     other = await registerOrganization(t.http);
     agentsMember = await createMember(t.http, admin.token, ['agents']);
     callsMember = await createMember(t.http, admin.token, ['calls']);
+    KB_ID = await createKnowledgeBase(admin.token, 'Renewal FAQ');
+    OTHER_KB_ID = await createKnowledgeBase(other.token, 'Not yours');
   });
   afterAll(async () => {
     await t.close();
   });
 
   const db = () => t.app.get(Database).db;
+  const createKnowledgeBase = async (token: string, name: string): Promise<string> =>
+    (
+      await t.http
+        .post('/api/knowledgeBase/createKnowledgeBase')
+        .set(bearer(token))
+        .field('knowledgeBaseName', name)
+        .expect(201)
+    ).body.data._id as string;
   const create = (body: object, token = admin.token) =>
     t.http.post('/api/agents').set(bearer(token)).send(body);
   const created = async (body: object, token = admin.token): Promise<Agent> =>
@@ -136,7 +148,11 @@ describe('voice agents', () => {
       ['a prompt over 20,000 characters', { prompt: 'x'.repeat(20_001) }, 'prompt'],
       ['a greeting over 2,000 characters', { greeting: 'x'.repeat(2_001) }, 'greeting'],
       ['a malformed knowledge base id', { knowledgeBaseIds: ['kb-1'] }, 'knowledgeBaseIds'],
-      ['repeated knowledge base ids', { knowledgeBaseIds: [KB_ID, KB_ID] }, 'knowledgeBaseIds'],
+      [
+        'repeated knowledge base ids',
+        { knowledgeBaseIds: ['65f1c0ffee0123456789abce', '65f1c0ffee0123456789abce'] },
+        'knowledgeBaseIds',
+      ],
       ['interruptible as text', { interruptible: 'yes' }, 'interruptible'],
       [
         'an enum analysis field without options',
@@ -337,6 +353,78 @@ describe('voice agents', () => {
         .set(bearer(admin.token))
         .expect(200);
       expect(read.body.data).toEqual(agent);
+    });
+  });
+
+  describe('knowledgeBaseIds', () => {
+    const refused = (response: { body: unknown }, unknown: string) =>
+      expect(response.body).toMatchObject({
+        status: false,
+        code: 400,
+        errors: [{ field: 'knowledgeBaseIds', message: expect.stringContaining(unknown) }],
+      });
+    const agentsNamed = async (name: string) =>
+      db()
+        .select({ id: agents.id })
+        .from(agents)
+        .where(and(eq(agents.organizationId, admin.organizationId), eq(agents.agentName, name)));
+
+    it('creates an agent with knowledge bases of its organization', async () => {
+      const second = await createKnowledgeBase(admin.token, 'Pricing');
+      const agent = await created({ agent_name: 'Knows two', knowledgeBaseIds: [second, KB_ID] });
+      expect(agent.knowledgeBaseIds).toEqual([second, KB_ID]);
+    });
+
+    it.each([
+      ['an id that names no knowledge base', () => MISSING_ID],
+      ["another organization's knowledge base", () => OTHER_KB_ID],
+    ])('answers 400 on create for %s and stores nothing', async (_case, unknownId) => {
+      const name = `Refused ${unknownId()}`;
+      const response = await create({
+        agent_name: name,
+        knowledgeBaseIds: [KB_ID, unknownId()],
+      }).expect(400);
+      refused(response, unknownId());
+      expect(response.body.errors[0].message).not.toContain(KB_ID);
+      expect(await agentsNamed(name)).toEqual([]);
+    });
+
+    it.each([
+      ['an id that names no knowledge base', () => MISSING_ID],
+      ["another organization's knowledge base", () => OTHER_KB_ID],
+    ])('answers 400 on update for %s and changes nothing', async (_case, unknownId) => {
+      const agent = await created({ agent_name: 'Keeps its base', knowledgeBaseIds: [KB_ID] });
+      const response = await patch(agent._id, {
+        prompt: 'Changed?',
+        knowledgeBaseIds: [unknownId()],
+      }).expect(400);
+      refused(response, unknownId());
+      const read = await t.http
+        .get(`/api/agents/${agent._id}`)
+        .set(bearer(admin.token))
+        .expect(200);
+      expect(read.body.data).toEqual(agent);
+    });
+
+    it('updates an agent to knowledge bases of its organization, and to none', async () => {
+      const agent = await created({ agent_name: 'Learns' });
+      const updated = await patch(agent._id, { knowledgeBaseIds: [KB_ID] }).expect(200);
+      expect(updated.body.data.knowledgeBaseIds).toEqual([KB_ID]);
+      const cleared = await patch(agent._id, { knowledgeBaseIds: [] }).expect(200);
+      expect(cleared.body.data.knowledgeBaseIds).toEqual([]);
+    });
+
+    it('drops a deleted knowledge base from the agent, whose later updates still pass', async () => {
+      const base = await createKnowledgeBase(admin.token, 'Short-lived');
+      const agent = await created({ agent_name: 'Outlives', knowledgeBaseIds: [base, KB_ID] });
+      await t.http.delete(`/api/knowledgeBase/${base}`).set(bearer(admin.token)).expect(200);
+      const read = await t.http
+        .get(`/api/agents/${agent._id}`)
+        .set(bearer(admin.token))
+        .expect(200);
+      expect(read.body.data.knowledgeBaseIds).toEqual([KB_ID]);
+      const renamed = await patch(agent._id, { agent_name: 'Renamed' }).expect(200);
+      expect(renamed.body.data.knowledgeBaseIds).toEqual([KB_ID]);
     });
   });
 

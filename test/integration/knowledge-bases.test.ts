@@ -213,11 +213,12 @@ describe('knowledge bases', () => {
         ['drop me.txt', Buffer.from('dropped text')],
       ]).expect(201)
     ).body.data;
+    const kept = (await create({ knowledgeBaseName: 'Kept' }).expect(201)).body.data;
     const agent = (
       await t.http
         .post('/api/agents')
         .set(bearer(admin.token))
-        .send({ agent_name: 'Uses KB', knowledgeBaseIds: [base._id, MISSING_ID] })
+        .send({ agent_name: 'Uses KB', knowledgeBaseIds: [base._id, kept._id] })
         .expect(201)
     ).body.data;
     const filesBefore = stored().length;
@@ -247,7 +248,7 @@ describe('knowledge bases', () => {
       .db.select({ ids: agents.knowledgeBaseIds })
       .from(agents)
       .where(eq(agents.id, agent._id as string));
-    expect(row.ids).toEqual([MISSING_ID]);
+    expect(row.ids).toEqual([kept._id]);
   });
 
   it('lists bases by page and name', async () => {

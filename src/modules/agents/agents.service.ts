@@ -1,5 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ValidationFailedException } from '../../common/validation';
 import { Database } from '../../database';
+import { KnowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository';
 import { type AgentValues, AgentsRepository } from './agents.repository';
 import type { AgentRow } from './agents.schema';
 import type { AgentDto, AgentListDto } from './dto/agent.dto';
@@ -18,11 +20,13 @@ export class AgentsService {
   constructor(
     private readonly database: Database,
     private readonly agents: AgentsRepository,
+    private readonly knowledgeBases: KnowledgeBasesRepository,
   ) {}
 
   create(organizationId: string, dto: CreateAgentDto): Promise<AgentDto> {
     return this.database.transaction(async () => {
       await this.agents.lockDefault(organizationId);
+      await this.assertKnowledgeBases(organizationId, dto.knowledgeBaseIds);
       const hasDefault = await this.agents.hasDefault(organizationId);
       const row = await this.agents.create(organizationId, {
         ...agentValues(dto),
@@ -60,6 +64,7 @@ export class AgentsService {
       if (dto.isDefault !== undefined) await this.agents.lockDefault(organizationId);
       const current = await this.agents.findById(organizationId, id);
       if (!current) throw new NotFoundException(NOT_FOUND);
+      await this.assertKnowledgeBases(organizationId, dto.knowledgeBaseIds);
       if (dto.isDefault === false && current.isDefault) {
         throw new ConflictException(
           'This agent is the default: make another agent the default (isDefault: true) instead',
@@ -77,6 +82,28 @@ export class AgentsService {
       if (!row) throw new NotFoundException(NOT_FOUND);
       return toAgentDto(row);
     });
+  }
+
+  /**
+   * 400 naming knowledgeBaseIds unless every id is a knowledge base of the organization (another
+   * organization's base is unknown here). Inside the write's transaction: the bases found stay
+   * locked until it commits (KnowledgeBasesRepository.lockExistingIds).
+   */
+  private async assertKnowledgeBases(
+    organizationId: string,
+    ids: string[] | undefined,
+  ): Promise<void> {
+    if (!ids || ids.length === 0) return;
+    const found = new Set(await this.knowledgeBases.lockExistingIds(organizationId, ids));
+    const unknown = ids.filter((id) => !found.has(id));
+    if (unknown.length > 0) {
+      throw new ValidationFailedException([
+        {
+          field: 'knowledgeBaseIds',
+          message: `knowledgeBaseIds must be knowledge bases of the organization; unknown: ${unknown.join(', ')}`,
+        },
+      ]);
+    }
   }
 
   /**

@@ -7,6 +7,9 @@ import {
   TEXT_SEARCH_CONFIG,
 } from './knowledge-bases.schema';
 
+/** Matches ranked per search at most (see search). */
+export const RANKED_MATCHES = 1_000;
+
 /** Rows per INSERT when a document's passages are written. */
 const INSERT_ROWS = 500;
 
@@ -50,7 +53,11 @@ export class KnowledgeBasePassagesRepository {
 
   /**
    * The passages of the base that match the query (web-search syntax: words, "phrases", -not,
-   * or), best first by cover density (ts_rank_cd), then in document order.
+   * or), best first by cover density (ts_rank_cd), then in document order. Only the first
+   * RANKED_MATCHES matches the scan finds are ranked: a word in most passages of a big
+   * base would otherwise rank every one of them (~100 ms for 5,000 under load,
+   * docs/benchmarks.md); a query with fewer matches is ranked in full. The text is read for the
+   * rows returned only.
    */
   async search(
     organizationId: string,
@@ -59,18 +66,14 @@ export class KnowledgeBasePassagesRepository {
     limit: number,
   ): Promise<PassageHit[]> {
     const tsQuery = sql`websearch_to_tsquery(${TEXT_SEARCH_CONFIG}::regconfig, ${query})`;
-    const score = sql<number>`ts_rank_cd(${knowledgeBasePassages.search}, ${tsQuery})`;
-    const rows = await this.database.db
+    const matches = this.database.db
       .select({
-        fileName: knowledgeBaseDocuments.fileName,
-        text: knowledgeBasePassages.text,
-        score: score.mapWith(Number),
+        id: knowledgeBasePassages.id,
+        documentId: knowledgeBasePassages.documentId,
+        position: knowledgeBasePassages.position,
+        score: sql<number>`ts_rank_cd(${knowledgeBasePassages.search}, ${tsQuery})`.as('score'),
       })
       .from(knowledgeBasePassages)
-      .innerJoin(
-        knowledgeBaseDocuments,
-        eq(knowledgeBaseDocuments.id, knowledgeBasePassages.documentId),
-      )
       .where(
         and(
           eq(knowledgeBasePassages.organizationId, organizationId),
@@ -78,8 +81,24 @@ export class KnowledgeBasePassagesRepository {
           sql`${knowledgeBasePassages.search} @@ ${tsQuery}`,
         ),
       )
-      .orderBy(desc(score), knowledgeBasePassages.documentId, knowledgeBasePassages.position)
-      .limit(limit);
+      .limit(RANKED_MATCHES)
+      .as('matches');
+    const best = this.database.db
+      .select()
+      .from(matches)
+      .orderBy(desc(matches.score), matches.documentId, matches.position)
+      .limit(limit)
+      .as('best');
+    const rows = await this.database.db
+      .select({
+        fileName: knowledgeBaseDocuments.fileName,
+        text: knowledgeBasePassages.text,
+        score: sql<number>`${best.score}`.mapWith(Number),
+      })
+      .from(best)
+      .innerJoin(knowledgeBasePassages, eq(knowledgeBasePassages.id, best.id))
+      .innerJoin(knowledgeBaseDocuments, eq(knowledgeBaseDocuments.id, best.documentId))
+      .orderBy(desc(best.score), best.documentId, best.position);
     return rows;
   }
 }

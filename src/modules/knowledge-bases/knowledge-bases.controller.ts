@@ -174,7 +174,8 @@ export class KnowledgeBasesController {
     description:
       'Full-text search over the passages (about 1,000 characters each, overlapping) of the ' +
       'base’s ready documents, best first: what voice and messaging agents are given. A query ' +
-      'of stop words only finds nothing. 400: q missing or blank, limit outside 1–50.',
+      'matching more than 1,000 passages is ranked among the first 1,000 found. A query of ' +
+      'stop words only finds nothing. 400: q missing or blank, limit outside 1–50.',
   })
   @ApiParam(BASE_ID)
   @ApiEnvelope({ message: 'Passages found', type: [PassageDto] })

@@ -50,6 +50,23 @@ export class KnowledgeBasesRepository {
     return { rows, total };
   }
 
+  /**
+   * Those of `ids` that are bases of the organization. Inside a transaction each one found stays
+   * locked (FOR KEY SHARE) until it ends: a concurrent delete of the base waits, then sees the
+   * agent that names it and removes the id from it, so no agent keeps a deleted base.
+   */
+  async lockExistingIds(organizationId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.database.db
+      .select({ id: knowledgeBases.id })
+      .from(knowledgeBases)
+      .where(
+        and(eq(knowledgeBases.organizationId, organizationId), inArray(knowledgeBases.id, ids)),
+      )
+      .for('key share');
+    return rows.map(({ id }) => id);
+  }
+
   async findById(organizationId: string, id: string): Promise<KnowledgeBaseRow | undefined> {
     const [row] = await this.database.db
       .select()

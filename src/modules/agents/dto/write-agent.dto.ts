@@ -127,7 +127,7 @@ export class CreateAgentDto {
     type: [String],
     example: ['65f1c0ffee0123456789abcd'],
     default: [],
-    description: `Knowledge base ids whose passages the agent is given (at most ${MAX_KNOWLEDGE_BASES}, no repeats). Only the id form (24 hex characters) is checked today: knowledge bases arrive with issue #13, which will also check that each one exists in the organization.`,
+    description: `Knowledge base ids whose passages the agent is given (at most ${MAX_KNOWLEDGE_BASES}, no repeats). Each must be a knowledge base of the organization (GET /api/knowledgeBase), else 400 naming knowledgeBaseIds. Deleting a knowledge base removes its id from every agent.`,
   })
   @IsOptionalNotNull()
   @IsArray()

@@ -64,6 +64,10 @@ async function pdfText(bytes: Buffer, maxCharacters: number): Promise<string> {
     let length = 0;
     // Page by page, so a huge PDF stops costing work once the cap is reached.
     for (let number = 1; number <= pdf.numPages && length < maxCharacters; number += 1) {
+      // pdf.js (no worker thread here) chains only promises, which never let I/O in: a 20 MB
+      // PDF held the event loop for 25 s (docs/benchmarks.md, Knowledge bases). One macrotask
+      // turn per page lets requests through between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const page = await pdf.getPage(number);
       const content = await page.getTextContent();
       const text = content.items

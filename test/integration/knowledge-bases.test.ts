@@ -9,11 +9,13 @@ import { UrlSigner } from '../../src/storage/url-signer';
 import { makeDocx, makeDocxBomb, makeElf, makePdf } from '../support/documents';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
 import {
+  beginUpload,
   knowledgeBaseApi,
   type KnowledgeBaseApi,
   type KnowledgeBaseDoc as Doc,
 } from '../support/knowledge-bases';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(60_000);
 
@@ -347,6 +349,15 @@ describe('knowledge bases', () => {
         ['exact.txt', exact],
       ]).expect(201);
       expect((await documents(created.body.data._id))[0].size).toBe(UPLOAD_MAX_BYTES);
+    });
+
+    it('keeps no partial file when the client goes away mid-file', async () => {
+      const before = stored();
+      const upload = await beginUpload(t.app.getHttpServer(), admin.token, UPLOAD_MAX_BYTES - 1);
+      await waitFor(() => stored().length > before.length, { what: 'the file to be written' });
+      upload.destroy();
+      await waitFor(() => stored().length === before.length, { what: 'the partial file to go' });
+      expect(stored()).toEqual(before);
     });
 
     it('fails a zip-bomb DOCX quickly, with its reason', async () => {

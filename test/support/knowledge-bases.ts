@@ -1,3 +1,5 @@
+import { type ClientRequest, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { waitFor } from './wait-for';
@@ -48,3 +50,34 @@ export function knowledgeBaseApi(http: TestAgent, token: string) {
 }
 
 export type KnowledgeBaseApi = ReturnType<typeof knowledgeBaseApi>;
+
+/**
+ * Starts creating a base with one file of `fileBytes` over a raw connection and leaves the
+ * request open (the caller destroys it: a client gone mid-upload).
+ */
+export async function beginUpload(
+  server: Server,
+  token: string,
+  fileBytes: number,
+): Promise<ClientRequest> {
+  if (!server.listening) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }
+  const { port } = server.address() as AddressInfo;
+  const boundary = 'cut-upload-boundary';
+  const upload = request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/api/knowledgeBase/createKnowledgeBase',
+    headers: { ...bearer(token), 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  });
+  upload.on('error', () => undefined);
+  upload.write(
+    `--${boundary}\r\nContent-Disposition: form-data; name="knowledgeBaseName"\r\n\r\ncut\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="cut.txt"\r\n` +
+      'Content-Type: text/plain\r\n\r\n',
+  );
+  upload.write(Buffer.alloc(fileBytes, 'c'));
+  return upload;
+}

@@ -2,6 +2,18 @@ import type { CatalogueVoice } from './voice-catalogue';
 
 export type ProcessRole = 'all' | 'api' | 'worker';
 
+/** A bucket of AWS S3 or of an S3-compatible store (MinIO, R2, ...). */
+export interface S3StorageConfig {
+  bucket: string;
+  /** A custom endpoint (S3-compatible stores); AWS's own endpoint for the region when unset. */
+  endpoint: string | undefined;
+  region: string;
+  /** Static keys; unset: the AWS SDK's default chain (instance or task role, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** `endpoint/bucket/key` URLs instead of `bucket.endpoint/key` (MinIO and most self-hosted). */
+  forcePathStyle: boolean;
+}
+
 /** Every setting of the service, validated once at start (see loadConfig). */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -57,6 +69,8 @@ export interface AppConfig {
     dir: string;
     /** Lifetime of a signed document URL. */
     urlTtlSeconds: number;
+    /** The S3-compatible driver, chosen when STORAGE_S3_BUCKET is set (else the local one). */
+    s3: S3StorageConfig | undefined;
   };
   webhooks: {
     allowPrivateTargets: boolean;

@@ -2,6 +2,8 @@ import { ConfigError } from './config.error';
 
 export type Env = Record<string, string | undefined>;
 
+export type EnvReaders = ReturnType<typeof createEnvReaders>;
+
 /** Small typed readers over the raw environment; an empty string counts as unset. */
 export function createEnvReaders(env: Env) {
   const raw = (name: string): string | undefined => {

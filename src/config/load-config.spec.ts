@@ -90,6 +90,80 @@ describe('loadConfig', () => {
     }
   });
 
+  describe('S3 storage', () => {
+    const bucket = { ...server, STORAGE_S3_BUCKET: 'switchboard-docs' };
+    const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+
+    it('stays on the local directory without STORAGE_S3_BUCKET', () => {
+      expect(loadConfig({ ...server }).storage.s3).toBeUndefined();
+    });
+
+    it('reads the bucket, endpoint, region, keys and path style', () => {
+      expect(
+        loadConfig({
+          ...bucket,
+          STORAGE_S3_ENDPOINT: 'http://minio:9000/',
+          STORAGE_S3_REGION: 'eu-west-3',
+          STORAGE_S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+          STORAGE_S3_SECRET_ACCESS_KEY: SECRET,
+          STORAGE_S3_FORCE_PATH_STYLE: 'true',
+        }).storage.s3,
+      ).toEqual({
+        bucket: 'switchboard-docs',
+        endpoint: 'http://minio:9000',
+        region: 'eu-west-3',
+        credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: SECRET },
+        forcePathStyle: true,
+      });
+      expect(loadConfig(bucket).storage.s3).toEqual({
+        bucket: 'switchboard-docs',
+        endpoint: undefined,
+        region: 'us-east-1',
+        credentials: undefined,
+        forcePathStyle: false,
+      });
+    });
+
+    it.each([
+      ['STORAGE_S3_BUCKET', 'My_Bucket', /STORAGE_S3_BUCKET must be a bucket name/],
+      ['STORAGE_S3_BUCKET', 'a..b', /STORAGE_S3_BUCKET must be a bucket name/],
+      ['STORAGE_S3_ENDPOINT', 'minio:9000', /STORAGE_S3_ENDPOINT must use http: or https:/],
+      ['STORAGE_S3_ENDPOINT', 'http://key:hunter2@minio:9000', /must not carry credentials/],
+      ['STORAGE_S3_REGION', 'EU West', /STORAGE_S3_REGION must be a region name/],
+      ['STORAGE_S3_FORCE_PATH_STYLE', 'sometimes', /STORAGE_S3_FORCE_PATH_STYLE must be true/],
+      [
+        'STORAGE_S3_SECRET_ACCESS_KEY',
+        `${SECRET} x`,
+        /STORAGE_S3_SECRET_ACCESS_KEY must be printable ASCII/,
+      ],
+    ])('names %s when its value %p is invalid, without echoing it', (variable, value, message) => {
+      const attempt = () => loadConfig({ ...bucket, [variable]: value });
+      expect(attempt).toThrow(message);
+      expect(attempt).not.toThrow(value);
+    });
+
+    it('needs both keys or neither, naming the missing one', () => {
+      expect(() => loadConfig({ ...bucket, STORAGE_S3_SECRET_ACCESS_KEY: SECRET })).toThrow(
+        new ConfigError(
+          'STORAGE_S3_ACCESS_KEY_ID',
+          'is required when the other STORAGE_S3 key is set',
+        ),
+      );
+      expect(() =>
+        loadConfig({ ...bucket, STORAGE_S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE' }),
+      ).toThrow(/STORAGE_S3_SECRET_ACCESS_KEY is required/);
+    });
+
+    it.each(['STORAGE_S3_ENDPOINT', 'STORAGE_S3_SECRET_ACCESS_KEY', 'STORAGE_S3_FORCE_PATH_STYLE'])(
+      'refuses %s without STORAGE_S3_BUCKET rather than storing files locally',
+      (variable) => {
+        expect(() => loadConfig({ ...server, [variable]: 'http://minio:9000' })).toThrow(
+          new ConfigError(variable, 'is set but STORAGE_S3_BUCKET is not'),
+        );
+      },
+    );
+  });
+
   it.each([
     [{}, false],
     [{ NODE_ENV: 'test' }, false],

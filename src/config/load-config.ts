@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './config.error';
-import type { AppConfig, ProcessRole } from './config.types';
+import type { AppConfig, ProcessRole, S3StorageConfig } from './config.types';
 import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
-import { createEnvReaders, type Env } from './env-readers';
+import { createEnvReaders, type Env, type EnvReaders } from './env-readers';
 import { loadVoiceCatalogue } from './voice-catalogue';
 
 const MIB = 1024 * 1024;
@@ -109,6 +109,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       uploadMaxBytes: read.integer('UPLOAD_MAX_BYTES', 20 * MIB, 1, 1024 * MIB),
       dir: storageDir(read.string('STORAGE_DIR', `${dataDir}/storage`)),
       urlTtlSeconds: read.integer('STORAGE_URL_TTL_SECONDS', 3600, 60, 7 * 24 * 3600),
+      s3: s3Storage(read),
     },
     webhooks: {
       allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
@@ -141,6 +142,73 @@ function storageDir(value: string): string {
   const dir = resolve(value);
   if (dir === resolve('/')) throw new ConfigError('STORAGE_DIR', 'must not be the filesystem root');
   return dir;
+}
+
+const S3_SETTINGS = [
+  'STORAGE_S3_ENDPOINT',
+  'STORAGE_S3_REGION',
+  'STORAGE_S3_ACCESS_KEY_ID',
+  'STORAGE_S3_SECRET_ACCESS_KEY',
+  'STORAGE_S3_FORCE_PATH_STYLE',
+] as const;
+
+/**
+ * The S3-compatible driver's settings when STORAGE_S3_BUCKET is set. Another STORAGE_S3_*
+ * without the bucket is refused rather than ignored: documents would silently go to the local
+ * directory instead.
+ */
+function s3Storage(read: EnvReaders): S3StorageConfig | undefined {
+  const bucket = read.raw('STORAGE_S3_BUCKET');
+  if (bucket === undefined) {
+    const stray = S3_SETTINGS.find((name) => read.raw(name) !== undefined);
+    if (stray) throw new ConfigError(stray, 'is set but STORAGE_S3_BUCKET is not');
+    return undefined;
+  }
+  // S3's bucket naming rules, which the S3-compatible stores share.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(
+      'STORAGE_S3_BUCKET',
+      'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens',
+    );
+  }
+  const region = read.string('STORAGE_S3_REGION', 'us-east-1');
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(region)) {
+    throw new ConfigError('STORAGE_S3_REGION', 'must be a region name such as us-east-1');
+  }
+  const accessKeyId = s3Key(read, 'STORAGE_S3_ACCESS_KEY_ID');
+  const secretAccessKey = s3Key(read, 'STORAGE_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      accessKeyId === undefined ? 'STORAGE_S3_ACCESS_KEY_ID' : 'STORAGE_S3_SECRET_ACCESS_KEY',
+      'is required when the other STORAGE_S3 key is set',
+    );
+  }
+  const endpoint = read.url('STORAGE_S3_ENDPOINT', undefined, ['http:', 'https:']);
+  const parsed = endpoint === undefined ? undefined : new URL(endpoint);
+  if (parsed && (parsed.username !== '' || parsed.password !== '')) {
+    throw new ConfigError(
+      'STORAGE_S3_ENDPOINT',
+      'must not carry credentials: use the KEY settings',
+    );
+  }
+  return {
+    bucket,
+    endpoint,
+    region,
+    credentials:
+      accessKeyId !== undefined && secretAccessKey !== undefined
+        ? { accessKeyId, secretAccessKey }
+        : undefined,
+    forcePathStyle: read.boolean('STORAGE_S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function s3Key(read: EnvReaders, name: string): string | undefined {
+  const value = read.raw(name);
+  if (value !== undefined && !/^[\x21-\x7e]{1,256}$/.test(value)) {
+    throw new ConfigError(name, 'must be printable ASCII without spaces, at most 256 characters');
+  }
+  return value;
 }
 
 function isEd25519PublicKey(base64: string): boolean {

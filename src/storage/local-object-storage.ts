@@ -4,26 +4,16 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertStorageKey, ObjectStorage, type SignedUrlOptions } from './object-storage';
-import type { UrlSigner } from './url-signer';
-
-/** The public route that serves signed URLs of the local driver (StorageController). */
-export const FILES_ROUTE = 'api/files';
+import { assertStorageKey, ObjectStorage } from './object-storage';
 
 /**
  * Objects as files in one directory (STORAGE_DIR). An object is written to a temporary name and
- * renamed into place once complete. Signed URLs point at this service's own download route.
+ * renamed into place once complete.
  */
 export class LocalObjectStorage extends ObjectStorage {
   private readonly root: string;
 
-  constructor(
-    root: string,
-    private readonly publicBaseUrl: string,
-    private readonly signer: UrlSigner,
-    private readonly defaultTtlSeconds: number,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(root: string) {
     super();
     this.root = resolve(root);
   }
@@ -55,20 +45,6 @@ export class LocalObjectStorage extends ObjectStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
-  }
-
-  signedUrl(key: string, options: SignedUrlOptions): string {
-    assertStorageKey(key);
-    const ttl = options.expiresInSeconds ?? this.defaultTtlSeconds;
-    const expires = Math.floor(this.now() / 1000) + ttl;
-    const signed = { key, expires, fileName: options.fileName, contentType: options.contentType };
-    const query = new URLSearchParams({
-      expires: String(expires),
-      name: options.fileName,
-      type: options.contentType,
-      signature: this.signer.sign(signed),
-    });
-    return `${this.publicBaseUrl}/${FILES_ROUTE}/${key}?${query.toString()}`;
   }
 
   /** The key's file, checked to be directly inside the root whatever the key says. */

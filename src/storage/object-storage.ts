@@ -1,20 +1,13 @@
 import type { Readable } from 'node:stream';
 
-/** What a signed URL serves: the object's display name and media type travel with the URL. */
-export interface SignedUrlOptions {
-  fileName: string;
-  contentType: string;
-  /** Lifetime; STORAGE_URL_TTL_SECONDS when omitted. */
-  expiresInSeconds?: number;
-}
-
 /** Keys are flat: letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
 export const STORAGE_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /**
- * Where uploaded files live, behind one interface so that a driver for an S3-compatible store
- * can replace the local directory (StorageModule binds the driver). Callers name objects with
- * keys they generate; a client's file name never becomes a key.
+ * Where uploaded files live, behind one interface: a local directory or an S3-compatible
+ * bucket (StorageModule binds the driver from config). Callers name objects with keys they
+ * generate; a client's file name never becomes a key. Download URLs are not a driver's
+ * business: SignedFileUrls makes them, for this service's own route.
  */
 export abstract class ObjectStorage {
   /**
@@ -28,9 +21,6 @@ export abstract class ObjectStorage {
 
   /** Removes the object; an absent object is not an error. */
   abstract delete(key: string): Promise<void>;
-
-  /** A URL anyone holding it can download the object from until it expires. */
-  abstract signedUrl(key: string, options: SignedUrlOptions): string;
 }
 
 export function assertStorageKey(key: string): void {

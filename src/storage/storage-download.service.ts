@@ -11,7 +11,7 @@ import type { DownloadQuery } from './dto/download.query';
 import { ObjectStorage, STORAGE_KEY_PATTERN } from './object-storage';
 import { UrlSigner } from './url-signer';
 
-/** Serves the local driver's signed URLs: the signature first, then the object. */
+/** Serves signed URLs (SignedFileUrls): the signature first, then the object from the driver. */
 @Injectable()
 export class StorageDownloadService {
   private readonly logger = new Logger('Storage');

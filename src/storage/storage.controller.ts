@@ -3,8 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { Public } from '../auth/access';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { DownloadQuery } from './dto/download.query';
-import { FILES_ROUTE } from './local-object-storage';
 import { STORAGE_KEY_PATTERN } from './object-storage';
+import { FILES_ROUTE } from './signed-file-urls';
 import { StorageDownloadService } from './storage-download.service';
 
 @ApiTags('Files')

@@ -2,13 +2,18 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Test } from 'supertest';
 import { Database } from '../../src/database';
 import { agents } from '../../src/modules/agents/agents.schema';
 import { knowledgeBaseDocuments } from '../../src/modules/knowledge-bases/knowledge-bases.schema';
 import { UrlSigner } from '../../src/storage/url-signer';
 import { makeDocx, makeDocxBomb, makeElf, makePdf } from '../support/documents';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
+import {
+  beginUpload,
+  knowledgeBaseApi,
+  type KnowledgeBaseApi,
+  type KnowledgeBaseDoc as Doc,
+} from '../support/knowledge-bases';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
@@ -18,21 +23,16 @@ const UPLOAD_MAX_BYTES = 1_100_000;
 const MISSING_ID = '65f1c0ffee0123456789abcd';
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-interface Doc {
-  fileName: string;
-  url: string;
-  uploadedAt: string;
-  size: number;
-  contentType: string;
-  status: string;
-  statusReason: string | null;
-}
-
 describe('knowledge bases', () => {
   let t: TestApp;
   let storageDir: string;
   let admin: RegisteredAdmin;
   let other: RegisteredAdmin;
+  let create: KnowledgeBaseApi['create'];
+  let update: KnowledgeBaseApi['update'];
+  let documents: KnowledgeBaseApi['documents'];
+  let settled: KnowledgeBaseApi['settled'];
+  let search: KnowledgeBaseApi['search'];
 
   beforeAll(async () => {
     storageDir = mkdtempSync(join(tmpdir(), 'sb-kb-storage-'));
@@ -41,6 +41,7 @@ describe('knowledge bases', () => {
     });
     admin = await registerOrganization(t.http);
     other = await registerOrganization(t.http);
+    ({ create, update, documents, settled, search } = knowledgeBaseApi(t.http, admin.token));
   });
   afterAll(async () => {
     await t.close();
@@ -48,39 +49,6 @@ describe('knowledge bases', () => {
   });
 
   const stored = () => readdirSync(storageDir).sort();
-  const create = (
-    fields: Record<string, string>,
-    files: Array<[string, Buffer]> = [],
-    token = admin.token,
-  ): Test => {
-    const req = t.http.post('/api/knowledgeBase/createKnowledgeBase').set(bearer(token));
-    for (const [name, value] of Object.entries(fields)) void req.field(name, value);
-    for (const [name, bytes] of files) void req.attach('files', bytes, name);
-    return req;
-  };
-  const update = (
-    id: string,
-    fields: Record<string, string>,
-    files: Array<[string, Buffer]> = [],
-  ) => {
-    const req = t.http.put(`/api/knowledgeBase/${id}`).set(bearer(admin.token));
-    for (const [name, value] of Object.entries(fields)) void req.field(name, value);
-    for (const [name, bytes] of files) void req.attach('files', bytes, name);
-    return req;
-  };
-  const documents = async (id: string, token = admin.token): Promise<Doc[]> =>
-    (await t.http.get(`/api/knowledgeBase/${id}/documents`).set(bearer(token)).expect(200)).body
-      .data as Doc[];
-  const settled = (id: string, timeoutMs = 15_000) =>
-    waitFor(
-      async () => {
-        const docs = await documents(id);
-        return docs.every((doc) => doc.status !== 'processing') && docs;
-      },
-      { timeoutMs, what: 'documents to leave processing' },
-    );
-  const search = (id: string, q: string, token = admin.token) =>
-    t.http.get(`/api/knowledgeBase/${id}/search`).query({ q }).set(bearer(token));
 
   it('creates a base from PDF, DOCX, HTML, Markdown, CSV and text, and searches them once indexed', async () => {
     const response = await create({ knowledgeBaseName: 'Product FAQ', description: 'Answers' }, [
@@ -382,6 +350,15 @@ describe('knowledge bases', () => {
         ['exact.txt', exact],
       ]).expect(201);
       expect((await documents(created.body.data._id))[0].size).toBe(UPLOAD_MAX_BYTES);
+    });
+
+    it('keeps no partial file when the client goes away mid-file', async () => {
+      const before = stored();
+      const upload = await beginUpload(t.app.getHttpServer(), admin.token, UPLOAD_MAX_BYTES - 1);
+      await waitFor(() => stored().length > before.length, { what: 'the file to be written' });
+      upload.destroy();
+      await waitFor(() => stored().length === before.length, { what: 'the partial file to go' });
+      expect(stored()).toEqual(before);
     });
 
     it('fails a zip-bomb DOCX quickly, with its reason', async () => {

@@ -84,7 +84,11 @@ export function receiveDocuments(
       failed = true;
       request.unpipe(parser);
       closeIfUnfinished(request);
-      for (const part of parts) part.destroy();
+      const reason = error instanceof Error ? error : new Error(String(error));
+      // With the error, so that it reaches the storage write (part 'error' → counter): a part
+      // merely destroyed never ends its write, which would then wait forever (a local partial
+      // file, an S3 multipart upload never aborted) and this promise with it.
+      for (const part of parts) part.destroy(reason);
       void Promise.allSettled(writes)
         .then(() =>
           deleteQuietly(
@@ -92,7 +96,7 @@ export function receiveDocuments(
             files.map((file) => file.key),
           ),
         )
-        .then(() => reject(error instanceof Error ? error : new Error(String(error))));
+        .then(() => reject(reason));
     };
     const refuse = (message: string) => () => fail(new BadRequestException(message));
 

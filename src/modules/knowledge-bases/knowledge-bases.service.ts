@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { toPagination, type PaginationDto } from '../../common/page.query';
 import { Database } from '../../database';
 import { deleteQuietly, ObjectStorage } from '../../storage/object-storage';
+import { SignedFileUrls } from '../../storage/signed-file-urls';
 import { AgentsRepository } from '../agents/agents.repository';
 import { CreateKnowledgeBaseForm, UpdateKnowledgeBaseForm } from './dto/knowledge-base-forms';
 import type {
@@ -32,6 +33,7 @@ export class KnowledgeBasesService {
     private readonly uploads: KnowledgeBaseUploadsService,
     private readonly agents: AgentsRepository,
     private readonly storage: ObjectStorage,
+    private readonly fileUrls: SignedFileUrls,
     private readonly retriever: PassageRetriever,
   ) {}
 
@@ -130,7 +132,7 @@ export class KnowledgeBasesService {
   private toDocument(row: KnowledgeBaseDocumentRow): KnowledgeBaseDocumentDto {
     return {
       fileName: row.fileName,
-      url: this.storage.signedUrl(row.storageKey, {
+      url: this.fileUrls.signedUrl(row.storageKey, {
         fileName: row.fileName,
         contentType: row.contentType,
       }),

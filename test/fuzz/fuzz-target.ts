@@ -39,7 +39,7 @@ const publicDns: WebhookDnsResolver = () =>
 function isolatedEnv(fakes: ProviderFakes): Record<string, string> {
   return {
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
     ...fakes.env,
     PUBLIC_BASE_URL: 'http://127.0.0.1:9',
     MESSAGING_API_URL: 'http://127.0.0.1:9',

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { toE164 } from '../../src/common/phone-number';
 import { Database } from '../../src/database';
 import { agents } from '../../src/modules/agents/agents.schema';
 import { knowledgeBaseDocuments } from '../../src/modules/knowledge-bases/knowledge-bases.schema';
@@ -295,6 +296,23 @@ describe('knowledge bases', () => {
         .query({ limit: 0 })
         .set(bearer(admin.token))
         .expect(400);
+    });
+
+    it('takes form fields named __proto__ or constructor as plain fields, polluting nothing', async () => {
+      // Collected into `{}`, a field named __proto__ replaced the form's prototype and its
+      // validation then wrote to Object.prototype: every later phone number parse in the process
+      // failed (the fuzz gate's importContacts 500s).
+      for (const name of ['__proto__', 'constructor']) {
+        const answer = await t.http
+          .post('/api/knowledgeBase/createKnowledgeBase')
+          .set(bearer(admin.token))
+          .field('knowledgeBaseName', 'Polluter')
+          .field(name, 'x')
+          .field(name, 'y');
+        expect(answer.status).toBeLessThan(500);
+        expect(Object.getPrototypeOf({}).constructor).toBe(Object);
+        expect(toE164('+14155551234')).toBe('+14155551234');
+      }
     });
 
     it('415 for a renamed executable, an unknown text type, or a JSON body, keeping nothing', async () => {

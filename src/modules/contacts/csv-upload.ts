@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
 import { closeIfUnfinished } from '../../http/close-after-answer';
 
 /** The multipart field that carries the CSV. */
@@ -35,9 +36,6 @@ export const CSV_MEDIA_TYPES: ReadonlySet<string> = new Set([
 const tooLarge = (maxBytes: number) =>
   new PayloadTooLargeException(`The CSV file is larger than the ${maxBytes}-byte upload limit`);
 
-/** Form fields sent before the file part; a repeated field (callingNumbers) gives an array. */
-export type UploadFields = Record<string, string | string[]>;
-
 /** The CSV of an upload, received whole into a temporary file. */
 export interface SpooledCsv {
   /** SHA-256 of the file's bytes, hex. */
@@ -50,6 +48,7 @@ export interface SpooledCsv {
 /** A multipart request read to its end. */
 export interface CsvUpload {
   /** The form fields sent before the file part (create-batch sends its scalar fields first). */
+  /** Form fields sent before the file part; a repeated field (callingNumbers) gives an array. */
   fields: UploadFields;
   /** Names of the fields sent after the file part. */
   lateFields: string[];
@@ -131,7 +130,7 @@ function receive(
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
-    const fields: UploadFields = {};
+    const fields = emptyFormFields();
     const lateFields: string[] = [];
     let part: Readable | undefined;
     let failed = false;
@@ -148,8 +147,7 @@ function receive(
         lateFields.push(name);
         return;
       }
-      const previous = fields[name];
-      fields[name] = previous === undefined ? value : [previous, value].flat();
+      addFormField(fields, name, value);
     });
     parser.on('file', (name, file, info) => {
       if (name !== CSV_FILE_FIELD || part || failed) {

@@ -4,7 +4,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { deleteQuietly, type ObjectStorage } from '../../storage/object-storage';
 import { closeIfUnfinished } from '../../http/close-after-answer';
-import type { UploadFields } from '../contacts/csv-upload';
+import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
 import { TYPE_SNIFF_BYTES } from './document-type';
 import { sanitizeFileName } from './file-name';
 
@@ -73,7 +73,7 @@ export function receiveDocuments(
       reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
       return;
     }
-    const fields: UploadFields = {};
+    const fields = emptyFormFields();
     const files: StoredUpload[] = [];
     const writes: Promise<void>[] = [];
     const parts = new Set<Readable>();
@@ -105,8 +105,7 @@ export function receiveDocuments(
         fail(new BadRequestException(`The form field ${name} is too long`));
         return;
       }
-      const previous = fields[name];
-      fields[name] = previous === undefined ? value : [previous, value].flat();
+      addFormField(fields, name, value);
     });
     parser.on('file', (name, part, info) => {
       if (failed) {

@@ -1,4 +1,4 @@
-import type { UploadFields } from '../../contacts/csv-upload';
+import type { UploadFields } from '../../../common/form-fields';
 
 type Converter = (value: string | string[]) => unknown;
 

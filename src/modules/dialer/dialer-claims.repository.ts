@@ -35,12 +35,17 @@ export interface BatchWithLiveCalls {
 }
 
 /**
- * Rows sent as one jsonb parameter and read back as a relation named and typed by `as`: the
- * claim's set-based writes use it, as one parameter is the same on both drivers and has no
- * parameter-count limit (a claim may hold DIALER_MAX_CONCURRENT_CALLS records).
+ * One column of rows as one array parameter, for the claim's set-based writes to unnest: both
+ * drivers pass an array the same way, it costs one parameter whatever its length (a claim may
+ * hold DIALER_MAX_CONCURRENT_CALLS records), and the planner knows how many rows unnest gives
+ * (it guesses 100 for a jsonb recordset, and then read call_records by a full scan).
  */
-const recordset = (rows: object[], as: SQL): SQL =>
-  sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS ${as}`;
+const column = <T>(
+  rows: T[],
+  type: 'varchar' | 'text' | 'int' | 'timestamptz',
+  value: (row: T) => string | number | null,
+): SQL => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`;
+const iso = (at: Date | null): string | null => at?.toISOString() ?? null;
 
 /**
  * The queries of the dialer's claim transaction (docs/dialer.md, "Claim"). Every method but
@@ -193,13 +198,15 @@ export class DialerClaimsRepository {
    */
   async hold(holds: Array<{ id: string; at: Date | null }>): Promise<void> {
     if (holds.length === 0) return;
+    const ids = column(holds, 'varchar', (hold) => hold.id);
+    const ats = column(holds, 'timestamptz', (hold) => iso(hold.at));
     await this.db
       .update(callRecords)
       .set({
         status: sql`CASE WHEN hold.at IS NULL THEN 'failed' ELSE ${callRecords.status} END`,
         nextAttemptAt: sql`hold.at`,
       })
-      .from(recordset(holds, sql`hold(id varchar, at timestamptz)`))
+      .from(sql`unnest(${ids}, ${ats}) AS hold(id, at)`)
       .where(eq(callRecords.id, sql`hold.id`));
   }
 
@@ -214,13 +221,7 @@ export class DialerClaimsRepository {
         nextAttemptAt: null,
         lastCallStatus: 'queued',
       })
-      .from(
-        recordset(
-          recordIds.map((id) => ({ id })),
-          sql`claimed(id varchar)`,
-        ),
-      )
-      .where(eq(callRecords.id, sql`claimed.id`));
+      .where(sql`${callRecords.id} = ANY(${column(recordIds, 'varchar', (id) => id)})`);
   }
 
   /**
@@ -233,25 +234,22 @@ export class DialerClaimsRepository {
     attempts: NewAttempt[],
   ): Promise<string[]> {
     if (attempts.length === 0) return [];
-    const rows = attempts.map((attempt) => ({ id: newObjectId(), ...attempt }));
+    const columns = [
+      column(attempts, 'varchar', () => newObjectId()),
+      column(attempts, 'varchar', (attempt) => attempt.callRecordId),
+      column(attempts, 'int', (attempt) => attempt.attempt),
+      column(attempts, 'text', (attempt) => attempt.fromNumber),
+      column(attempts, 'varchar', (attempt) => attempt.phoneId),
+      column(attempts, 'text', (attempt) => JSON.stringify(attempt.permit)),
+    ];
     const result = await this.db.execute(sql`
       INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
         attempt, agent_id, from_number, phone_id, permit, lease_expires_at)
       SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
-        ${shared.agentId}, a.from_number, a.phone_id, a.permit,
+        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
         ${shared.leaseExpiresAt.toISOString()}::timestamptz
-      FROM ${recordset(
-        rows.map((row) => ({
-          id: row.id,
-          call_record_id: row.callRecordId,
-          attempt: row.attempt,
-          from_number: row.fromNumber,
-          phone_id: row.phoneId,
-          permit: row.permit,
-        })),
-        sql`a(id varchar, call_record_id varchar, attempt int, from_number text, phone_id varchar,
-          permit jsonb)`,
-      )}
+      FROM unnest(${sql.join(columns, sql`, `)})
+        AS a(id, call_record_id, attempt, from_number, phone_id, permit)
       RETURNING id, call_record_id`);
     // RETURNING promises no order: match the rows back by their record.
     const inserted = new Map(
@@ -270,10 +268,12 @@ export class DialerClaimsRepository {
   /** Each number's next pacing slot, one statement for all of them. */
   async setNextDialAt(slots: Array<{ id: string; at: Date }>): Promise<void> {
     if (slots.length === 0) return;
+    const ids = column(slots, 'varchar', (slot) => slot.id);
+    const ats = column(slots, 'timestamptz', (slot) => iso(slot.at));
     await this.db
       .update(phoneNumbers)
       .set({ nextDialAt: sql`slot.at` })
-      .from(recordset(slots, sql`slot(id varchar, at timestamptz)`))
+      .from(sql`unnest(${ids}, ${ats}) AS slot(id, at)`)
       .where(eq(phoneNumbers.id, sql`slot.id`));
   }
 

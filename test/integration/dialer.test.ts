@@ -227,6 +227,15 @@ describe('dialer', () => {
     }
   });
 
+  it("counts only the organization's own live calls against its limit", async () => {
+    const full = await harness();
+    await full.batch(3, { callingNumbers: await callingNumbers(full, 3) });
+    expect(await full.tick()).toMatchObject({ claimed: 3 }); // that organization at its limit
+    const h = await harness();
+    await h.batch(2, { callingNumbers: await callingNumbers(h, 2) });
+    expect(await h.tick()).toMatchObject({ claimed: 2 });
+  });
+
   it('paces each number at DIALER_CALLS_PER_SECOND, also when batches share it', async () => {
     const h = await harness();
     const shared = await h.number();

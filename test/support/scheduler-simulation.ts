@@ -113,10 +113,10 @@ function measureClaims(t: TestApp) {
     }
   };
   const repository = t.app.get(DialerClaimsRepository);
-  const holdUntil = repository.holdUntil.bind(repository);
-  repository.holdUntil = (recordId, at) => {
-    phase.held += 1;
-    return holdUntil(recordId, at);
+  const hold = repository.hold.bind(repository);
+  repository.hold = (holds) => {
+    phase.held += holds.length;
+    return hold(holds);
   };
   const markDoNotCall = repository.markDoNotCall.bind(repository);
   repository.markDoNotCall = (ids) => {

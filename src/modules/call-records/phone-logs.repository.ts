@@ -77,21 +77,21 @@ export class PhoneLogsRepository {
 
   /**
    * Moves a batch's per-status counters, in the order of their keys: every writer takes the
-   * counter rows in one order, so two transactions never wait for each other in a cycle.
+   * counter rows in one order, so two transactions never wait for each other in a cycle. One
+   * statement: PostgreSQL upserts the rows of a VALUES list one after another, in its order.
    */
   async moveCounts(batchId: string, deltas: Record<string, number>): Promise<void> {
-    for (const status of Object.keys(deltas).sort()) {
-      if (deltas[status] !== 0) await this.bump(batchId, status, deltas[status]);
-    }
-  }
-
-  private async bump(batchId: string, callStatus: string, delta: number): Promise<void> {
+    const rows = Object.keys(deltas)
+      .sort()
+      .filter((callStatus) => deltas[callStatus] !== 0)
+      .map((callStatus) => ({ batchId, callStatus, count: deltas[callStatus] }));
+    if (rows.length === 0) return;
     await this.database.db
       .insert(batchStatusCounts)
-      .values({ batchId, callStatus, count: delta })
+      .values(rows)
       .onConflictDoUpdate({
         target: [batchStatusCounts.batchId, batchStatusCounts.callStatus],
-        set: { count: sql`${batchStatusCounts.count} + ${delta}` },
+        set: { count: sql`${batchStatusCounts.count} + excluded.count` },
       });
   }
 

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gte, inArray, isNull, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import { newObjectId } from '../../common/object-id';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
 import { lockDialing } from '../batches/dialing-lock';
 import { batches, type BatchRow, type StatusReason } from '../batches/batches.schema';
-import { type CallRecordRow, callRecords, phoneLogs } from '../call-records/call-records.schema';
+import {
+  type CallRecordRow,
+  callRecords,
+  type DialPermit,
+  phoneLogs,
+} from '../call-records/call-records.schema';
 import { dncEntries } from '../dnc/dnc.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
 
@@ -13,6 +19,33 @@ export interface DialingBatch {
   id: string;
   organizationId: string;
 }
+
+/** What one claimed attempt's phone log holds beyond what all of the claim's share. */
+export interface NewAttempt {
+  callRecordId: string;
+  attempt: number;
+  fromNumber: string;
+  phoneId: string;
+  permit: DialPermit;
+}
+
+export interface BatchWithLiveCalls {
+  batch: BatchRow;
+  live: { organization: number; batch: number };
+}
+
+/**
+ * One column of rows as one array parameter, for the claim's set-based writes to unnest: both
+ * drivers pass an array the same way, it costs one parameter whatever its length (a claim may
+ * hold DIALER_MAX_CONCURRENT_CALLS records), and the planner knows how many rows unnest gives
+ * (it guesses 100 for a jsonb recordset, and then read call_records by a full scan).
+ */
+const column = <T>(
+  rows: T[],
+  type: 'varchar' | 'text' | 'int' | 'timestamptz',
+  value: (row: T) => string | number | null,
+): SQL => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`;
+const iso = (at: Date | null): string | null => at?.toISOString() ?? null;
 
 /**
  * The queries of the dialer's claim transaction (docs/dialer.md, "Claim"). Every method but
@@ -55,25 +88,30 @@ export class DialerClaimsRepository {
 
   /**
    * The batch row, read (not locked: an attempt ending updates it, and must not wait for a
-   * claim). Pause, cancel and delete take the organization's lock, so none is missed.
+   * claim; pause, cancel and delete take the organization's lock, so none is missed), with the
+   * calls not yet ended (phone_logs_live_idx) of its organization and of the batch itself.
    */
-  async findBatch(batchId: string): Promise<BatchRow | undefined> {
-    const [row] = await this.db.select().from(batches).where(eq(batches.id, batchId));
-    return row;
-  }
-
-  /** Calls not yet ended (phone_logs_live_idx): the organization's and this batch's. */
-  async liveCalls(
-    organizationId: string,
-    batchId: string,
-  ): Promise<{ organization: number; batch: number }> {
-    const result = await this.db.execute(sql`
-      SELECT count(*)::int AS organization,
-        (count(*) FILTER (WHERE batch_id = ${batchId}))::int AS batch
-      FROM phone_logs
-      WHERE organization_id = ${organizationId}
-        AND call_status IN ('queued', 'ringing', 'in-progress')`);
-    return rowsOf<{ organization: number; batch: number }>(result)[0];
+  async findBatchWithLiveCalls(batchId: string): Promise<BatchWithLiveCalls | undefined> {
+    // Written out: drizzle leaves a one-table select's columns unqualified, which inside these
+    // subqueries would name phone_logs' own columns.
+    const live = sql`FROM phone_logs live WHERE live.organization_id = batches.organization_id
+      AND live.call_status IN ('queued', 'ringing', 'in-progress')`;
+    const [row] = await this.db
+      .select({
+        batch: batches,
+        organizationLive: sql<number>`(SELECT count(*) ${live})`.mapWith(Number),
+        batchLive: sql<number>`(SELECT count(*) ${live} AND live.batch_id = batches.id)`.mapWith(
+          Number,
+        ),
+      })
+      .from(batches)
+      .where(eq(batches.id, batchId));
+    return (
+      row && {
+        batch: row.batch,
+        live: { organization: row.organizationLive, batch: row.batchLive },
+      }
+    );
   }
 
   /** The batch's active calling numbers, least recently used first (the rotation). */
@@ -154,16 +192,27 @@ export class DialerClaimsRepository {
       .where(and(inArray(callRecords.id, recordIds), eq(callRecords.status, 'pending')));
   }
 
-  /** Not allowed now: the record waits until `at`; null (never allowed) closes it as failed. */
-  async holdUntil(recordId: string, at: Date | null): Promise<void> {
+  /**
+   * Records not allowed now wait until their `at`; a null `at` (never allowed) closes the record
+   * as failed. One statement for all of them.
+   */
+  async hold(holds: Array<{ id: string; at: Date | null }>): Promise<void> {
+    if (holds.length === 0) return;
+    const ids = column(holds, 'varchar', (hold) => hold.id);
+    const ats = column(holds, 'timestamptz', (hold) => iso(hold.at));
     await this.db
       .update(callRecords)
-      .set(at ? { nextAttemptAt: at } : { status: 'failed', nextAttemptAt: null })
-      .where(eq(callRecords.id, recordId));
+      .set({
+        status: sql`CASE WHEN hold.at IS NULL THEN 'failed' ELSE ${callRecords.status} END`,
+        nextAttemptAt: sql`hold.at`,
+      })
+      .from(sql`unnest(${ids}, ${ats}) AS hold(id, at)`)
+      .where(eq(callRecords.id, sql`hold.id`));
   }
 
-  /** The record is being dialed: in_progress, one more attempt, its latest status `queued`. */
-  async markClaimed(recordId: string): Promise<void> {
+  /** The records are being dialed: in_progress, one more attempt, their latest status `queued`. */
+  async markClaimed(recordIds: string[]): Promise<void> {
+    if (recordIds.length === 0) return;
     await this.db
       .update(callRecords)
       .set({
@@ -172,28 +221,60 @@ export class DialerClaimsRepository {
         nextAttemptAt: null,
         lastCallStatus: 'queued',
       })
-      .where(eq(callRecords.id, recordId));
+      .where(sql`${callRecords.id} = ANY(${column(recordIds, 'varchar', (id) => id)})`);
   }
 
-  /** The claimed attempt's phone log (its counters are moved once per claim, in key order). */
-  async insertAttempt(
-    record: Pick<CallRecordRow, 'id' | 'organizationId' | 'batchId'>,
-    values: Omit<typeof phoneLogs.$inferInsert, 'organizationId' | 'batchId' | 'callRecordId'>,
-  ): Promise<string> {
-    const [row] = await this.db
-      .insert(phoneLogs)
-      .values({
-        ...values,
-        organizationId: record.organizationId,
-        batchId: record.batchId,
-        callRecordId: record.id,
-      })
-      .returning({ id: phoneLogs.id });
-    return row.id;
+  /**
+   * The claimed attempts' phone logs, `queued`, in one INSERT (their counters are moved once
+   * per claim, in key order). Answers the phone log ids in the order of `attempts`.
+   */
+  async insertAttempts(
+    batch: Pick<BatchRow, 'id' | 'organizationId'>,
+    shared: { agentId: string; leaseExpiresAt: Date },
+    attempts: NewAttempt[],
+  ): Promise<string[]> {
+    if (attempts.length === 0) return [];
+    const columns = [
+      column(attempts, 'varchar', () => newObjectId()),
+      column(attempts, 'varchar', (attempt) => attempt.callRecordId),
+      column(attempts, 'int', (attempt) => attempt.attempt),
+      column(attempts, 'text', (attempt) => attempt.fromNumber),
+      column(attempts, 'varchar', (attempt) => attempt.phoneId),
+      column(attempts, 'text', (attempt) => JSON.stringify(attempt.permit)),
+    ];
+    const result = await this.db.execute(sql`
+      INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
+        attempt, agent_id, from_number, phone_id, permit, lease_expires_at)
+      SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
+        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
+        ${shared.leaseExpiresAt.toISOString()}::timestamptz
+      FROM unnest(${sql.join(columns, sql`, `)})
+        AS a(id, call_record_id, attempt, from_number, phone_id, permit)
+      RETURNING id, call_record_id`);
+    // RETURNING promises no order: match the rows back by their record.
+    const inserted = new Map(
+      rowsOf<{ id: string; call_record_id: string }>(result).map((row) => [
+        row.call_record_id,
+        row.id,
+      ]),
+    );
+    return attempts.map(({ callRecordId }) => {
+      const id = inserted.get(callRecordId);
+      if (id === undefined) throw new Error(`no phone log inserted for record ${callRecordId}`);
+      return id;
+    });
   }
 
-  async setNextDialAt(phoneId: string, at: Date): Promise<void> {
-    await this.db.update(phoneNumbers).set({ nextDialAt: at }).where(eq(phoneNumbers.id, phoneId));
+  /** Each number's next pacing slot, one statement for all of them. */
+  async setNextDialAt(slots: Array<{ id: string; at: Date }>): Promise<void> {
+    if (slots.length === 0) return;
+    const ids = column(slots, 'varchar', (slot) => slot.id);
+    const ats = column(slots, 'timestamptz', (slot) => iso(slot.at));
+    await this.db
+      .update(phoneNumbers)
+      .set({ nextDialAt: sql`slot.at` })
+      .from(sql`unnest(${ids}, ${ats}) AS slot(id, at)`)
+      .where(eq(phoneNumbers.id, sql`slot.id`));
   }
 
   /** Pauses an active batch with the reason shown (no_agent, no_calling_number, failure_rate). */

@@ -2,14 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
+import type { AgentRow } from '../agents/agents.schema';
 import type { BatchRow } from '../batches/batches.schema';
 import type { CallRecordRow } from '../call-records/call-records.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import { AttemptOutcomes } from './attempt-outcomes';
-import { windowOf } from './batch-window';
-import { evaluateCallingWindow } from './calling-window';
-import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
+import { type ClaimPlan, countMoves, nextDialAts, planClaims } from './claim-plan';
+import {
+  type BatchWithLiveCalls,
+  type DialingBatch,
+  DialerClaimsRepository,
+} from './dialer-claims.repository';
 import { NumberPacing } from './number-pacing';
 import {
   CLAIM_LOOKAHEAD,
@@ -50,10 +54,11 @@ export class DialerClaims {
   claimBatch(target: DialingBatch, now: Date): Promise<Claim[]> {
     return this.database.transaction(async () => {
       await this.claims.lockOrganization(target.organizationId);
-      const batch = await this.claims.findBatch(target.id);
+      const found = await this.claims.findBatchWithLiveCalls(target.id);
       // Paused, cancelled, completed or deleted since the listing: no claim.
-      if (!batch || batch.queueStatus !== 'active' || batch.isDeleted) return [];
-      const free = await this.freeCapacity(batch);
+      if (!found || found.batch.queueStatus !== 'active' || found.batch.isDeleted) return [];
+      const { batch } = found;
+      const free = this.freeCapacity(batch, found.live);
       if (free <= 0) return [];
       const records = await this.claims.dueRecords(batch.id, now, free + CLAIM_LOOKAHEAD);
       if (records.length === 0) {
@@ -71,68 +76,60 @@ export class DialerClaims {
         return [];
       }
       const callable = await this.dropDoNotCall(batch, records);
-      const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
       const recent = await this.claims.recentAttempts(
         callable.map((record) => record.id),
         new Date(now.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
       );
-      const claimed: Claim[] = [];
-      const counts: Record<string, number> = {};
-      for (const record of callable) {
-        if (claimed.length >= free) break;
-        const decision = evaluateCallingWindow(
-          windowOf(batch),
-          {
-            phoneNumber: record.phoneNumber,
-            timezone: record.contact.timezone,
-            recentAttempts: recent.get(record.id) ?? [],
-          },
-          now,
-        );
-        if (!decision.allowed) {
-          await this.claims.holdUntil(record.id, decision.nextAllowedAt);
-          continue;
-        }
-        const slot = pacing.take();
-        if (!slot) break;
-        await this.claims.markClaimed(record.id);
-        counts.queued = (counts.queued ?? 0) + 1;
-        if (record.lastCallStatus !== null) {
-          counts[record.lastCallStatus] = (counts[record.lastCallStatus] ?? 0) - 1;
-        }
-        const phoneLogId = await this.claims.insertAttempt(record, {
-          callStatus: 'queued',
-          attempt: record.attempts + 1,
-          agentId: agent.id,
-          fromNumber: slot.phone.phoneNumber,
-          phoneId: slot.phone.id,
-          permit: decision.permit,
-          leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
-        });
-        await this.claims.setNextDialAt(slot.phone.id, slot.next);
-        claimed.push({
-          phoneLogId,
-          organizationId: batch.organizationId,
-          batchId: batch.id,
-          to: record.phoneNumber,
-          phone: slot.phone,
-          maxCallSeconds: agent.maxCallSeconds,
-          recordCalls: batch.recordCalls,
-          slot: slot.at,
-        });
-      }
-      // Once, in key order, at the end (PhoneLogsRepository.moveCounts).
-      await this.logs.moveCounts(batch.id, counts);
+      const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
+      const plan = planClaims(batch, callable, recent, pacing, free, now);
+      const claimed = await this.write(batch, agent, plan, now);
       if (claimed.length === 0) await this.outcomes.completeIfDone(batch.id);
       return claimed;
     });
   }
 
+  /** The plan's writes: a few set-based statements, whatever the number of records. */
+  private async write(
+    batch: BatchRow,
+    agent: AgentRow,
+    { holds, picks }: ClaimPlan,
+    now: Date,
+  ): Promise<Claim[]> {
+    await this.claims.hold(holds);
+    await this.claims.markClaimed(picks.map(({ record }) => record.id));
+    const phoneLogIds = await this.claims.insertAttempts(
+      batch,
+      {
+        agentId: agent.id,
+        leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
+      },
+      picks.map(({ record, permit, slot }) => ({
+        callRecordId: record.id,
+        attempt: record.attempts + 1,
+        fromNumber: slot.phone.phoneNumber,
+        phoneId: slot.phone.id,
+        permit,
+      })),
+    );
+    await this.claims.setNextDialAt(nextDialAts(picks));
+    // Once, in key order, at the end (PhoneLogsRepository.moveCounts).
+    await this.logs.moveCounts(batch.id, countMoves(picks));
+    return picks.map(({ record, slot }, i) => ({
+      phoneLogId: phoneLogIds[i],
+      organizationId: batch.organizationId,
+      batchId: batch.id,
+      to: record.phoneNumber,
+      phone: slot.phone,
+      maxCallSeconds: agent.maxCallSeconds,
+      recordCalls: batch.recordCalls,
+      slot: slot.at,
+    }));
+  }
+
   /** Calls this batch may still start: the organization's limit and its own, minus live calls. */
-  private async freeCapacity(batch: BatchRow): Promise<number> {
+  private freeCapacity(batch: BatchRow, live: BatchWithLiveCalls['live']): number {
     const organizationLimit = this.config.dialer.maxConcurrentCalls;
     const batchLimit = Math.min(organizationLimit, batch.maxConcurrentCalls ?? organizationLimit);
-    const live = await this.claims.liveCalls(batch.organizationId, batch.id);
     return Math.min(organizationLimit - live.organization, batchLimit - live.batch);
   }
 

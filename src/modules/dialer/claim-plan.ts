@@ -1,0 +1,81 @@
+import type { BatchRow } from '../batches/batches.schema';
+import type { CallRecordRow, DialPermit } from '../call-records/call-records.schema';
+import type { PhoneNumberRow } from '../phones/phones.schema';
+import { windowOf } from './batch-window';
+import { evaluateCallingWindow } from './calling-window';
+import type { NumberPacing } from './number-pacing';
+
+/** A record the calling window refuses now: it waits until `at`; null (never allowed): failed. */
+export interface Hold {
+  id: string;
+  at: Date | null;
+}
+
+/** A record to dial now, on its pacing slot, with the permit that allowed it. */
+export interface Pick {
+  record: CallRecordRow;
+  permit: DialPermit;
+  slot: { phone: PhoneNumberRow; at: Date; next: Date };
+}
+
+export interface ClaimPlan {
+  holds: Hold[];
+  picks: Pick[];
+}
+
+/**
+ * The claim's decisions, in memory and in the records' order: each record is checked against
+ * the calling window (refused: held), then takes the next pacing slot, until `free` calls are
+ * picked or no number has a slot this tick. The caller writes the plan in a few set-based
+ * statements.
+ */
+export function planClaims(
+  batch: BatchRow,
+  records: CallRecordRow[],
+  recent: Map<string, Date[]>,
+  pacing: NumberPacing<PhoneNumberRow>,
+  free: number,
+  now: Date,
+): ClaimPlan {
+  const plan: ClaimPlan = { holds: [], picks: [] };
+  const window = windowOf(batch);
+  for (const record of records) {
+    if (plan.picks.length >= free) break;
+    const decision = evaluateCallingWindow(
+      window,
+      {
+        phoneNumber: record.phoneNumber,
+        timezone: record.contact.timezone,
+        recentAttempts: recent.get(record.id) ?? [],
+      },
+      now,
+    );
+    if (!decision.allowed) {
+      plan.holds.push({ id: record.id, at: decision.nextAllowedAt });
+      continue;
+    }
+    const slot = pacing.take();
+    if (!slot) break;
+    plan.picks.push({ record, permit: decision.permit, slot });
+  }
+  return plan;
+}
+
+/** The batch's counter moves of the picks: each becomes `queued`, leaving its latest status. */
+export function countMoves(picks: Pick[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { record } of picks) {
+    counts.queued = (counts.queued ?? 0) + 1;
+    if (record.lastCallStatus !== null) {
+      counts[record.lastCallStatus] = (counts[record.lastCallStatus] ?? 0) - 1;
+    }
+  }
+  return counts;
+}
+
+/** Each number's slot after its last pick: where its pacing goes on next time. */
+export function nextDialAts(picks: Pick[]): Array<{ id: string; at: Date }> {
+  const last = new Map<string, Date>();
+  for (const { slot } of picks) last.set(slot.phone.id, slot.next);
+  return [...last].map(([id, at]) => ({ id, at }));
+}

@@ -1,3 +1,4 @@
+import { addFormField, emptyFormFields } from '../../../common/form-fields';
 import { createBatchFormToBody } from './create-batch-form';
 
 describe('createBatchFormToBody', () => {
@@ -52,5 +53,14 @@ describe('createBatchFormToBody', () => {
 
   it('keeps a repeated scalar as an array, so validation refuses it', () => {
     expect(createBatchFormToBody({ batchName: ['a', 'b'] })).toEqual({ batchName: ['a', 'b'] });
+  });
+
+  it('passes a field named __proto__ or constructor on as an unknown field, never as a converter', () => {
+    const fields = emptyFormFields();
+    addFormField(fields, '__proto__', '');
+    addFormField(fields, 'constructor', 'x');
+    const body = createBatchFormToBody(fields);
+    expect(Object.keys(body).sort()).toEqual(['__proto__', 'constructor']);
+    expect(body.constructor).toBe('x');
   });
 });

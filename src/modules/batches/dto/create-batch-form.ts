@@ -61,7 +61,8 @@ export function createBatchFormToBody(fields: UploadFields): Record<string, unkn
   const body = Object.create(null) as Record<string, unknown>;
   for (const [sent, value] of Object.entries(fields)) {
     const name = sent.endsWith('[]') ? sent.slice(0, -2) : sent;
-    const convert = FORM_FIELDS[name];
+    // Own keys only: FORM_FIELDS.__proto__ is Object.prototype, not a converter.
+    const convert = Object.hasOwn(FORM_FIELDS, name) ? FORM_FIELDS[name] : undefined;
     if (!convert) body[sent] = value;
     else if (sent === name) body[name] = convert(value);
     else body[name] = convert([value].flat());

@@ -36,7 +36,7 @@ export function knowledgeBaseApi(http: TestAgent, token: string) {
       multipart(http.put(`/api/knowledgeBase/${id}`).set(bearer(token)), fields, files),
     documents,
     /** The base's documents once none is still being extracted. */
-    settled: (id: string, timeoutMs = 15_000) =>
+    settled: (id: string, timeoutMs = 60_000) =>
       waitFor(
         async () => {
           const docs = await documents(id);

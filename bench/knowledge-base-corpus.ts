@@ -35,11 +35,11 @@ const SYLLABLES = (
   'ast pra dro fen kil mun sor tav wex yol zar'
 ).split(' ');
 
-/** The words of the corpus, most frequent first. */
-export const VOCABULARY: readonly string[] = buildVocabulary(20_000);
-
 /** The seeded PRNG of the simulations: the same seed gives the same corpus. */
 export const random = seededRandom;
+
+/** The words of the corpus, most frequent first. */
+export const VOCABULARY: readonly string[] = buildVocabulary(20_000);
 
 function buildVocabulary(size: number): string[] {
   const words = [...STOP_WORDS, ...DOMAIN_WORDS];

@@ -470,7 +470,7 @@ async function main(): Promise<void> {
       `Measured ${new Date().toISOString().slice(0, 10)} on ${h.describeMachine(m)}, with ` +
         `\`npm run build && npm run bench:knowledge-base -- --pdf-mb ${options.pdfMb} ` +
         `--searches ${options.searches} --write\`. Load average (1, 5, 15 min) before: ${load}; ` +
-        `1 min after: ${loadAfter}. Other agents were running test suites on this box meanwhile.`,
+        `1 min after: ${loadAfter}.`,
       '',
       'The built server (role `all`: API and extraction job in one process) on a new PostgreSQL ' +
         'database, its own redis-server and a temp storage dir. Upload: one generated PDF ' +

@@ -1,3 +1,4 @@
+import type { Clock } from '../common/clock';
 import { assertStorageKey } from './object-storage';
 import type { UrlSigner } from './url-signer';
 
@@ -8,8 +9,6 @@ export const FILES_ROUTE = 'api/files';
 export interface SignedUrlOptions {
   fileName: string;
   contentType: string;
-  /** Lifetime; STORAGE_URL_TTL_SECONDS when omitted. */
-  expiresInSeconds?: number;
 }
 
 /**
@@ -22,15 +21,14 @@ export class SignedFileUrls {
   constructor(
     private readonly publicBaseUrl: string,
     private readonly signer: UrlSigner,
-    private readonly defaultTtlSeconds: number,
-    private readonly now: () => number = Date.now,
+    private readonly ttlSeconds: number,
+    private readonly clock: Clock,
   ) {}
 
-  /** A URL anyone holding it can download the object from until it expires. */
+  /** A URL anyone holding it can download the object from for STORAGE_URL_TTL_SECONDS. */
   signedUrl(key: string, options: SignedUrlOptions): string {
     assertStorageKey(key);
-    const ttl = options.expiresInSeconds ?? this.defaultTtlSeconds;
-    const expires = Math.floor(this.now() / 1000) + ttl;
+    const expires = Math.floor(this.clock.now().getTime() / 1000) + this.ttlSeconds;
     const signed = { key, expires, fileName: options.fileName, contentType: options.contentType };
     const query = new URLSearchParams({
       expires: String(expires),

@@ -27,9 +27,7 @@ import { UrlSigner } from './url-signer';
       provide: SignedFileUrls,
       inject: [APP_CONFIG, UrlSigner, Clock],
       useFactory: (config: AppConfig, signer: UrlSigner, clock: Clock) =>
-        new SignedFileUrls(config.http.publicBaseUrl, signer, config.storage.urlTtlSeconds, () =>
-          clock.now().getTime(),
-        ),
+        new SignedFileUrls(config.http.publicBaseUrl, signer, config.storage.urlTtlSeconds, clock),
     },
     {
       provide: ObjectStorage,

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { safeEqual } from '../common/safe-equal';
 
 /** The signed part of a download URL. */
 export interface SignedObject {
@@ -31,9 +32,7 @@ export class UrlSigner {
   }
 
   check(object: SignedObject, signature: string, nowSeconds: number): SignatureCheck {
-    const expected = Buffer.from(this.sign(object));
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+    if (!safeEqual(this.sign(object), signature)) return 'invalid';
     return object.expires < nowSeconds ? 'expired' : 'valid';
   }
 }

@@ -4,6 +4,7 @@ import { agents } from '../../src/modules/agents/agents.schema';
 import { batches } from '../../src/modules/batches/batches.schema';
 import { CallingFactories } from '../support/calling-factories';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
+import { knowledgeBaseApi } from '../support/knowledge-bases';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Booting the app and signing up four users takes more than Jest's 5 s on a busy 2-core box.
@@ -46,13 +47,8 @@ describe('voice agents', () => {
 
   const db = () => t.app.get(Database).db;
   const createKnowledgeBase = async (token: string, name: string): Promise<string> =>
-    (
-      await t.http
-        .post('/api/knowledgeBase/createKnowledgeBase')
-        .set(bearer(token))
-        .field('knowledgeBaseName', name)
-        .expect(201)
-    ).body.data._id as string;
+    (await knowledgeBaseApi(t.http, token).create({ knowledgeBaseName: name }).expect(201)).body
+      .data._id as string;
   const create = (body: object, token = admin.token) =>
     t.http.post('/api/agents').set(bearer(token)).send(body);
   const created = async (body: object, token = admin.token): Promise<Agent> =>

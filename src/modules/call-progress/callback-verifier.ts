@@ -1,10 +1,10 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { isObjectId } from '../../common/object-id';
+import { safeEqual } from '../../common/safe-equal';
 import { PhoneCredentials } from '../phones/phone-credentials';
 import { PhonesRepository } from '../phones/phones.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
-import { safeEqual } from '../telephony/callback-params';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import {
   INTEGRATIONS,

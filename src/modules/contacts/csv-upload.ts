@@ -5,15 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  BadRequestException,
-  PayloadTooLargeException,
-  UnsupportedMediaTypeException,
-} from '@nestjs/common';
-import busboy from 'busboy';
+import { PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request } from 'express';
 import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
-import { closeIfUnfinished } from '../../http/close-after-answer';
+import { openMultipart } from '../../http/multipart-reader';
 
 /** The multipart field that carries the CSV. */
 export const CSV_FILE_FIELD = 'file';
@@ -118,30 +113,20 @@ function receive(
       () => undefined,
     );
   const upload = new Promise<CsvUpload>((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: request.headers,
-        // busboy signals 'limit' on reaching fileSize: one byte more lets a file of exactly maxBytes in.
-        limits: { files: 1, fileSize: maxBytes + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
-      });
-    } catch {
-      closeIfUnfinished(request);
-      reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
-      return;
-    }
+    let part: Readable | undefined;
+    const reader = openMultipart(
+      request,
+      // busboy signals 'limit' on reaching fileSize: one byte more lets a file of exactly maxBytes in.
+      { limits: { files: 1, fileSize: maxBytes + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 } },
+      (error) => {
+        part?.destroy();
+        reject(error);
+      },
+    );
+    if (!reader) return;
+    const { parser, fail } = reader;
     const fields = emptyFormFields();
     const lateFields: string[] = [];
-    let part: Readable | undefined;
-    let failed = false;
-    const fail = (error: unknown) => {
-      if (failed) return;
-      failed = true;
-      request.unpipe(parser);
-      closeIfUnfinished(request);
-      part?.destroy();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
     parser.on('field', (name, value) => {
       if (part) {
         lateFields.push(name);
@@ -150,7 +135,7 @@ function receive(
       addFormField(fields, name, value);
     });
     parser.on('file', (name, file, info) => {
-      if (name !== CSV_FILE_FIELD || part || failed) {
+      if (name !== CSV_FILE_FIELD || part || reader.failed) {
         file.resume();
         return;
       }
@@ -167,18 +152,17 @@ function receive(
       spooled = spool(file, path, () => options.beforeFile?.({ ...fields }));
       spooled.catch(fail);
     });
-    parser.on('error', () => fail(new BadRequestException('Malformed multipart/form-data body')));
     parser.on('close', () => {
-      if (failed) return;
+      if (reader.failed) return;
       if (!spooled) {
         resolve({ fields, lateFields });
         return;
       }
       spooled.then((file) => {
-        if (!failed) resolve({ fields, lateFields, file });
+        if (!reader.failed) resolve({ fields, lateFields, file });
       }, fail);
     });
-    request.pipe(parser);
+    reader.start();
   });
   return { upload, fileClosed };
 }

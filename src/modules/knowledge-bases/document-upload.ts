@@ -1,9 +1,8 @@
 import { type Readable, Transform } from 'node:stream';
 import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
-import busboy from 'busboy';
 import type { Request } from 'express';
+import { openMultipart } from '../../http/multipart-reader';
 import { deleteQuietly, type ObjectStorage } from '../../storage/object-storage';
-import { closeIfUnfinished } from '../../http/close-after-answer';
 import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
 import { TYPE_SNIFF_BYTES } from './document-type';
 import { sanitizeFileName } from './file-name';
@@ -55,10 +54,12 @@ export function receiveDocuments(
 ): Promise<DocumentsForm> {
   const { maxBytes, storage } = options;
   return new Promise<DocumentsForm>((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: request.headers,
+    const files: StoredUpload[] = [];
+    const writes: Promise<void>[] = [];
+    const parts = new Set<Readable>();
+    const reader = openMultipart(
+      request,
+      {
         defParamCharset: 'utf8',
         limits: {
           files: MAX_FILES_PER_REQUEST,
@@ -67,37 +68,26 @@ export function receiveDocuments(
           fieldSize: 64 * 1024,
           parts: MAX_FILES_PER_REQUEST + 20,
         },
-      });
-    } catch {
-      closeIfUnfinished(request);
-      reject(new BadRequestException('Malformed multipart/form-data request (no boundary)'));
-      return;
-    }
+      },
+      (reason) => {
+        // With the error, so that it reaches the storage write (part 'error' → counter): a part
+        // merely destroyed never ends its write, which would then wait forever (a local partial
+        // file, an S3 multipart upload never aborted) and this promise with it.
+        for (const part of parts) part.destroy(reason);
+        void Promise.allSettled(writes)
+          .then(() =>
+            deleteQuietly(
+              storage,
+              files.map((file) => file.key),
+            ),
+          )
+          .then(() => reject(reason));
+      },
+    );
+    if (!reader) return;
+    const { parser, fail } = reader;
     const fields = emptyFormFields();
-    const files: StoredUpload[] = [];
-    const writes: Promise<void>[] = [];
-    const parts = new Set<Readable>();
     let total = 0;
-    let failed = false;
-    const fail = (error: unknown) => {
-      if (failed) return;
-      failed = true;
-      request.unpipe(parser);
-      closeIfUnfinished(request);
-      const reason = error instanceof Error ? error : new Error(String(error));
-      // With the error, so that it reaches the storage write (part 'error' → counter): a part
-      // merely destroyed never ends its write, which would then wait forever (a local partial
-      // file, an S3 multipart upload never aborted) and this promise with it.
-      for (const part of parts) part.destroy(reason);
-      void Promise.allSettled(writes)
-        .then(() =>
-          deleteQuietly(
-            storage,
-            files.map((file) => file.key),
-          ),
-        )
-        .then(() => reject(reason));
-    };
     const refuse = (message: string) => () => fail(new BadRequestException(message));
 
     parser.on('field', (name, value, info) => {
@@ -108,7 +98,7 @@ export function receiveDocuments(
       addFormField(fields, name, value);
     });
     parser.on('file', (name, part, info) => {
-      if (failed) {
+      if (reader.failed) {
         part.resume();
         return;
       }
@@ -156,17 +146,16 @@ export function receiveDocuments(
     parser.on('filesLimit', refuse(`At most ${MAX_FILES_PER_REQUEST} files per request`));
     parser.on('fieldsLimit', refuse('Too many form fields'));
     parser.on('partsLimit', refuse('Too many form parts'));
-    parser.on('error', refuse('Malformed multipart/form-data body'));
     parser.on('close', () => {
-      if (failed) return;
+      if (reader.failed) return;
       Promise.all(writes).then(() => {
-        if (!failed) resolve({ fields, files });
+        if (!reader.failed) resolve({ fields, files });
       }, fail);
     });
     // A client that goes away mid-upload: nothing will close the parser.
     request.on('close', () => {
       if (!request.complete) fail(new BadRequestException('The upload was interrupted'));
     });
-    request.pipe(parser);
+    reader.start();
   });
 }

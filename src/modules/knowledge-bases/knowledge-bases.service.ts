@@ -46,9 +46,7 @@ export class KnowledgeBasesService {
   }
 
   async get(organizationId: string, id: string): Promise<KnowledgeBaseDto> {
-    const base = await this.find(organizationId, id);
-    const documents = await this.repository.documents(organizationId, id);
-    return { ...toSummary(base), documents: documents.map((row) => this.toDocument(row)) };
+    return this.withDocuments(organizationId, await this.find(organizationId, id));
   }
 
   async create(organizationId: string, request: Request): Promise<KnowledgeBaseDto> {
@@ -61,14 +59,14 @@ export class KnowledgeBasesService {
       await this.uploads.attach(organizationId, row.id, documents);
       return row;
     });
-    return this.get(organizationId, base.id);
+    return this.withDocuments(organizationId, base);
   }
 
   async update(organizationId: string, id: string, request: Request): Promise<KnowledgeBaseDto> {
     // Before the body is read: a base out of reach should not cost the upload.
     await this.find(organizationId, id);
     const { fields, documents } = await this.uploads.receive(request, UpdateKnowledgeBaseForm);
-    await this.uploads.commit(documents, async () => {
+    const base = await this.uploads.commit(documents, async () => {
       const row = await this.repository.touch(organizationId, id, {
         name: fields.knowledgeBaseName,
         description: fields.description,
@@ -76,8 +74,9 @@ export class KnowledgeBasesService {
       // Deleted while the files were arriving.
       if (!row) throw new NotFoundException(NOT_FOUND);
       await this.uploads.attach(organizationId, id, documents);
+      return row;
     });
-    return this.get(organizationId, id);
+    return this.withDocuments(organizationId, base);
   }
 
   /** The base, its documents, and their files; agents stop using it in the same transaction. */
@@ -127,6 +126,15 @@ export class KnowledgeBasesService {
     const base = await this.repository.findById(organizationId, id);
     if (!base) throw new NotFoundException(NOT_FOUND);
     return base;
+  }
+
+  /** The base as answered, with its documents (read once it is in hand, not found again). */
+  private async withDocuments(
+    organizationId: string,
+    base: KnowledgeBaseRow,
+  ): Promise<KnowledgeBaseDto> {
+    const documents = await this.repository.documents(organizationId, base.id);
+    return { ...toSummary(base), documents: documents.map((row) => this.toDocument(row)) };
   }
 
   private toDocument(row: KnowledgeBaseDocumentRow): KnowledgeBaseDocumentDto {

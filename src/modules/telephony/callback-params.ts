@@ -1,5 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
-
 /** Form parameters grouped by key, each key's values in arrival order. */
 export function formParams(rawBody: string): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
@@ -16,12 +14,6 @@ export function formFields(rawBody: string): Record<string, string> {
 
 /** Code-unit order, as the providers' SDKs sort. */
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 export function headerValue(
   headers: Record<string, string | undefined>,

@@ -5,15 +5,10 @@ import type { DocumentKind } from '../document-type';
 import { ExtractionError } from './extraction-error';
 import { assertZipWithinLimits } from './zip-guard';
 
-export interface ExtractionLimits {
+export const EXTRACTION_LIMITS = {
   /** Text kept per document; the rest is dropped. */
-  maxCharacters: number;
-  /** What a DOCX may expand to, in all (its declared and its real uncompressed size). */
-  maxDocxUncompressedBytes: number;
-}
-
-export const EXTRACTION_LIMITS: ExtractionLimits = {
   maxCharacters: 5_000_000,
+  /** What a DOCX may expand to, in all (its declared and its real uncompressed size). */
   maxDocxUncompressedBytes: 50 * 1024 * 1024,
 };
 
@@ -23,32 +18,29 @@ const DOCX_MAX_ENTRIES = 10_000;
  * The plain text of a document, at most `maxCharacters` of it. Content that cannot be read
  * (corrupt, encrypted, a zip bomb) throws ExtractionError, whose message is shown to the client.
  */
-export async function extractText(
-  kind: DocumentKind,
-  bytes: Buffer,
-  limits: ExtractionLimits = EXTRACTION_LIMITS,
-): Promise<string> {
+export async function extractText(kind: DocumentKind, bytes: Buffer): Promise<string> {
+  const { maxCharacters } = EXTRACTION_LIMITS;
   switch (kind) {
     case 'pdf':
-      return pdfText(bytes, limits.maxCharacters);
+      return pdfText(bytes, maxCharacters);
     case 'docx':
-      return docxText(bytes, limits);
+      return docxText(bytes, maxCharacters);
     case 'html':
       return capped(
         htmlToText(decodeUtf8(bytes), {
           wordwrap: false,
-          limits: { maxInputLength: Math.max(limits.maxCharacters * 4, 1) },
+          limits: { maxInputLength: maxCharacters * 4 },
           selectors: [
             { selector: 'a', options: { ignoreHref: true } },
             { selector: 'img', format: 'skip' },
           ],
         }),
-        limits.maxCharacters,
+        maxCharacters,
       );
     case 'txt':
     case 'md':
     case 'csv':
-      return capped(decodeUtf8(bytes), limits.maxCharacters);
+      return capped(decodeUtf8(bytes), maxCharacters);
   }
 }
 
@@ -86,14 +78,14 @@ async function pdfText(bytes: Buffer, maxCharacters: number): Promise<string> {
   }
 }
 
-async function docxText(bytes: Buffer, limits: ExtractionLimits): Promise<string> {
+async function docxText(bytes: Buffer, maxCharacters: number): Promise<string> {
   assertZipWithinLimits(bytes, {
-    maxTotalBytes: limits.maxDocxUncompressedBytes,
+    maxTotalBytes: EXTRACTION_LIMITS.maxDocxUncompressedBytes,
     maxEntries: DOCX_MAX_ENTRIES,
   });
   try {
     const { value } = await mammoth.extractRawText({ buffer: bytes });
-    return capped(value, limits.maxCharacters);
+    return capped(value, maxCharacters);
   } catch (error) {
     throw new ExtractionError(`The DOCX cannot be read: ${(error as Error).message}`);
   }

@@ -13,7 +13,7 @@ export interface ZipLimits {
   maxEntries: number;
 }
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;
@@ -40,7 +40,7 @@ export function assertZipWithinLimits(zip: Buffer, limits: ZipLimits): void {
   for (const entry of entries) checkEntry(zip, entry);
 }
 
-export function readCentralDirectory(zip: Buffer, limits: ZipLimits): ZipEntry[] {
+function readCentralDirectory(zip: Buffer, limits: ZipLimits): ZipEntry[] {
   const end = findEndRecord(zip);
   const count = zip.readUInt16LE(end + 10);
   const directorySize = zip.readUInt32LE(end + 12);

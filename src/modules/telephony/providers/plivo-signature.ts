@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { byCodeUnit, formParams, safeEqual } from '../callback-params';
+import { safeEqual } from '../../../common/safe-equal';
+import { byCodeUnit, formParams } from '../callback-params';
 
 /** Plivo signature V3: HMAC-SHA256 over the URL, its sorted query, the sorted body and the nonce. */
 export function plivoSignatureV3(

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { byCodeUnit, formParams, safeEqual } from '../callback-params';
+import { safeEqual } from '../../../common/safe-equal';
+import { byCodeUnit, formParams } from '../callback-params';
 
 /** X-Twilio-Signature: base64 HMAC-SHA1 over the full URL and the sorted `key+value` params. */
 export function twilioSignature(authToken: string, url: string, rawBody: string): string {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Request } from 'express';
 
 /** How long a client answered mid-body may keep sending after the answer before it is cut. */
-export const LINGER_MS = 2_000;
+const LINGER_MS = 2_000;
 
 const closing = new WeakSet<Socket>();
 

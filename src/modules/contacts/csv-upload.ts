@@ -42,8 +42,10 @@ export interface SpooledCsv {
 
 /** A multipart request read to its end. */
 export interface CsvUpload {
-  /** The form fields sent before the file part (create-batch sends its scalar fields first). */
-  /** Form fields sent before the file part; a repeated field (callingNumbers) gives an array. */
+  /**
+   * The form fields sent before the file part (create-batch sends its scalar fields first); a
+   * repeated field (callingNumbers) gives an array.
+   */
   fields: UploadFields;
   /** Names of the fields sent after the file part. */
   lateFields: string[];

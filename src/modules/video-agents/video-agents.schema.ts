@@ -1,5 +1,5 @@
 import { index, pgTable, text } from 'drizzle-orm/pg-core';
-import type { VoiceMode } from '../../config/voice-catalogue';
+import type { VoiceMode } from '../../config';
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
 import { organizations } from '../organizations/organizations.schema';
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -35,6 +36,17 @@ export const CALL_SECONDS = { min: 30, max: 7_200, default: 600 } as const;
 export const MAX_PROMPT_LENGTH = 20_000;
 export const MAX_SPOKEN_TEXT_LENGTH = 2_000;
 export const MAX_KNOWLEDGE_BASES = 20;
+
+// The rules below are listed in the order stacked decorators apply (bottom first), so a value
+// that breaks both reports MaxLength before IsString, as `@IsString() @MaxLength(n)` would.
+
+/** A system prompt (agents, video agents): optional but never null, at most 20,000 characters. */
+export const IsPrompt = (): PropertyDecorator =>
+  applyDecorators(MaxLength(MAX_PROMPT_LENGTH), IsString(), IsOptionalNotNull());
+
+/** Text the agent speaks (greeting, voicemail message): null or absent for none. */
+export const IsSpokenText = (): PropertyDecorator =>
+  applyDecorators(MaxLength(MAX_SPOKEN_TEXT_LENGTH), IsString(), IsOptional());
 
 /**
  * What a client sends to create an agent. Fields whose column is nullable (gender, voice,
@@ -93,9 +105,7 @@ export class CreateAgentDto {
     maxLength: MAX_PROMPT_LENGTH,
     description: 'System prompt of the conversation',
   })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(MAX_PROMPT_LENGTH)
+  @IsPrompt()
   prompt?: string;
 
   @ApiPropertyOptional({
@@ -105,9 +115,7 @@ export class CreateAgentDto {
     maxLength: MAX_SPOKEN_TEXT_LENGTH,
     description: 'First words the agent says once the call is answered',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_SPOKEN_TEXT_LENGTH)
+  @IsSpokenText()
   greeting?: string | null;
 
   @ApiPropertyOptional({
@@ -143,9 +151,7 @@ export class CreateAgentDto {
     maxLength: MAX_SPOKEN_TEXT_LENGTH,
     description: 'Left after the beep when an answering machine picks up; null: hang up',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_SPOKEN_TEXT_LENGTH)
+  @IsSpokenText()
   voicemailMessage?: string | null;
 
   @ApiPropertyOptional({

@@ -36,20 +36,24 @@ const list =
     return [item(value)];
   };
 
-/** How each CreateBatchDto field travels in a form; unknown fields pass as sent. */
-const FORM_FIELDS: Record<string, Converter> = {
-  batchName: single(String),
-  callingNumbers: list(String),
-  retry: single(number),
-  delay: single(number),
-  timezone: single(String),
-  callingHour: single(json),
-  allowedDays: list(number),
-  enforceCalleeLocalHours: single(boolean),
-  agentId: single(String),
-  maxConcurrentCalls: single(number),
-  recordCalls: single(boolean),
-};
+/**
+ * How each CreateBatchDto field travels in a form; unknown fields pass as sent. A Map, so a
+ * field named `__proto__` or `constructor` is simply not in it (an object literal would answer
+ * Object.prototype and Object for them).
+ */
+const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
+  ['batchName', single(String)],
+  ['callingNumbers', list(String)],
+  ['retry', single(number)],
+  ['delay', single(number)],
+  ['timezone', single(String)],
+  ['callingHour', single(json)],
+  ['allowedDays', list(number)],
+  ['enforceCalleeLocalHours', single(boolean)],
+  ['agentId', single(String)],
+  ['maxConcurrentCalls', single(number)],
+  ['recordCalls', single(boolean)],
+]);
 
 /**
  * The form fields of a multipart create-batch as the JSON body they stand for, before the same
@@ -61,8 +65,7 @@ export function createBatchFormToBody(fields: UploadFields): Record<string, unkn
   const body = Object.create(null) as Record<string, unknown>;
   for (const [sent, value] of Object.entries(fields)) {
     const name = sent.endsWith('[]') ? sent.slice(0, -2) : sent;
-    // Own keys only: FORM_FIELDS.__proto__ is Object.prototype, not a converter.
-    const convert = Object.hasOwn(FORM_FIELDS, name) ? FORM_FIELDS[name] : undefined;
+    const convert = FORM_FIELDS.get(name);
     if (!convert) body[sent] = value;
     else if (sent === name) body[name] = convert(value);
     else body[name] = convert([value].flat());

@@ -1,15 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { VOICE_MODES, type VoiceMode } from '../../../config/voice-catalogue';
+import { IsString, Length, Matches, MaxLength } from 'class-validator';
+import { VOICE_MODES, type VoiceMode } from '../../../config';
 import { IsOptionalNotNull } from '../../../common/dto-rules';
 import {
   IsLanguageTag,
   MAX_LANGUAGE_TAG_LENGTH,
   toCanonicalLanguageTag,
 } from '../../../common/language-tag';
-import { MAX_PROMPT_LENGTH, MAX_SPOKEN_TEXT_LENGTH } from '../../agents/dto/write-agent.dto';
-import { VOICE_MODES_DESCRIPTION } from './voice.dto';
+import {
+  IsPrompt,
+  IsSpokenText,
+  MAX_PROMPT_LENGTH,
+  MAX_SPOKEN_TEXT_LENGTH,
+} from '../../agents/dto/write-agent.dto';
+import { IsVoiceMode, VOICE_MODES_DESCRIPTION } from './voice.dto';
 
 /** What a client sends to create a video agent. */
 export class CreateVideoAgentDto {
@@ -25,7 +30,7 @@ export class CreateVideoAgentDto {
     description: `How the agent appears. ${VOICE_MODES_DESCRIPTION}`,
   })
   @IsOptionalNotNull()
-  @IsIn(VOICE_MODES, { message: `mode must be one of ${VOICE_MODES.join(', ')}` })
+  @IsVoiceMode()
   mode?: VoiceMode;
 
   @ApiProperty({
@@ -56,9 +61,7 @@ export class CreateVideoAgentDto {
     maxLength: MAX_PROMPT_LENGTH,
     description: 'System prompt of the conversation',
   })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(MAX_PROMPT_LENGTH)
+  @IsPrompt()
   prompt?: string;
 
   @ApiPropertyOptional({
@@ -68,9 +71,7 @@ export class CreateVideoAgentDto {
     maxLength: MAX_SPOKEN_TEXT_LENGTH,
     description: 'First words the agent says; null or absent: it waits to be spoken to',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_SPOKEN_TEXT_LENGTH)
+  @IsSpokenText()
   greeting?: string | null;
 }
 

@@ -1,12 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { VOICE_MODES, type VoiceMode } from '../../../config/voice-catalogue';
+import { VOICE_MODES, type VoiceMode } from '../../../config';
 
 /** What each mode means; shared by the voices query and the video agent's `mode`. */
 export const VOICE_MODES_DESCRIPTION =
   '`audio`: the agent is heard only, spoken by a text-to-speech engine (the voices a voice ' +
   'agent’s `voice` may name too). `video`: a talking avatar; its voices come from engines that ' +
   'return word timing with the audio (ElevenLabs, the offline eSpeak NG), which lip-sync needs.';
+
+/** A mode of VOICE_MODES (the voices query, a video agent's mode). */
+export const IsVoiceMode = (): PropertyDecorator =>
+  IsIn(VOICE_MODES, { message: `mode must be one of ${VOICE_MODES.join(', ')}` });
 
 /** GET /api/video-agent/voices: the optional mode filter. */
 export class ListVoicesQuery {
@@ -16,7 +20,7 @@ export class ListVoicesQuery {
     description: `Video generation mode: only the voices compatible with it. Absent: every voice of the catalogue. Any other value (also an empty one) answers 400. ${VOICE_MODES_DESCRIPTION}`,
   })
   @IsOptional()
-  @IsIn(VOICE_MODES, { message: `mode must be one of ${VOICE_MODES.join(', ')}` })
+  @IsVoiceMode()
   mode?: VoiceMode;
 }
 

@@ -12,6 +12,6 @@ export function emptyFormFields(): UploadFields {
 }
 
 export function addFormField(fields: UploadFields, name: string, value: string): void {
-  const previous = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  const previous = fields[name];
   fields[name] = previous === undefined ? value : [previous, value].flat();
 }

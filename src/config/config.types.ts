@@ -14,6 +14,26 @@ export interface S3StorageConfig {
   forcePathStyle: boolean;
 }
 
+export type SpeechToTextProvider = 'offline' | 'openai' | 'deepgram';
+export type TextToSpeechProvider = 'offline' | 'openai' | 'elevenlabs';
+
+/** A recognition engine; apiUrl, apiKey and model mean nothing to `offline`. */
+export interface SpeechToTextConfig {
+  provider: SpeechToTextProvider;
+  apiUrl: string;
+  apiKey: string | undefined;
+  model: string;
+}
+
+/** A synthesis engine; `voice` is what speaks when an agent names none. */
+export interface TextToSpeechConfig {
+  provider: TextToSpeechProvider;
+  apiUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  voice: string;
+}
+
 /** Every setting of the service, validated once at start (see loadConfig). */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -85,6 +105,10 @@ export interface AppConfig {
     /** How often the scheduler claims and places calls where jobs run; 0: never by itself. */
     tickMs: number;
   };
+  /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
+  llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
+  /** The speech engines of the voice runtime (STT_* and TTS_*). */
+  speech: { stt: SpeechToTextConfig; tts: TextToSpeechConfig };
   /** The voices agents and video agents may use (VOICE_CATALOGUE, else the default). */
   voices: { catalogue: readonly CatalogueVoice[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };

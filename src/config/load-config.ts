@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './config.error';
-import type { AppConfig, ProcessRole, S3StorageConfig } from './config.types';
+import type {
+  AppConfig,
+  ProcessRole,
+  S3StorageConfig,
+  SpeechToTextProvider,
+  TextToSpeechProvider,
+} from './config.types';
 import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
 import { createEnvReaders, type Env, type EnvReaders } from './env-readers';
 import { loadVoiceCatalogue } from './voice-catalogue';
@@ -121,6 +127,12 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       // 0: no automatic ticks (tests drive DialerScheduler.tick() themselves).
       tickMs: read.integer('DIALER_TICK_MS', 1_000, 0, 60_000),
     },
+    llm: {
+      apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),
+      apiKey: read.raw('LLM_API_KEY'),
+      model: read.string('LLM_MODEL', 'gpt-4o-mini'),
+    },
+    speech: speechEngines(read),
     voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
@@ -132,6 +144,46 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
         'trace',
         'silent',
       ]),
+    },
+  };
+}
+
+/** Each engine's public API and model, the defaults of STT_* and TTS_* (contract §7). */
+const STT_DEFAULTS: Record<SpeechToTextProvider, { apiUrl: string; model: string }> = {
+  offline: { apiUrl: 'http://localhost', model: 'pocketsphinx-en-us' },
+  openai: { apiUrl: 'https://api.openai.com/v1', model: 'whisper-1' },
+  deepgram: { apiUrl: 'wss://api.deepgram.com/v1', model: 'nova-2-phonecall' },
+};
+const TTS_DEFAULTS: Record<TextToSpeechProvider, { apiUrl: string; model: string; voice: string }> =
+  {
+    offline: { apiUrl: 'http://localhost', model: 'espeak-ng', voice: 'en-us' },
+    openai: { apiUrl: 'https://api.openai.com/v1', model: 'tts-1', voice: 'alloy' },
+    elevenlabs: {
+      apiUrl: 'wss://api.elevenlabs.io/v1',
+      model: 'eleven_flash_v2_5',
+      voice: '21m00Tcm4TlvDq8ikWAM',
+    },
+  };
+
+function speechEngines(read: EnvReaders): AppConfig['speech'] {
+  const sttProvider = read.oneOf('STT_PROVIDER', 'offline', ['offline', 'openai', 'deepgram']);
+  const ttsProvider = read.oneOf('TTS_PROVIDER', 'offline', ['offline', 'openai', 'elevenlabs']);
+  const stt = STT_DEFAULTS[sttProvider];
+  const tts = TTS_DEFAULTS[ttsProvider];
+  const protocols = ['http:', 'https:', 'ws:', 'wss:'];
+  return {
+    stt: {
+      provider: sttProvider,
+      apiUrl: read.url('STT_API_URL', stt.apiUrl, protocols)!,
+      apiKey: read.raw('STT_API_KEY'),
+      model: read.string('STT_MODEL', stt.model),
+    },
+    tts: {
+      provider: ttsProvider,
+      apiUrl: read.url('TTS_API_URL', tts.apiUrl, protocols)!,
+      apiKey: read.raw('TTS_API_KEY'),
+      model: read.string('TTS_MODEL', tts.model),
+      voice: read.string('TTS_VOICE', tts.voice),
     },
   };
 }

@@ -1,0 +1,44 @@
+/**
+ * Speech recognition for one call. Audio goes in as it arrives; `finish` is called when the
+ * session's end-of-turn detection says the caller stopped, and resolves the transcript of what
+ * was said since the previous finish ('' for nothing recognisable). Batch engines (offline,
+ * OpenAI-compatible) buffer the utterance and transcribe on finish; streaming ones (Deepgram)
+ * send audio as it comes and finalise on finish.
+ */
+export interface RecognitionStream {
+  /** 20 ms of caller audio, μ-law 8 kHz. */
+  write(ulaw: Buffer): void;
+  finish(signal?: AbortSignal): Promise<string>;
+  /** Drops buffered audio without transcribing it (the turn was a false start). */
+  reset(): void;
+  close(): void;
+}
+
+export interface SpeechToText {
+  open(options: { language: string }): RecognitionStream;
+}
+
+export interface SynthesisOptions {
+  voice: string;
+  language: string;
+  /** Aborted on barge-in: the engine stops and the iterator ends. */
+  signal: AbortSignal;
+}
+
+export interface TextToSpeech {
+  /**
+   * Speaks `text` as μ-law 8 kHz, yielding audio as the engine produces it, in chunks of any
+   * length (the session cuts them into 20 ms frames).
+   */
+  synthesize(text: string, options: SynthesisOptions): AsyncIterable<Buffer>;
+}
+
+/** Whether an engine can run here (offline: its Debian packages are installed). */
+export interface EngineReadiness {
+  ready: boolean;
+  /** Why not, in words for the start-up log. */
+  reason?: string;
+}
+
+export const SPEECH_TO_TEXT = Symbol('SpeechToText');
+export const TEXT_TO_SPEECH = Symbol('TextToSpeech');

@@ -1,0 +1,91 @@
+/**
+ * A streaming windowed-sinc resampler for 16-bit mono audio (any rate to any rate). It keeps the
+ * tail of the previous chunk, so audio cut into chunks of any size resamples exactly as it would
+ * in one piece: synthesis streams and caller frames both arrive in pieces. Never decimates by
+ * dropping samples: the low-pass below the lower Nyquist rate is what keeps speech free of
+ * aliasing.
+ */
+export class Resampler {
+  private readonly step: number;
+  private readonly cutoff: number;
+  private readonly halfTaps: number;
+  /** The windowed sinc sampled every 1/TABLE_STEPS of an input sample, from -halfTaps. */
+  private readonly kernel: Float32Array;
+  /** Input not yet fully used, as floats; `position` indexes into it in input samples. */
+  private pending = new Float32Array(0);
+  private position: number;
+
+  constructor(
+    readonly fromRate: number,
+    readonly toRate: number,
+    zeroCrossings = 16,
+  ) {
+    this.step = fromRate / toRate;
+    // Normalised to the input rate; 0.95 keeps the transition band below the new Nyquist.
+    this.cutoff = 0.95 * Math.min(1, toRate / fromRate) * 0.5;
+    this.halfTaps = Math.ceil(zeroCrossings / (2 * this.cutoff));
+    this.kernel = windowedSinc(this.cutoff, this.halfTaps);
+    // Start with silence before the first sample, so the first output aligns with input 0.
+    this.pending = new Float32Array(this.halfTaps);
+    this.position = this.halfTaps;
+  }
+
+  /** Resamples the next chunk; output lags input by the filter's half width until `flush`. */
+  push(chunk: Int16Array): Int16Array {
+    const joined = new Float32Array(this.pending.length + chunk.length);
+    joined.set(this.pending);
+    joined.set(chunk, this.pending.length);
+    const out: number[] = [];
+    while (this.position + this.halfTaps < joined.length) {
+      out.push(this.sampleAt(joined, this.position));
+      this.position += this.step;
+    }
+    const keepFrom = Math.max(0, Math.floor(this.position) - this.halfTaps);
+    this.pending = joined.slice(keepFrom);
+    this.position -= keepFrom;
+    return Int16Array.from(out);
+  }
+
+  /** The last samples, once the input has ended. */
+  flush(): Int16Array {
+    return this.push(new Int16Array(this.halfTaps + 1));
+  }
+
+  private sampleAt(input: Float32Array, at: number): number {
+    const centre = Math.floor(at);
+    const offset = Math.round((at - centre) * TABLE_STEPS);
+    let sum = 0;
+    // Tap i sits at x = i - at; its kernel entry is (x + halfTaps) * TABLE_STEPS.
+    let entry = TABLE_STEPS - offset;
+    for (let i = centre - this.halfTaps + 1; i <= centre + this.halfTaps; i++) {
+      if (i >= 0 && i < input.length) sum += input[i] * this.kernel[entry];
+      entry += TABLE_STEPS;
+    }
+    return Math.max(-32768, Math.min(32767, Math.round(sum)));
+  }
+}
+
+const TABLE_STEPS = 256;
+
+function windowedSinc(cutoff: number, halfTaps: number): Float32Array {
+  const table = new Float32Array(2 * halfTaps * TABLE_STEPS + 1);
+  for (let n = 0; n < table.length; n++) {
+    const x = n / TABLE_STEPS - halfTaps;
+    const window = 0.5 + 0.5 * Math.cos((Math.PI * x) / halfTaps); // Hann
+    const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x);
+    table[n] = sinc * window;
+  }
+  return table;
+}
+
+/** Resamples a whole clip. */
+export function resample(samples: Int16Array, fromRate: number, toRate: number): Int16Array {
+  if (fromRate === toRate) return samples.slice();
+  const resampler = new Resampler(fromRate, toRate);
+  const head = resampler.push(samples);
+  const tail = resampler.flush();
+  const out = new Int16Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
+  return out.subarray(0, Math.round((samples.length * toRate) / fromRate));
+}

@@ -40,5 +40,12 @@ export interface EngineReadiness {
   reason?: string;
 }
 
-export const SPEECH_TO_TEXT = Symbol('SpeechToText');
-export const TEXT_TO_SPEECH = Symbol('TextToSpeech');
+/** The engines STT_PROVIDER and TTS_PROVIDER chose, and whether they can run here. */
+export interface SpeechEngines {
+  stt: SpeechToText;
+  tts: TextToSpeech;
+  /** Checked once at start; calls fall back to the provider's own speech verb when not ready. */
+  readiness(): Promise<EngineReadiness>;
+}
+
+export const SPEECH_ENGINES = Symbol('SpeechEngines');

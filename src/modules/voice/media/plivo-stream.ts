@@ -2,7 +2,8 @@ import type { InboundMediaEvent } from './media-stream';
 import {
   type MessageSink,
   objectAt,
-  payloadOf,
+  audioEvent,
+  markEvent,
   type ProviderStream,
   stringAt,
 } from './provider-stream';
@@ -57,14 +58,10 @@ export class PlivoStream implements ProviderStream {
           token: headers.token,
         };
       }
-      case 'media': {
-        const ulaw = payloadOf(message);
-        return ulaw ? { kind: 'audio', ulaw } : null;
-      }
-      case 'playedStream': {
-        const name = stringAt(message, 'name');
-        return name === undefined ? null : { kind: 'mark', name };
-      }
+      case 'media':
+        return audioEvent(message);
+      case 'playedStream':
+        return markEvent(stringAt(message, 'name'));
       case 'clearedAudio':
         return { kind: 'cleared' };
       case 'stop':

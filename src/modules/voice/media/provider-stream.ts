@@ -32,3 +32,13 @@ export const payloadOf = (message: Record<string, unknown>): Buffer | null => {
   const payload = stringAt(objectAt(message, 'media'), 'payload');
   return payload ? Buffer.from(payload, 'base64') : null;
 };
+
+/** A μ-law media message as an audio event (Twilio, Plivo); null when it carries no payload. */
+export const audioEvent = (message: Record<string, unknown>): InboundMediaEvent | null => {
+  const ulaw = payloadOf(message);
+  return ulaw ? { kind: 'audio', ulaw } : null;
+};
+
+/** A played mark, from its name wherever the provider puts it. */
+export const markEvent = (name: string | undefined): InboundMediaEvent | null =>
+  name === undefined ? null : { kind: 'mark', name };

@@ -2,6 +2,7 @@ import { alawToUlaw } from '../audio/g711';
 import type { InboundMediaEvent } from './media-stream';
 import {
   type MessageSink,
+  markEvent,
   objectAt,
   payloadOf,
   type ProviderStream,
@@ -39,10 +40,8 @@ export class TelnyxStream implements ProviderStream {
         if (!payload || (track !== undefined && track !== 'inbound')) return null;
         return { kind: 'audio', ulaw: this.alaw ? alawToUlaw(payload) : payload };
       }
-      case 'mark': {
-        const name = stringAt(objectAt(message, 'mark'), 'name');
-        return name === undefined ? null : { kind: 'mark', name };
-      }
+      case 'mark':
+        return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
       case 'stop':
         return { kind: 'stop' };
       default:

@@ -2,7 +2,8 @@ import type { InboundMediaEvent } from './media-stream';
 import {
   type MessageSink,
   objectAt,
-  payloadOf,
+  audioEvent,
+  markEvent,
   type ProviderStream,
   stringAt,
 } from './provider-stream';
@@ -29,14 +30,10 @@ export class TwilioStream implements ProviderStream {
           token: stringAt(objectAt(start, 'customParameters'), 'token'),
         };
       }
-      case 'media': {
-        const ulaw = payloadOf(message);
-        return ulaw ? { kind: 'audio', ulaw } : null;
-      }
-      case 'mark': {
-        const name = stringAt(objectAt(message, 'mark'), 'name');
-        return name === undefined ? null : { kind: 'mark', name };
-      }
+      case 'media':
+        return audioEvent(message);
+      case 'mark':
+        return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
       case 'stop':
         return { kind: 'stop' };
       default:

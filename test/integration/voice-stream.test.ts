@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Database } from '../../src/database';
 import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema';
+import { CallSessions } from '../../src/modules/voice/session/call-sessions';
 import { encodeUlaw } from '../../src/modules/voice/audio/g711';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
@@ -174,7 +175,9 @@ describe('media stream: the agent speaks its greeting over the provider stream',
           what: 'the hang-up at the provider',
         });
         const hungUpAt = performance.now();
+        // Then the service closes the stream and forgets the call.
         await caller.closed;
+        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
 
         expect(spoken.at(-1)).toEqual({ text: GREETING, voice: 'en-us', language: 'en-US' });
         const { frames, marks } = caller;
@@ -234,12 +237,17 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         valid.send({ event: 'stop' });
         valid.close();
         await valid.closed;
+        // The caller's stop ends the session mid-greeting: nothing more is sent, nothing is kept.
+        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+        const heard = valid.frames.length;
+        expect(heard).toBeLessThan(FRAMES);
 
         const reused = await MediaStreamCaller.connect(provider.integration, stream.url);
         reused.start(call.id, stream.token);
         expect(await reused.closed).toBe(1008);
         expect(reused.frames).toHaveLength(0);
         expect(provider.hangupRequested(call.id)).toBe(false);
+        expect(valid.frames).toHaveLength(heard);
 
         const refusals = logs.lines.filter(
           (line) =>

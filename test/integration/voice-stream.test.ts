@@ -176,7 +176,7 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         });
         const hungUpAt = performance.now();
         // Then the service closes the stream and forgets the call.
-        await caller.closed;
+        expect(await caller.closed).toBe(1000);
         await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
 
         expect(spoken.at(-1)).toEqual({ text: GREETING, voice: 'en-us', language: 'en-US' });

@@ -18,7 +18,8 @@ import { TwilioStream } from './twilio-stream';
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** Close codes: policy violation (token), unsupported data (binary), invalid payload (JSON). */
+/** Close codes: normal, policy violation (token), unsupported data (binary), invalid JSON. */
+const CLOSE_NORMAL = 1000;
 const CLOSE_POLICY = 1008;
 const CLOSE_UNSUPPORTED = 1003;
 const CLOSE_INVALID = 1007;
@@ -92,7 +93,7 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
       send: (message) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
       },
-      close: () => ws.close(CLOSE_POLICY),
+      close: (refused) => ws.close(refused ? CLOSE_POLICY : CLOSE_NORMAL),
     };
     const stream = providerStream(integration, sink, urlToken);
     const session = this.sessions.open(integration, stream);

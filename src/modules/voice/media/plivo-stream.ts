@@ -87,7 +87,7 @@ export class PlivoStream implements ProviderStream {
     this.sink.send({ event: 'clearAudio', streamId: this.streamId });
   }
 
-  close(): void {
-    this.sink.close();
+  close(refused?: boolean): void {
+    this.sink.close(refused);
   }
 }

@@ -3,7 +3,8 @@ import type { InboundMediaEvent, MediaOutput } from './media-stream';
 /** Where a gateway writes its provider's messages (the WebSocket, or a test's array). */
 export interface MessageSink {
   send(message: object): void;
-  close(): void;
+  /** `refused`: closed as a policy violation (no valid stream token), else normally. */
+  close(refused?: boolean): void;
 }
 
 /** One provider's wire format: its messages in, InboundMediaEvents out, and MediaOutput back. */

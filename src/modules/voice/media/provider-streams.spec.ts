@@ -6,12 +6,12 @@ import { TwilioStream } from './twilio-stream';
 
 class Sink implements MessageSink {
   readonly sent: object[] = [];
-  closed = false;
+  closed: boolean | 'refused' = false;
   send(message: object): void {
     this.sent.push(message);
   }
-  close(): void {
-    this.closed = true;
+  close(refused?: boolean): void {
+    this.closed = refused ? 'refused' : true;
   }
 }
 
@@ -118,12 +118,12 @@ describe('provider media streams', () => {
     stream.sendAudio(frame);
     stream.sendMark('m');
     stream.clear();
-    stream.close();
+    stream.close(true);
     expect(sink.sent).toEqual([
       { event: 'media', media: { payload } },
       { event: 'mark', mark: { name: 'm' } },
       { event: 'clear' },
     ]);
-    expect(sink.closed).toBe(true);
+    expect(sink.closed).toBe('refused');
   });
 });

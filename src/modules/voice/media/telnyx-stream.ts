@@ -61,7 +61,7 @@ export class TelnyxStream implements ProviderStream {
     this.sink.send({ event: 'clear' });
   }
 
-  close(): void {
-    this.sink.close();
+  close(refused?: boolean): void {
+    this.sink.close(refused);
   }
 }

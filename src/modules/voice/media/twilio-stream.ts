@@ -57,7 +57,7 @@ export class TwilioStream implements ProviderStream {
     this.sink.send({ event: 'clear', streamSid: this.streamSid });
   }
 
-  close(): void {
-    this.sink.close();
+  close(refused?: boolean): void {
+    this.sink.close(refused);
   }
 }

@@ -11,6 +11,7 @@ class Output implements MediaOutput {
   readonly frames: Buffer[] = [];
   readonly marks: string[] = [];
   closed = false;
+  refused = false;
   sendAudio(ulaw: Buffer) {
     this.frames.push(ulaw);
   }
@@ -18,8 +19,9 @@ class Output implements MediaOutput {
     this.marks.push(name);
   }
   clear() {}
-  close() {
+  close(refused?: boolean) {
     this.closed = true;
+    this.refused = refused === true;
   }
 }
 
@@ -89,7 +91,7 @@ describe('CallSession', () => {
   it('closes a socket that never presents a token', () => {
     const h = harness();
     jest.advanceTimersByTime(START_TIMEOUT_MS);
-    expect(h.output.closed).toBe(true);
+    expect(h.output).toMatchObject({ closed: true, refused: true });
     expect(h.ended()).toBe(true);
     expect(h.warnings).toEqual([{ integration: 'provider_two', reason: 'no start' }]);
   });
@@ -99,7 +101,7 @@ describe('CallSession', () => {
     h.session.handle(start('forged'));
     h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160) });
     await flush();
-    expect(h.output.closed).toBe(true);
+    expect(h.output).toMatchObject({ closed: true, refused: true });
     expect(h.output.frames).toHaveLength(0);
     expect(h.signal()).toBeUndefined();
     expect(JSON.stringify(h.warnings)).not.toContain('forged');
@@ -118,7 +120,7 @@ describe('CallSession', () => {
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
     await flush();
     expect(h.hangups).toEqual(['CA1']);
-    expect(h.output.closed).toBe(true);
+    expect(h.output).toMatchObject({ closed: true, refused: false });
     expect(h.ended()).toBe(true);
   });
 

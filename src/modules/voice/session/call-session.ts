@@ -163,11 +163,11 @@ export class CallSession {
     if (this.isEnded()) return;
     // Never the token: only which check failed.
     this.deps.logger.warn({ integration: this.integration, reason }, 'Media stream refused');
-    this.close();
+    this.close(true);
   }
 
-  private close(): void {
-    this.output.close();
+  private close(refused = false): void {
+    this.output.close(refused);
     this.end();
   }
 

@@ -66,6 +66,44 @@ interface Provider {
 let sequence = 5000;
 const nextNumber = () => `+1415557${(sequence += 1)}`;
 
+/** The three providers' fakes and the app listening on its PUBLIC_BASE_URL, pointed at them. */
+async function startWithFakes(options: {
+  speechEngines: SpeechEngines;
+  env?: Record<string, string>;
+  logStream?: LogCapture;
+}) {
+  const [plivo, twilio, telnyx] = await Promise.all([
+    PlivoFake.start(),
+    TwilioFake.start(),
+    TelnyxFake.start(),
+  ]);
+  const port = await freePort();
+  const t = await startTestApp({
+    logStream: options.logStream,
+    speechEngines: options.speechEngines,
+    env: {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      PROVIDER_ONE_API_URL: plivo.baseUrl,
+      PROVIDER_TWO_API_URL: twilio.baseUrl,
+      PROVIDER_THREE_API_URL: telnyx.baseUrl,
+      PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
+      ...options.env,
+    },
+  });
+  await t.app.listen(port, '127.0.0.1');
+  const admin = await registerOrganization(t.http);
+  return {
+    t,
+    admin,
+    port,
+    fakes: { plivo, twilio, telnyx },
+    async close() {
+      await t.close();
+      await Promise.all([plivo.close(), twilio.close(), telnyx.close()]);
+    },
+  };
+}
+
 describe('media stream: the agent speaks its greeting over the provider stream', () => {
   const logs = new LogCapture();
   const spoken: Array<{ text: string; voice: string; language: string }> = [];
@@ -75,33 +113,22 @@ describe('media stream: the agent speaks its greeting over the provider stream',
   let t: TestApp;
   let admin: RegisteredAdmin;
   let port: number;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    [plivo, twilio, telnyx] = await Promise.all([
-      PlivoFake.start(),
-      TwilioFake.start(),
-      TelnyxFake.start(),
-    ]);
-    port = await freePort();
-    t = await startTestApp({
-      logStream: logs,
+    ({
+      t,
+      admin,
+      port,
+      close,
+      fakes: { plivo, twilio, telnyx },
+    } = await startWithFakes({
       speechEngines: toneEngines(spoken),
-      env: {
-        LOG_LEVEL: 'info',
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PROVIDER_ONE_API_URL: plivo.baseUrl,
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        PROVIDER_THREE_API_URL: telnyx.baseUrl,
-        PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
-      },
-    });
-    await t.app.listen(port, '127.0.0.1');
-    admin = await registerOrganization(t.http);
+      logStream: logs,
+      env: { LOG_LEVEL: 'info' },
+    }));
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([plivo?.close(), twilio?.close(), telnyx?.close()]);
-  });
+  afterAll(() => close?.());
 
   const streamingStart = (id: string) =>
     telnyx.call(id).actions.find((action) => action.action === 'streaming_start')?.body as
@@ -288,32 +315,21 @@ describe.each([
   let telnyx: TelnyxFake;
   let t: TestApp;
   let admin: RegisteredAdmin;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    [plivo, twilio, telnyx] = await Promise.all([
-      PlivoFake.start(),
-      TwilioFake.start(),
-      TelnyxFake.start(),
-    ]);
-    const port = await freePort();
     const engines = toneEngines([]);
-    t = await startTestApp({
+    ({
+      t,
+      admin,
+      close,
+      fakes: { plivo, twilio, telnyx },
+    } = await startWithFakes({
       speechEngines: { ...engines, readiness: () => Promise.resolve({ ready }) },
-      env: {
-        VOICE_RUNTIME: runtime,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        PROVIDER_THREE_API_URL: telnyx.baseUrl,
-        PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
-      },
-    });
-    await t.app.listen(port, '127.0.0.1');
-    admin = await registerOrganization(t.http);
+      env: { VOICE_RUNTIME: runtime },
+    }));
   });
-  afterAll(async () => {
-    await t?.close();
-    await Promise.all([plivo?.close(), twilio?.close(), telnyx?.close()]);
-  });
+  afterAll(() => close?.());
 
   const streamTokenCount = async () =>
     (await t.app.get(Database).db.select().from(streamTokens)).length;

@@ -20,6 +20,9 @@ import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
+import type { SpeechEngines } from './modules/voice/speech/speech-engines';
+import { SuppliedSpeechModule } from './modules/voice/speech/speech.module';
+import { VoiceModule } from './modules/voice/voice.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
@@ -32,6 +35,8 @@ export interface AppModuleOptions {
   logStream?: Writable;
   /** Resolves webhook host names for the SSRF checks; the OS resolver by default (tests fake it). */
   webhookDnsResolver?: WebhookDnsResolver;
+  /** Replaces the speech engines STT_PROVIDER and TTS_PROVIDER chose (tests fake them). */
+  speechEngines?: SpeechEngines;
 }
 
 @Module({})
@@ -54,6 +59,8 @@ export class AppModule {
         StorageModule,
         KnowledgeBasesModule,
         DialerModule,
+        SuppliedSpeechModule.forRoot(options.speechEngines),
+        VoiceModule,
         CallProgressModule,
         DncModule,
         BatchesModule,

@@ -109,6 +109,11 @@ export interface AppConfig {
   llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
   /** The speech engines of the voice runtime (STT_* and TTS_*). */
   speech: { stt: SpeechToTextConfig; tts: TextToSpeechConfig };
+  /**
+   * VOICE_RUNTIME: whether answered calls are connected to the media stream (when the speech
+   * engines are ready too); off, they hear the provider's own speech verb and hang up.
+   */
+  voice: { runtime: boolean };
   /** The voices agents and video agents may use (VOICE_CATALOGUE, else the default). */
   voices: { catalogue: readonly CatalogueVoice[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };

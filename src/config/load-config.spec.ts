@@ -232,4 +232,12 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
   });
+
+  it('connects calls to the voice runtime unless VOICE_RUNTIME is off', () => {
+    expect(loadConfig({ ...server }).voice).toEqual({ runtime: true });
+    expect(loadConfig({ ...server, VOICE_RUNTIME: 'off' }).voice).toEqual({ runtime: false });
+    expect(() => loadConfig({ ...server, VOICE_RUNTIME: 'false' })).toThrow(
+      new ConfigError('VOICE_RUNTIME', 'must be one of on, off'),
+    );
+  });
 });

@@ -133,6 +133,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       model: read.string('LLM_MODEL', 'gpt-4o-mini'),
     },
     speech: speechEngines(read),
+    voice: { runtime: read.oneOf('VOICE_RUNTIME', 'on', ['on', 'off']) === 'on' },
     voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [

@@ -6,11 +6,7 @@ import {
   phoneLogs,
   type PhoneLogRow,
 } from '../../src/modules/call-records/call-records.schema';
-import { callbackUrlsFor, callbackUrlsForCall } from '../../src/modules/phones/callback-urls';
 import { events } from '../../src/modules/events/events.schema';
-import { PhoneCredentials } from '../../src/modules/phones/phone-credentials';
-import { PhonesRepository } from '../../src/modules/phones/phones.repository';
-import { TelephonyProviders } from '../../src/modules/telephony/telephony-providers';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import {
   PlivoFake,
@@ -22,12 +18,12 @@ import {
   twilioSignature,
 } from '../fakes';
 import { field } from '../fakes/http-fake';
-import { AttemptFactories } from '../support/attempt-factories';
-import { CallingFactories } from '../support/calling-factories';
+import { unescapeXml } from '../fakes/media-stream-caller';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { freePort } from '../support/free-port';
 import { LogCapture } from '../support/log-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { type PlacedCallOptions, placedCall as placeCall } from '../support/placed-call';
 import { waitFor } from '../support/wait-for';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { createWebhook } from '../support/webhook-factories';
@@ -63,13 +59,6 @@ interface Harness {
 
 let sequence = 3000;
 const nextNumber = () => `+1415556${(sequence += 1)}`;
-const unescapeXml = (value: string) =>
-  value
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 async function resend(delivery: CallbackDelivery, url = delivery.url): Promise<number> {
   const response = await fetch(url, {
@@ -90,8 +79,6 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
     let receiver: WebhookReceiver;
     let t: TestApp;
     let admin: RegisteredAdmin;
-    let calling: CallingFactories;
-    let attempts: AttemptFactories;
 
     beforeAll(async () => {
       [plivo, twilio, telnyx, receiver] = await Promise.all([
@@ -116,8 +103,6 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
       });
       await t.app.listen(port, '127.0.0.1');
       admin = await registerOrganization(t.http);
-      calling = new CallingFactories(t);
-      attempts = new AttemptFactories(t);
       await createWebhook(t, admin, { url: receiver.url('/events'), events: CALL_EVENTS });
     });
     afterAll(async () => {
@@ -206,64 +191,19 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
     ];
 
     /** A phone added through the API, a batch with one claimed attempt, and its placed call. */
-    async function placedCall(
+    function placedCall(
       harness: Harness,
-      batchValues: Partial<typeof batches.$inferInsert> = {},
-      agentValues: Parameters<AttemptFactories['agent']>[1] = {},
+      batchValues: PlacedCallOptions['batch'] = {},
+      agentValues: PlacedCallOptions['agent'] = {},
     ) {
       const number = nextNumber();
-      const added = await t.http
-        .post('/api/call/add-phone')
-        .set({ Authorization: `Bearer ${admin.token}` })
-        .send({
-          userId: admin.userId,
-          phoneNumber: number,
-          integration: harness.integration,
-          ...harness.seed(number),
-        })
-        .expect(201);
-      const phone = (await t.app
-        .get(PhonesRepository)
-        .findById(admin.organizationId, added.body.data._id as string))!;
-      const agent = await attempts.agent(admin.organizationId, {
-        greeting: GREETING,
-        voicemailMessage: VOICEMAIL,
-        ...agentValues,
+      return placeCall(t, admin, {
+        integration: harness.integration,
+        number,
+        credentials: harness.seed(number),
+        batch: batchValues,
+        agent: { greeting: GREETING, voicemailMessage: VOICEMAIL, ...agentValues },
       });
-      const batch = await calling.batch(admin.organizationId, admin.userId, {
-        callingNumbers: [phone.id],
-        agentId: agent.id,
-        // Whatever the hour this runs at, a retry is due `delay` later (the windows are the
-        // dialer tests' and the compliance simulation's).
-        enforceCalleeLocalHours: false,
-        ...batchValues,
-      });
-      const [record] = await calling.callRecords(batch, [{ name: 'Grace' }]);
-      const log = await attempts.claimed(record, phone, { agentId: agent.id });
-      const { callbackToken, ...credentials } = t.app
-        .get(PhoneCredentials)
-        .open(admin.organizationId, phone.id, phone.credentials);
-      const urls = callbackUrlsFor(
-        t.config.http.publicBaseUrl,
-        harness.integration,
-        phone.id,
-        callbackToken,
-      );
-      const { providerCallId } = await t.app
-        .get(TelephonyProviders)
-        .get(harness.integration)
-        .placeCall(credentials, {
-          from: phone.phoneNumber,
-          to: record.phoneNumber,
-          urls: callbackUrlsForCall(urls, log.id),
-          appId: phone.providerAppId ?? undefined,
-          clientState: log.id,
-          ringTimeoutSeconds: 30,
-          timeLimitSeconds: 600,
-          record: batch.recordCalls,
-          machineDetection: true,
-        });
-      return { phone, batch, record, log, id: providerCallId, callbackToken };
     }
 
     const logOf = async (id: string): Promise<PhoneLogRow> =>

@@ -6,6 +6,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { loadConfig, type AppConfig } from '../../src/config';
 import { createApp } from '../../src/create-app';
+import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { WebhookDnsResolver } from '../../src/modules/webhooks/ssrf';
 import { createTestDatabase, type TestDatabase } from './postgres';
 
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   redis?: boolean;
   /** Answers the webhook SSRF checks instead of the OS resolver (see WEBHOOK_DNS_RESOLVER). */
   webhookDnsResolver?: WebhookDnsResolver;
+  /** Replaces the configured speech engines (a test synthesis engine, readiness true). */
+  speechEngines?: SpeechEngines;
 }
 
 /** Boots the whole app against a fresh PostgreSQL database (and optionally real Redis). */
@@ -54,6 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: false,
     logStream: options.logStream,
     webhookDnsResolver: options.webhookDnsResolver,
+    speechEngines: options.speechEngines,
   });
   await app.init();
   return {

@@ -5,6 +5,7 @@ import { DialerModule } from '../dialer/dialer.module';
 import { EventsModule } from '../events/events.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
+import { VoiceModule } from '../voice/voice.module';
 import { CallbackVerifier } from './callback-verifier';
 import { TelephonyCallbacksController } from './telephony-callbacks.controller';
 import { TelephonyCallbacksService } from './telephony-callbacks.service';
@@ -21,6 +22,7 @@ import { TelephonyCallbacksService } from './telephony-callbacks.service';
     EventsModule,
     PhonesModule,
     TelephonyModule,
+    VoiceModule,
   ],
   controllers: [TelephonyCallbacksController],
   providers: [CallbackVerifier, TelephonyCallbacksService],

@@ -67,10 +67,18 @@ function ProviderCallback(
 const ANSWER_SUMMARY = 'Provider callback: the call was answered';
 const ANSWER_DESCRIPTION =
   "Records the answer and replies with what the call hears, in the provider's format: TwiML " +
-  "(provider_two) or Plivo XML (provider_one): the agent's greeting (its voicemail message " +
-  'when answering-machine detection says machine), then hang up; Plivo also records the call ' +
-  'when the batch records calls. A call this number did not place is hung up. provider_three ' +
-  'has no answer URL (404): its status callback speaks through Call Control.';
+  '(provider_two) or Plivo XML (provider_one). When the voice runtime can run (VOICE_RUNTIME on ' +
+  "and the speech engines ready) the call's audio is connected to the media WebSocket " +
+  '`{PUBLIC_BASE_URL as ws:/wss:}/api/telephony/{integration}/stream` (TwiML ' +
+  '`<Connect><Stream>` with the single-use stream token as a `<Parameter name="token">`; Plivo ' +
+  '`<Stream bidirectional="true" keepCallAlive="true">` with `extraHeaders="token=…"`; base64 ' +
+  'μ-law 8 kHz, 20 ms frames), where the agent speaks; the token lives five minutes, opens one ' +
+  'socket once, and a socket without a valid one is closed before any audio is read. ' +
+  "Otherwise the agent's greeting (its voicemail message when answering-machine detection says " +
+  "machine) by the provider's speech verb, then hang up. Plivo also records the call when the " +
+  'batch records calls. A call this number did not place is hung up. provider_three has no ' +
+  'answer URL (404): its status callback starts the stream (`streaming_start`, token in the ' +
+  'stream URL) or speaks through Call Control.';
 const STATUS_SUMMARY = 'Provider callback: call progress';
 const STATUS_DESCRIPTION =
   "Moves the attempt's phone log (callStatus, providerStatus, callDuration, answeredBy, " +

@@ -10,7 +10,8 @@ import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
 import { ProviderError } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
-import { plivoAnswer, telnyxSpeech, twimlAnswer } from './answer/answer-documents';
+import { VoiceRuntime } from '../voice/voice-runtime';
+import { plivoAnswer, telnyxSpeech, telnyxStreaming, twimlAnswer } from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
 import { CallProgress, type ProgressReport } from '../dialer/call-progress';
@@ -34,6 +35,7 @@ export class TelephonyCallbacksService {
     private readonly progress: CallProgress,
     private readonly agents: AgentsRepository,
     private readonly providers: TelephonyProviders,
+    private readonly voice: VoiceRuntime,
     private readonly logger: PinoLogger,
   ) {
     this.logger.setContext(TelephonyCallbacksService.name);
@@ -92,7 +94,11 @@ export class TelephonyCallbacksService {
     return attempt;
   }
 
-  /** What the answered call hears: the attempt's agent speaking, recorded when the batch asks. */
+  /**
+   * What the answered call hears: its media stream, where the voice runtime speaks, when the
+   * runtime can run and there is something to say; else the agent's line by the provider's
+   * speech verb. Recorded when the batch asks.
+   */
   private async plan(verified: VerifiedCallback, attempt: Attempt): Promise<AnswerPlan> {
     const { log, batch } = attempt;
     const agent = log.agentId
@@ -106,7 +112,10 @@ export class TelephonyCallbacksService {
             maxSeconds: agent?.maxCallSeconds ?? 600,
           }
         : undefined;
-    return planAnswer(agent, log.answeredBy, record);
+    const plan = planAnswer(agent, log.answeredBy, record);
+    if (plan.kind !== 'speak' || !plan.speech) return plan;
+    const stream = await this.voice.connect(verified.integration, batch.organizationId, log.id);
+    return stream ? { kind: 'stream', stream, ...(record ? { record } : {}) } : plan;
   }
 
   private statusUrl(verified: VerifiedCallback, phoneLogId: string): string {
@@ -120,8 +129,8 @@ export class TelephonyCallbacksService {
   }
 
   /**
-   * provider_three: once answered, `speak` the plan's line (or hang up when there is nothing to
-   * say); when the speech ends, hang up. Sent after the commit; a failure is logged (the call
+   * provider_three: once answered, start the media stream, or `speak` the plan's line (or hang
+   * up when there is nothing to say) and hang up when the speech ends. Sent after the commit; a failure is logged (the call
    * then ends at its time limit).
    */
   private async commandTelnyx(
@@ -135,14 +144,15 @@ export class TelephonyCallbacksService {
     const telnyx = this.providers.callControl;
     let command: (() => Promise<void>) | undefined;
     if (answeredNow) {
-      const speech = telnyxSpeech(await this.plan(verified, attempt));
-      command = speech
-        ? () =>
-            telnyx.speak(verified.credentials, callId, {
-              ...speech,
-              commandId: `${attempt.log.id}-answer`,
-            })
-        : () => telnyx.hangupCall(verified.credentials, callId);
+      const plan = await this.plan(verified, attempt);
+      const streaming = telnyxStreaming(plan);
+      const speech = telnyxSpeech(plan);
+      const commandId = `${attempt.log.id}-answer`;
+      if (streaming)
+        command = () => telnyx.startStreaming(verified.credentials, callId, streaming, commandId);
+      else if (speech)
+        command = () => telnyx.speak(verified.credentials, callId, { ...speech, commandId });
+      else command = () => telnyx.hangupCall(verified.credentials, callId);
     } else if (parsed.providerStatus === 'call.speak.ended') {
       command = () => telnyx.hangupCall(verified.credentials, callId);
     }

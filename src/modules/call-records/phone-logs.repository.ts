@@ -95,6 +95,14 @@ export class PhoneLogsRepository {
       });
   }
 
+  async findById(organizationId: string, id: string): Promise<PhoneLogRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(phoneLogs)
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
+    return row;
+  }
+
   /** Whether a person (or someone AMD could not tell from a machine) answered any attempt. */
   async recordPicked(organizationId: string, callRecordId: string): Promise<boolean> {
     const [row] = await this.database.db

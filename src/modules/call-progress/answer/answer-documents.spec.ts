@@ -1,5 +1,11 @@
-import { plivoAnswer, telnyxSpeech, twimlAnswer, xmlEscape } from './answer-documents';
-import { NEUTRAL_LINE, planAnswer, type SpeakingAgent } from './answer-plan';
+import {
+  plivoAnswer,
+  telnyxSpeech,
+  telnyxStreaming,
+  twimlAnswer,
+  xmlEscape,
+} from './answer-documents';
+import { type AnswerPlan, NEUTRAL_LINE, planAnswer, type SpeakingAgent } from './answer-plan';
 
 const agent: SpeakingAgent = {
   greeting: 'Hi <there> & "you"',
@@ -69,6 +75,44 @@ describe('answer instructions', () => {
       text: 'Hi <there> & "you"',
       voice: 'female',
       language: 'en-GB',
+    });
+  });
+
+  describe('connecting the media stream', () => {
+    const stream: AnswerPlan = {
+      kind: 'stream',
+      stream: { url: 'wss://sb.example.com/api/telephony/provider_two/stream', token: 'a-b_c&d' },
+    };
+
+    it('connects TwiML to the stream with the token as a Parameter, not in the URL', () => {
+      expect(twimlAnswer(stream)).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?><Response><Connect>' +
+          '<Stream url="wss://sb.example.com/api/telephony/provider_two/stream">' +
+          '<Parameter name="token" value="a-b_c&amp;d"/></Stream></Connect></Response>',
+      );
+    });
+
+    it('opens a bidirectional μ-law Plivo stream that keeps the call, recording first', () => {
+      const record = { callbackUrl: 'https://sb.example.com/s?token=t', maxSeconds: 60 };
+      expect(plivoAnswer({ ...stream, record })).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+          '<Record recordSession="true" redirect="false" maxLength="60" fileFormat="mp3" ' +
+          'callbackUrl="https://sb.example.com/s?token=t" callbackMethod="POST"/>' +
+          '<Stream bidirectional="true" keepCallAlive="true" ' +
+          'contentType="audio/x-mulaw;rate=8000" extraHeaders="token=a-b_c&amp;d">' +
+          'wss://sb.example.com/api/telephony/provider_two/stream</Stream></Response>',
+      );
+    });
+
+    it('starts Telnyx streaming with the token in the URL query and PCMU both ways', () => {
+      expect(telnyxStreaming(stream)).toEqual({
+        stream_url: 'wss://sb.example.com/api/telephony/provider_two/stream?token=a-b_c%26d',
+        stream_track: 'inbound_track',
+        stream_bidirectional_mode: 'rtp',
+        stream_bidirectional_codec: 'PCMU',
+      });
+      expect(telnyxStreaming(planAnswer(agent, 'human'))).toBeNull();
+      expect(telnyxSpeech(stream)).toBeNull();
     });
   });
 });

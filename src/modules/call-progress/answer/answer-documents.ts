@@ -1,3 +1,4 @@
+import type { StreamConnection } from '../../voice/voice-runtime';
 import type { AnswerPlan, Speech } from './answer-plan';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -27,29 +28,50 @@ const speak = (verb: 'Say' | 'Speak', speech: Speech | null): string =>
     ? `<${verb}${attributes({ language: speech.language, voice: speech.voice })}>${xmlEscape(speech.text)}</${verb}>`
     : '';
 
-/** provider_two: TwiML. */
+/** The audio format every stream speaks: 20 ms frames of 8 kHz μ-law. */
+const STREAM_CONTENT_TYPE = 'audio/x-mulaw;rate=8000';
+
+/** provider_two: TwiML. Twilio drops a Stream URL's query: the token goes as a <Parameter>. */
 export function twimlAnswer(plan: AnswerPlan): string {
+  if (plan.kind === 'stream') {
+    const { url, token } = plan.stream;
+    return (
+      `${XML_DECLARATION}<Response><Connect><Stream${attributes({ url })}>` +
+      `<Parameter${attributes({ name: 'token', value: token })}/></Stream></Connect></Response>`
+    );
+  }
   const body = plan.kind === 'speak' ? speak('Say', plan.speech) : '';
   return `${XML_DECLARATION}<Response>${body}<Hangup/></Response>`;
 }
 
-/** provider_one: Plivo XML; `<Record recordSession>` records the whole call in the background. */
+/** Plivo's bidirectional stream; `keepCallAlive` holds the call until the stream ends. */
+const plivoStream = ({ url, token }: StreamConnection): string =>
+  `<Stream${attributes({
+    bidirectional: 'true',
+    keepCallAlive: 'true',
+    contentType: STREAM_CONTENT_TYPE,
+    extraHeaders: `token=${token}`,
+  })}>${xmlEscape(url)}</Stream>`;
+
+/**
+ * provider_one: Plivo XML; `<Record recordSession>` records the whole call in the background,
+ * then the stream, or the speech and a hang-up.
+ */
 export function plivoAnswer(plan: AnswerPlan): string {
-  let body = '';
-  if (plan.kind === 'speak') {
-    if (plan.record) {
-      body += `<Record${attributes({
+  if (plan.kind === 'hangup') return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  const record = plan.record
+    ? `<Record${attributes({
         recordSession: 'true',
         redirect: 'false',
         maxLength: plan.record.maxSeconds,
         fileFormat: 'mp3',
         callbackUrl: plan.record.callbackUrl,
         callbackMethod: 'POST',
-      })}/>`;
-    }
-    body += speak('Speak', plan.speech);
-  }
-  return `${XML_DECLARATION}<Response>${body}<Hangup/></Response>`;
+      })}/>`
+    : '';
+  const then =
+    plan.kind === 'stream' ? plivoStream(plan.stream) : `${speak('Speak', plan.speech)}<Hangup/>`;
+  return `${XML_DECLARATION}<Response>${record}${then}</Response>`;
 }
 
 /** provider_three has no answer document: the plan becomes a Call Control `speak` (or nothing). */
@@ -62,5 +84,21 @@ export function telnyxSpeech(
     text: plan.speech.text,
     voice: plan.speech.voice ?? 'female',
     language: plan.speech.language,
+  };
+}
+
+/**
+ * provider_three: the Call Control `streaming_start` that connects the stream. Telnyx keeps the
+ * URL's query, so the token rides there; audio both ways as RTP PCMU (8 kHz μ-law).
+ */
+export function telnyxStreaming(plan: AnswerPlan): Record<string, string> | null {
+  if (plan.kind !== 'stream') return null;
+  const url = new URL(plan.stream.url);
+  url.searchParams.set('token', plan.stream.token);
+  return {
+    stream_url: url.toString(),
+    stream_track: 'inbound_track',
+    stream_bidirectional_mode: 'rtp',
+    stream_bidirectional_codec: 'PCMU',
   };
 }

@@ -1,5 +1,6 @@
 import type { AgentRow } from '../../agents/agents.schema';
 import type { AmdVerdict } from '../../telephony/answered-by';
+import type { StreamConnection } from '../../voice/voice-runtime';
 
 /** Something said on the call with the provider's own speech verb. */
 export interface Speech {
@@ -17,12 +18,13 @@ export interface RecordingRequest {
 }
 
 /**
- * What an answered call hears. Until the media stream of contract §8 exists (issue #14, which
- * adds a `stream` plan rendered as <Connect><Stream> / <Stream> / streaming_start), the agent's
- * line is spoken with the provider's speech verb and the call hangs up.
+ * What an answered call hears: the media stream, where the voice runtime speaks (contract §8),
+ * or, when it cannot run, the agent's line with the provider's speech verb and a hang-up.
  */
 export type AnswerPlan =
-  { kind: 'speak'; speech: Speech | null; record?: RecordingRequest } | { kind: 'hangup' };
+  | { kind: 'speak'; speech: Speech | null; record?: RecordingRequest }
+  | { kind: 'stream'; stream: StreamConnection; record?: RecordingRequest }
+  | { kind: 'hangup' };
 
 /** Said when the attempt has no agent (or it has no greeting): who calls, and goodbye. */
 export const NEUTRAL_LINE = 'Hello, this is an automated call. Goodbye.';

@@ -187,6 +187,24 @@ export class TelnyxProvider implements TelephonyProvider {
     });
   }
 
+  /**
+   * Connects the call's audio to a media WebSocket (`streaming_start`); `params` are the
+   * stream_* fields (URL, track, bidirectional mode and codec).
+   */
+  async startStreaming(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    params: Record<string, string>,
+    commandId: string,
+  ) {
+    await this.api.call(credentials, {
+      method: 'POST',
+      path: `/calls/${encodeURIComponent(providerCallId)}/actions/streaming_start`,
+      json: { ...params, command_id: commandId },
+      retry: true,
+    });
+  }
+
   /** Telnyx only says whether the call is alive (`is_alive`); the outcome is the caller's to infer. */
   async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
     const { body } = await this.api.call<{ data: { is_alive?: boolean; call_duration?: number } }>(

@@ -30,6 +30,9 @@ export interface MediaOutput {
   sendMark(name: string): void;
   /** Drops whatever the provider has buffered but not played (barge-in). */
   clear(): void;
-  /** Ends the stream (the call itself is ended through the provider's REST API). */
-  close(): void;
+  /**
+   * Ends the stream (the call itself is ended through the provider's REST API); `refused`: the
+   * socket never proved which call it carries.
+   */
+  close(refused?: boolean): void;
 }

@@ -1,0 +1,45 @@
+import type { InboundMediaEvent, MediaOutput } from './media-stream';
+
+/** Where a gateway writes its provider's messages (the WebSocket, or a test's array). */
+export interface MessageSink {
+  send(message: object): void;
+  /** `refused`: closed as a policy violation (no valid stream token), else normally. */
+  close(refused?: boolean): void;
+}
+
+/** One provider's wire format: its messages in, InboundMediaEvents out, and MediaOutput back. */
+export interface ProviderStream extends MediaOutput {
+  /** What a parsed JSON message means; null for one the session need not know (connected…). */
+  read(message: Record<string, unknown>): InboundMediaEvent | null;
+}
+
+/** A field of a parsed message as an object; {} when absent or not one. */
+export const objectAt = (value: unknown, key: string): Record<string, unknown> => {
+  const field =
+    typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
+  return typeof field === 'object' && field !== null && !Array.isArray(field)
+    ? (field as Record<string, unknown>)
+    : {};
+};
+
+/** A field of a parsed message as a string; undefined when absent or not one. */
+export const stringAt = (value: Record<string, unknown>, key: string): string | undefined =>
+  typeof value[key] === 'string' ? value[key] : undefined;
+
+/** A media message's base64 payload as bytes; null when it carries none. */
+export const payloadOf = (message: Record<string, unknown>): Buffer | null => {
+  const payload = stringAt(objectAt(message, 'media'), 'payload');
+  return payload ? Buffer.from(payload, 'base64') : null;
+};
+
+/** A μ-law media message as an audio event (Twilio, Plivo); null when it carries no payload. */
+export const audioEvent = (message: Record<string, unknown>): InboundMediaEvent | null => {
+  const ulaw = payloadOf(message);
+  return ulaw ? { kind: 'audio', ulaw } : null;
+};
+
+/** A played mark, from its name wherever the provider puts it. */
+export const markEvent = (name: string | undefined): InboundMediaEvent | null =>
+  name === undefined ? null : { kind: 'mark', name };

@@ -1,0 +1,129 @@
+import { encodeUlaw } from '../audio/g711';
+import { PlivoStream, plivoExtraHeaders } from './plivo-stream';
+import type { MessageSink } from './provider-stream';
+import { TelnyxStream } from './telnyx-stream';
+import { TwilioStream } from './twilio-stream';
+
+class Sink implements MessageSink {
+  readonly sent: object[] = [];
+  closed: boolean | 'refused' = false;
+  send(message: object): void {
+    this.sent.push(message);
+  }
+  close(refused?: boolean): void {
+    this.closed = refused ? 'refused' : true;
+  }
+}
+
+const frame = Buffer.alloc(160, 0x55);
+const payload = frame.toString('base64');
+
+describe('provider media streams', () => {
+  it('Twilio: reads start, media, mark, stop and writes media, mark, clear with the streamSid', () => {
+    const sink = new Sink();
+    const stream = new TwilioStream(sink);
+    expect(stream.read({ event: 'connected', protocol: 'Call' })).toBeNull();
+    expect(
+      stream.read({
+        event: 'start',
+        streamSid: 'MZ1',
+        start: { streamSid: 'MZ1', callSid: 'CA1', customParameters: { token: 't0k' } },
+      }),
+    ).toEqual({ kind: 'start', streamId: 'MZ1', providerCallId: 'CA1', token: 't0k' });
+    expect(stream.read({ event: 'media', media: { payload } })).toEqual({
+      kind: 'audio',
+      ulaw: frame,
+    });
+    expect(stream.read({ event: 'mark', mark: { name: 'm1' } })).toEqual({
+      kind: 'mark',
+      name: 'm1',
+    });
+    expect(stream.read({ event: 'stop' })).toEqual({ kind: 'stop' });
+    stream.sendAudio(frame);
+    stream.sendMark('m2');
+    stream.clear();
+    expect(sink.sent).toEqual([
+      { event: 'media', streamSid: 'MZ1', media: { payload } },
+      { event: 'mark', streamSid: 'MZ1', mark: { name: 'm2' } },
+      { event: 'clear', streamSid: 'MZ1' },
+    ]);
+  });
+
+  it('Twilio: a start without the token parameter carries none; odd shapes are ignored', () => {
+    const stream = new TwilioStream(new Sink());
+    expect(stream.read({ event: 'start', start: 'nonsense' })).toMatchObject({ token: undefined });
+    expect(stream.read({ event: 'media', media: { payload: 42 } })).toBeNull();
+    expect(stream.read({ event: 'mark', mark: null })).toBeNull();
+  });
+
+  it('Plivo: reads the token from extraHeaders, checkpoints as playedStream, clearedAudio', () => {
+    const sink = new Sink();
+    const stream = new PlivoStream(sink);
+    expect(
+      stream.read({
+        event: 'start',
+        start: { streamId: 'S1', callId: 'C1' },
+        extra_headers: '{"token":"t0k"}',
+      }),
+    ).toEqual({ kind: 'start', streamId: 'S1', providerCallId: 'C1', token: 't0k' });
+    expect(stream.read({ event: 'playedStream', streamId: 'S1', name: 'm1' })).toEqual({
+      kind: 'mark',
+      name: 'm1',
+    });
+    expect(stream.read({ event: 'clearedAudio', streamId: 'S1' })).toEqual({ kind: 'cleared' });
+    stream.sendAudio(frame);
+    stream.sendMark('m2');
+    stream.clear();
+    expect(sink.sent).toEqual([
+      {
+        event: 'playAudio',
+        streamId: 'S1',
+        media: { contentType: 'audio/x-mulaw', sampleRate: 8000, payload },
+      },
+      { event: 'checkpoint', streamId: 'S1', name: 'm2' },
+      { event: 'clearAudio', streamId: 'S1' },
+    ]);
+  });
+
+  it('Plivo: extraHeaders as an object, JSON, or the attribute’s k=v list', () => {
+    expect(plivoExtraHeaders({ token: 'a', n: 1 })).toEqual({ token: 'a' });
+    expect(plivoExtraHeaders('{"token":"a"}')).toEqual({ token: 'a' });
+    expect(plivoExtraHeaders('token=a=b,x=y;z=1')).toEqual({ token: 'a=b', x: 'y', z: '1' });
+    expect(plivoExtraHeaders('{broken')).toEqual({});
+    expect(plivoExtraHeaders(undefined)).toEqual({});
+  });
+
+  it('Telnyx: token from the URL, PCMA decoded to μ-law, only the inbound track', () => {
+    const sink = new Sink();
+    const stream = new TelnyxStream(sink, 'url-token');
+    expect(
+      stream.read({
+        event: 'start',
+        stream_id: 'S1',
+        start: { call_control_id: 'v3:1', media_format: { encoding: 'PCMA', sample_rate: 8000 } },
+      }),
+    ).toEqual({ kind: 'start', streamId: 'S1', providerCallId: 'v3:1', token: 'url-token' });
+    // A-law 0xd5 is the smallest positive step, μ-law 0xff its counterpart (silence).
+    const alaw = Buffer.alloc(160, 0xd5);
+    expect(
+      stream.read({
+        event: 'media',
+        media: { track: 'inbound', payload: alaw.toString('base64') },
+      }),
+    ).toEqual({
+      kind: 'audio',
+      ulaw: encodeUlaw(new Int16Array(160).fill(8)),
+    });
+    expect(stream.read({ event: 'media', media: { track: 'outbound', payload } })).toBeNull();
+    stream.sendAudio(frame);
+    stream.sendMark('m');
+    stream.clear();
+    stream.close(true);
+    expect(sink.sent).toEqual([
+      { event: 'media', media: { payload } },
+      { event: 'mark', mark: { name: 'm' } },
+      { event: 'clear' },
+    ]);
+    expect(sink.closed).toBe('refused');
+  });
+});

@@ -1,0 +1,67 @@
+import { alawToUlaw } from '../audio/g711';
+import type { InboundMediaEvent } from './media-stream';
+import {
+  type MessageSink,
+  markEvent,
+  objectAt,
+  payloadOf,
+  type ProviderStream,
+  stringAt,
+} from './provider-stream';
+
+/**
+ * provider_three (Telnyx media streaming): `connected`, `start` {call_control_id, media_format},
+ * `media`, `mark` (echoed once played), `stop`. The token came in the stream URL's query. A PCMA
+ * leg is decoded to μ-law here; what we send is PCMU, as streaming_start asked.
+ */
+export class TelnyxStream implements ProviderStream {
+  private alaw = false;
+
+  constructor(
+    private readonly sink: MessageSink,
+    private readonly urlToken: string | undefined,
+  ) {}
+
+  read(message: Record<string, unknown>): InboundMediaEvent | null {
+    switch (message.event) {
+      case 'start': {
+        const start = objectAt(message, 'start');
+        this.alaw = stringAt(objectAt(start, 'media_format'), 'encoding') === 'PCMA';
+        return {
+          kind: 'start',
+          streamId: stringAt(message, 'stream_id') ?? '',
+          providerCallId: stringAt(start, 'call_control_id') ?? '',
+          token: this.urlToken,
+        };
+      }
+      case 'media': {
+        const track = stringAt(objectAt(message, 'media'), 'track');
+        const payload = payloadOf(message);
+        if (!payload || (track !== undefined && track !== 'inbound')) return null;
+        return { kind: 'audio', ulaw: this.alaw ? alawToUlaw(payload) : payload };
+      }
+      case 'mark':
+        return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
+      case 'stop':
+        return { kind: 'stop' };
+      default:
+        return null;
+    }
+  }
+
+  sendAudio(ulaw: Buffer): void {
+    this.sink.send({ event: 'media', media: { payload: ulaw.toString('base64') } });
+  }
+
+  sendMark(name: string): void {
+    this.sink.send({ event: 'mark', mark: { name } });
+  }
+
+  clear(): void {
+    this.sink.send({ event: 'clear' });
+  }
+
+  close(refused?: boolean): void {
+    this.sink.close(refused);
+  }
+}

@@ -1,0 +1,63 @@
+import type { InboundMediaEvent } from './media-stream';
+import {
+  type MessageSink,
+  objectAt,
+  audioEvent,
+  markEvent,
+  type ProviderStream,
+  stringAt,
+} from './provider-stream';
+
+/**
+ * provider_two (Twilio Media Streams): `connected`, `start` {streamSid, callSid,
+ * customParameters}, `media`, `mark` (echoed once played), `stop`. Outbound messages carry the
+ * streamSid; `clear` drops Twilio's buffer.
+ */
+export class TwilioStream implements ProviderStream {
+  private streamSid = '';
+
+  constructor(private readonly sink: MessageSink) {}
+
+  read(message: Record<string, unknown>): InboundMediaEvent | null {
+    switch (message.event) {
+      case 'start': {
+        const start = objectAt(message, 'start');
+        this.streamSid = stringAt(start, 'streamSid') ?? stringAt(message, 'streamSid') ?? '';
+        return {
+          kind: 'start',
+          streamId: this.streamSid,
+          providerCallId: stringAt(start, 'callSid') ?? '',
+          token: stringAt(objectAt(start, 'customParameters'), 'token'),
+        };
+      }
+      case 'media':
+        return audioEvent(message);
+      case 'mark':
+        return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
+      case 'stop':
+        return { kind: 'stop' };
+      default:
+        return null;
+    }
+  }
+
+  sendAudio(ulaw: Buffer): void {
+    this.sink.send({
+      event: 'media',
+      streamSid: this.streamSid,
+      media: { payload: ulaw.toString('base64') },
+    });
+  }
+
+  sendMark(name: string): void {
+    this.sink.send({ event: 'mark', streamSid: this.streamSid, mark: { name } });
+  }
+
+  clear(): void {
+    this.sink.send({ event: 'clear', streamSid: this.streamSid });
+  }
+
+  close(refused?: boolean): void {
+    this.sink.close(refused);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { AgentsRepository } from '../../agents/agents.repository';
+import { type Speech, planAnswer } from '../../call-progress/answer/answer-plan';
+import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
+import { PhoneCredentials } from '../../phones/phone-credentials';
+import { PhonesRepository } from '../../phones/phones.repository';
+import { TelephonyProviders } from '../../telephony/telephony-providers';
+import type {
+  Integration,
+  ProviderCredentials,
+  TelephonyProvider,
+} from '../../telephony/telephony.types';
+import type { StreamGrant } from '../media/stream-tokens.repository';
+
+/** What a session needs of its call: what to say first, and how to end it. */
+export interface CallContext {
+  phoneLogId: string;
+  /** Null when the call was never placed with an id (then the stream's own id is used). */
+  providerCallId: string | null;
+  /** The agent's greeting (its voicemail message to a machine); null: nothing to say. */
+  speech: Speech | null;
+  provider: TelephonyProvider;
+  credentials: ProviderCredentials;
+}
+
+/** Loads a granted call through the repositories that own its rows. */
+@Injectable()
+export class CallContexts {
+  constructor(
+    private readonly logs: PhoneLogsRepository,
+    private readonly agents: AgentsRepository,
+    private readonly phones: PhonesRepository,
+    private readonly secrets: PhoneCredentials,
+    private readonly providers: TelephonyProviders,
+  ) {}
+
+  /** The call, or null when it is gone or its number is not of this integration. */
+  async load(grant: StreamGrant, integration: Integration): Promise<CallContext | null> {
+    const { organizationId, phoneLogId } = grant;
+    const log = await this.logs.findById(organizationId, phoneLogId);
+    if (!log?.phoneId) return null;
+    const phone = await this.phones.findById(organizationId, log.phoneId);
+    if (phone?.integration !== integration) return null;
+    const agent = log.agentId ? await this.agents.findSpeaking(organizationId, log.agentId) : null;
+    const plan = planAnswer(agent, log.answeredBy);
+    // The callback token stays behind: a session only hangs up.
+    const { accountId, secret } = this.secrets.open(organizationId, phone.id, phone.credentials);
+    return {
+      phoneLogId,
+      providerCallId: log.providerCallId,
+      speech: plan.kind === 'speak' ? plan.speech : null,
+      provider: this.providers.get(integration),
+      credentials: { accountId, secret },
+    };
+  }
+}

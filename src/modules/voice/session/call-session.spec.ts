@@ -1,0 +1,152 @@
+import type { PinoLogger } from 'nestjs-pino';
+import { ProviderError } from '../../telephony/provider-error';
+import type { TelephonyProvider } from '../../telephony/telephony.types';
+import type { MediaOutput } from '../media/media-stream';
+import type { StreamTokens } from '../media/stream-tokens';
+import type { TextToSpeech } from '../speech/speech-engines';
+import type { CallContext, CallContexts } from './call-contexts';
+import { CallSession, GREETING_MARK, START_TIMEOUT_MS } from './call-session';
+
+class Output implements MediaOutput {
+  readonly frames: Buffer[] = [];
+  readonly marks: string[] = [];
+  closed = false;
+  refused = false;
+  sendAudio(ulaw: Buffer) {
+    this.frames.push(ulaw);
+  }
+  sendMark(name: string) {
+    this.marks.push(name);
+  }
+  clear() {}
+  close(refused?: boolean) {
+    this.closed = true;
+    this.refused = refused === true;
+  }
+}
+
+const flush = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}) {
+  const warnings: Array<Record<string, unknown>> = [];
+  const hangups: string[] = [];
+  let signal: AbortSignal | undefined;
+  const provider = {
+    hangupCall: (_credentials: unknown, callId: string) => {
+      hangups.push(callId);
+      return options.hangup ? options.hangup() : Promise.resolve();
+    },
+  } as unknown as TelephonyProvider;
+  const call: CallContext = {
+    phoneLogId: 'log1',
+    providerCallId: 'CA1',
+    speech: { text: 'Hello', language: 'en-US', voice: null },
+    provider,
+    credentials: { accountId: 'a', secret: 's' },
+  };
+  const tts: TextToSpeech = {
+    async *synthesize(_text, options) {
+      signal = options.signal;
+      yield Buffer.alloc(400, 1);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      yield Buffer.alloc(400, 2);
+    },
+  };
+  const output = new Output();
+  let ended = false;
+  const session = new CallSession(
+    'provider_two',
+    output,
+    {
+      tokens: {
+        consume: (token?: string) =>
+          Promise.resolve(
+            options.grant === false || token !== 'good'
+              ? null
+              : { organizationId: 'o', phoneLogId: 'log1' },
+          ),
+      } as unknown as StreamTokens,
+      calls: { load: () => Promise.resolve(call) } as unknown as CallContexts,
+      tts,
+      defaultVoice: 'en-us',
+      logger: {
+        info: () => undefined,
+        warn: (fields: Record<string, unknown>) => warnings.push(fields),
+      } as unknown as PinoLogger,
+    },
+    () => (ended = true),
+  );
+  return { session, output, warnings, hangups, signal: () => signal, ended: () => ended };
+}
+
+const start = (token: string) =>
+  ({ kind: 'start', streamId: 'MZ1', providerCallId: 'CA1', token }) as const;
+
+describe('CallSession', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('closes a socket that never presents a token', () => {
+    const h = harness();
+    jest.advanceTimersByTime(START_TIMEOUT_MS);
+    expect(h.output).toMatchObject({ closed: true, refused: true });
+    expect(h.ended()).toBe(true);
+    expect(h.warnings).toEqual([{ integration: 'provider_two', reason: 'no start' }]);
+  });
+
+  it('refuses a bad token without sending or synthesizing anything', async () => {
+    const h = harness();
+    h.session.handle(start('forged'));
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160) });
+    await flush();
+    expect(h.output).toMatchObject({ closed: true, refused: true });
+    expect(h.output.frames).toHaveLength(0);
+    expect(h.signal()).toBeUndefined();
+    expect(JSON.stringify(h.warnings)).not.toContain('forged');
+  });
+
+  it('paces the greeting, marks it, and hangs up only once the mark is played', async () => {
+    const h = harness();
+    h.session.handle(start('good'));
+    await flush();
+    jest.advanceTimersByTime(0);
+    expect(h.output.frames).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.output.frames).toHaveLength(5);
+    expect(h.output.marks).toEqual([GREETING_MARK]);
+    expect(h.hangups).toEqual([]);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    await flush();
+    expect(h.hangups).toEqual(['CA1']);
+    expect(h.output).toMatchObject({ closed: true, refused: false });
+    expect(h.ended()).toBe(true);
+  });
+
+  it('takes a call the provider already ended as ended', async () => {
+    const h = harness({
+      hangup: () => Promise.reject(new ProviderError('not_found', 'gone', 404)),
+    });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    await flush();
+    expect(h.output.closed).toBe(true);
+    expect(h.warnings).toEqual([]);
+  });
+
+  it('stops synthesis and pacing when the provider stops the stream', async () => {
+    const h = harness();
+    h.session.handle(start('good'));
+    await flush();
+    jest.advanceTimersByTime(0);
+    h.session.handle({ kind: 'stop' });
+    expect(h.signal()!.aborted).toBe(true);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(h.output.frames).toHaveLength(1);
+    expect(h.output.marks).toEqual([]);
+    expect(h.hangups).toEqual([]);
+    expect(h.ended()).toBe(true);
+  });
+});

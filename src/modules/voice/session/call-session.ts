@@ -1,0 +1,177 @@
+import type { PinoLogger } from 'nestjs-pino';
+import { describeUnknown } from '../../../common/describe-error';
+import { ProviderError } from '../../telephony/provider-error';
+import type { Integration } from '../../telephony/telephony.types';
+import { FrameCutter } from '../audio/frame-cutter';
+import {
+  FRAME_BYTES,
+  FRAME_MS,
+  type InboundMediaEvent,
+  type MediaOutput,
+} from '../media/media-stream';
+import type { StreamTokens } from '../media/stream-tokens';
+import type { TextToSpeech } from '../speech/speech-engines';
+import type { CallContext, CallContexts } from './call-contexts';
+import { FramePacer } from './frame-pacer';
+
+/** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
+export const GREETING_MARK = 'greeting-end';
+
+/** A socket that has not presented its token by then is closed. */
+export const START_TIMEOUT_MS = 10_000;
+
+export interface SessionDependencies {
+  tokens: StreamTokens;
+  calls: CallContexts;
+  tts: TextToSpeech;
+  /** The voice to use when the agent names none (TTS_VOICE). */
+  defaultVoice: string;
+  logger: PinoLogger;
+}
+
+type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
+
+/**
+ * One call on the media stream. For now it speaks the agent's greeting and ends the call, the
+ * behaviour of the provider's Say-and-hang-up but through our own speech engine: `start` with a
+ * valid token → synthesize → paced frames → mark → (mark played) → hang up over REST. Audio
+ * before the token is accepted is never looked at.
+ */
+export class CallSession {
+  private state: State = 'waiting';
+  private readonly abort = new AbortController();
+  private readonly pacer: FramePacer;
+  private readonly startTimer: NodeJS.Timeout;
+  private call: CallContext | undefined;
+  private streamCallId = '';
+
+  constructor(
+    private readonly integration: Integration,
+    private readonly output: MediaOutput,
+    private readonly deps: SessionDependencies,
+    private readonly onEnded: (session: CallSession) => void,
+  ) {
+    this.pacer = new FramePacer((frame) => this.output.sendAudio(frame), FRAME_MS);
+    this.startTimer = setTimeout(() => this.refuse('no start'), START_TIMEOUT_MS);
+  }
+
+  handle(event: InboundMediaEvent): void {
+    switch (event.kind) {
+      case 'start':
+        if (this.state === 'waiting') void this.open(event);
+        return;
+      case 'mark':
+        if (event.name === GREETING_MARK && this.state === 'speaking') void this.hangUp();
+        return;
+      case 'stop':
+        this.end();
+        return;
+      case 'audio':
+      case 'cleared':
+        // Listening and barge-in come with the turn-taking session.
+        return;
+    }
+  }
+
+  /** Stops everything and frees the call (stop, socket closed, shutdown). Idempotent. */
+  end(): void {
+    if (this.state === 'ended') return;
+    this.state = 'ended';
+    clearTimeout(this.startTimer);
+    this.abort.abort();
+    this.pacer.stop();
+    this.call = undefined;
+    this.onEnded(this);
+  }
+
+  private async open(start: Extract<InboundMediaEvent, { kind: 'start' }>): Promise<void> {
+    this.state = 'opening';
+    clearTimeout(this.startTimer);
+    try {
+      const grant = await this.deps.tokens.consume(start.token);
+      if (!grant) return this.refuse('bad token');
+      const call = await this.deps.calls.load(grant, this.integration);
+      if (!call) return this.refuse('unknown call');
+      if (
+        call.providerCallId &&
+        start.providerCallId &&
+        call.providerCallId !== start.providerCallId
+      )
+        return this.refuse('call mismatch');
+      if (this.isEnded()) return;
+      this.call = call;
+      this.streamCallId = start.providerCallId;
+      this.state = 'speaking';
+      this.deps.logger.info(
+        { integration: this.integration, call: call.phoneLogId },
+        'Media stream opened',
+      );
+      if (!call.speech) return await this.hangUp();
+      await this.speak(
+        call.speech.text,
+        call.speech.voice ?? this.deps.defaultVoice,
+        call.speech.language,
+      );
+      if (this.state === 'speaking') this.output.sendMark(GREETING_MARK);
+    } catch (error) {
+      if (this.isEnded()) return;
+      this.deps.logger.warn(
+        { integration: this.integration, call: this.call?.phoneLogId, ...describeUnknown(error) },
+        'Call session failed',
+      );
+      await this.hangUp();
+    }
+  }
+
+  private async speak(text: string, voice: string, language: string): Promise<void> {
+    const cutter = new FrameCutter(FRAME_BYTES);
+    const audio = this.deps.tts.synthesize(text, { voice, language, signal: this.abort.signal });
+    for await (const chunk of audio) {
+      if (this.isEnded()) return;
+      for (const frame of cutter.push(chunk)) this.pacer.push(frame);
+    }
+    const tail = cutter.flush();
+    if (tail) this.pacer.push(tail);
+    await this.pacer.drained();
+  }
+
+  /** Ends the call at the provider (a call already gone is fine), then the stream. */
+  private async hangUp(): Promise<void> {
+    const call = this.call;
+    if (this.isEnded() || this.state === 'hanging-up' || !call) return this.close();
+    this.state = 'hanging-up';
+    const callId = call.providerCallId ?? this.streamCallId;
+    try {
+      await call.provider.hangupCall(call.credentials, callId);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.kind === 'not_found'))
+        this.deps.logger.warn(
+          {
+            integration: this.integration,
+            call: call.phoneLogId,
+            ...(error instanceof ProviderError
+              ? { kind: error.kind, status: error.httpStatus }
+              : describeUnknown(error)),
+          },
+          'Hang-up through the provider failed',
+        );
+    }
+    this.close();
+  }
+
+  private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch' | 'no start'): void {
+    if (this.isEnded()) return;
+    // Never the token: only which check failed.
+    this.deps.logger.warn({ integration: this.integration, reason }, 'Media stream refused');
+    this.close(true);
+  }
+
+  private close(refused = false): void {
+    this.output.close(refused);
+    this.end();
+  }
+
+  private isEnded(): boolean {
+    return this.state === 'ended';
+  }
+}

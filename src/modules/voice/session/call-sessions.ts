@@ -1,0 +1,43 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { type AppConfig, InjectConfig } from '../../../config';
+import type { Integration } from '../../telephony/telephony.types';
+import type { MediaOutput } from '../media/media-stream';
+import { StreamTokens } from '../media/stream-tokens';
+import { SPEECH_ENGINES, type SpeechEngines } from '../speech/speech-engines';
+import { CallContexts } from './call-contexts';
+import { CallSession, type SessionDependencies } from './call-session';
+
+/** Opens a session per media stream and ends those still live at shutdown. */
+@Injectable()
+export class CallSessions implements OnModuleDestroy {
+  private readonly live = new Set<CallSession>();
+  private readonly deps: SessionDependencies;
+
+  constructor(
+    @InjectConfig() config: AppConfig,
+    @Inject(SPEECH_ENGINES) engines: SpeechEngines,
+    tokens: StreamTokens,
+    calls: CallContexts,
+    logger: PinoLogger,
+  ) {
+    logger.setContext(CallSession.name);
+    this.deps = { tokens, calls, tts: engines.tts, defaultVoice: config.speech.tts.voice, logger };
+  }
+
+  open(integration: Integration, output: MediaOutput): CallSession {
+    const session = new CallSession(integration, output, this.deps, (ended) =>
+      this.live.delete(ended),
+    );
+    this.live.add(session);
+    return session;
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  onModuleDestroy(): void {
+    for (const session of [...this.live]) session.end();
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { describeUnknown } from '../../common/describe-error';
+import { type AppConfig, InjectConfig } from '../../config';
+import type { Integration } from '../telephony/telephony.types';
+import { StreamTokens } from './media/stream-tokens';
+import { streamUrl } from './media/stream-url';
+import { SPEECH_ENGINES, type SpeechEngines } from './speech/speech-engines';
+
+/** Where an answered call's audio goes (contract §8), and the single-use token that opens it. */
+export interface StreamConnection {
+  /** ws: or wss: URL of /api/telephony/{integration}/stream. */
+  url: string;
+  /** Carried as the provider allows: TwiML <Parameter>, Plivo extraHeaders, Telnyx URL query. */
+  token: string;
+}
+
+/**
+ * Whether answered calls are connected to the media stream: VOICE_RUNTIME on and the speech
+ * engines ready (checked once at start). Otherwise the answer callbacks keep the provider's own
+ * speech verb.
+ */
+@Injectable()
+export class VoiceRuntime implements OnModuleInit {
+  private ready = false;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    @Inject(SPEECH_ENGINES) private readonly engines: SpeechEngines,
+    private readonly tokens: StreamTokens,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(VoiceRuntime.name);
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.voice.runtime) {
+      this.logger.info('VOICE_RUNTIME is off: calls use the provider speech verb');
+      return;
+    }
+    try {
+      const readiness = await this.engines.readiness();
+      this.ready = readiness.ready;
+      if (!readiness.ready)
+        this.logger.warn(
+          { reason: readiness.reason },
+          'Speech engines not ready: calls use the provider speech verb',
+        );
+    } catch (error) {
+      this.logger.warn(describeUnknown(error), 'Speech engines readiness check failed');
+    }
+  }
+
+  get enabled(): boolean {
+    return this.config.voice.runtime && this.ready;
+  }
+
+  /**
+   * The stream this answered call connects to, with a new token bound to it (inside the
+   * answer's transaction); null when the runtime cannot run.
+   */
+  async connect(
+    integration: Integration,
+    organizationId: string,
+    phoneLogId: string,
+  ): Promise<StreamConnection | null> {
+    if (!this.enabled) return null;
+    const token = await this.tokens.issue(organizationId, phoneLogId);
+    return { url: streamUrl(this.config.http.publicBaseUrl, integration), token };
+  }
+}

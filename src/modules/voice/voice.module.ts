@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { CallRecordsModule } from '../call-records/call-records.module';
+import { PhonesModule } from '../phones/phones.module';
+import { TelephonyModule } from '../telephony/telephony.module';
+import { MediaGateway } from './media/media-gateway';
+import { StreamTokens } from './media/stream-tokens';
+import { StreamTokensRepository } from './media/stream-tokens.repository';
+import { CallContexts } from './session/call-contexts';
+import { CallSessions } from './session/call-sessions';
+import { SpeechModule } from './speech/speech.module';
+import { VoiceRuntime } from './voice-runtime';
+
+/**
+ * The voice runtime (contract §8): the media WebSocket and its per-provider gateways, the stream
+ * tokens, the call sessions. The answer callbacks ask VoiceRuntime whether to connect a call.
+ */
+@Module({
+  imports: [SpeechModule, AgentsModule, CallRecordsModule, PhonesModule, TelephonyModule],
+  providers: [
+    StreamTokensRepository,
+    StreamTokens,
+    VoiceRuntime,
+    CallContexts,
+    CallSessions,
+    MediaGateway,
+  ],
+  exports: [VoiceRuntime],
+})
+export class VoiceModule {}

@@ -1,0 +1,364 @@
+import { performance } from 'node:perf_hooks';
+import { Database } from '../../src/database';
+import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema';
+import { CallSessions } from '../../src/modules/voice/session/call-sessions';
+import { encodeUlaw } from '../../src/modules/voice/audio/g711';
+import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
+import type { Integration } from '../../src/modules/telephony/telephony.types';
+import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
+import {
+  MediaStreamCaller,
+  plivoXmlStream,
+  type StreamInstructions,
+  telnyxStream,
+  twimlStream,
+} from '../fakes/media-stream-caller';
+import { registerOrganization, type RegisteredAdmin } from '../support/factories';
+import { freePort } from '../support/free-port';
+import { LogCapture } from '../support/log-capture';
+import { placedCall } from '../support/placed-call';
+import { providerCases } from '../support/provider-cases';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
+
+jest.setTimeout(60_000);
+
+const GREETING = 'Hello Grace, this is Ada from Acme.';
+/** 610 ms of a 440 Hz tone: 30 whole frames and a half one the session pads with silence. */
+const TONE = encodeUlaw(
+  Int16Array.from({ length: 4880 }, (_, i) =>
+    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
+  ),
+);
+const FRAMES = Math.ceil(TONE.length / 160);
+
+/** The outside synthesis service, as the gateway sees it: a known tone in uneven chunks. */
+function toneEngines(
+  spoken: Array<{ text: string; voice: string; language: string }>,
+): SpeechEngines {
+  return {
+    stt: {
+      open: () => {
+        throw new Error('recognition is not part of these tests');
+      },
+    },
+    tts: {
+      async *synthesize(text, { voice, language }) {
+        spoken.push({ text, voice, language });
+        for (let at = 0; at < TONE.length; at += 1000) {
+          // Each chunk arrives on a later turn, as from a service.
+          await Promise.resolve();
+          yield TONE.subarray(at, at + 1000);
+        }
+      },
+    },
+    readiness: () => Promise.resolve({ ready: true }),
+  };
+}
+
+interface Provider {
+  integration: Integration;
+  /** Rings and answers the call; returns what the answer instructions said to connect. */
+  answer(id: string): Promise<StreamInstructions>;
+  hangupRequested(id: string): boolean;
+}
+
+let sequence = 5000;
+const nextNumber = () => `+1415557${(sequence += 1)}`;
+
+/** The three providers' fakes and the app listening on its PUBLIC_BASE_URL, pointed at them. */
+async function startWithFakes(options: {
+  speechEngines: SpeechEngines;
+  env?: Record<string, string>;
+  logStream?: LogCapture;
+}) {
+  const [plivo, twilio, telnyx] = await Promise.all([
+    PlivoFake.start(),
+    TwilioFake.start(),
+    TelnyxFake.start(),
+  ]);
+  const port = await freePort();
+  const t = await startTestApp({
+    logStream: options.logStream,
+    speechEngines: options.speechEngines,
+    env: {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      PROVIDER_ONE_API_URL: plivo.baseUrl,
+      PROVIDER_TWO_API_URL: twilio.baseUrl,
+      PROVIDER_THREE_API_URL: telnyx.baseUrl,
+      PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
+      ...options.env,
+    },
+  });
+  await t.app.listen(port, '127.0.0.1');
+  const admin = await registerOrganization(t.http);
+  return {
+    t,
+    admin,
+    port,
+    fakes: { plivo, twilio, telnyx },
+    async close() {
+      await t.close();
+      await Promise.all([plivo.close(), twilio.close(), telnyx.close()]);
+    },
+  };
+}
+
+describe('media stream: the agent speaks its greeting over the provider stream', () => {
+  const logs = new LogCapture();
+  const spoken: Array<{ text: string; voice: string; language: string }> = [];
+  let plivo: PlivoFake;
+  let twilio: TwilioFake;
+  let telnyx: TelnyxFake;
+  let t: TestApp;
+  let admin: RegisteredAdmin;
+  let port: number;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({
+      t,
+      admin,
+      port,
+      close,
+      fakes: { plivo, twilio, telnyx },
+    } = await startWithFakes({
+      speechEngines: toneEngines(spoken),
+      logStream: logs,
+      env: { LOG_LEVEL: 'info' },
+    }));
+  });
+  afterAll(() => close?.());
+
+  const streamingStart = (id: string) =>
+    telnyx.call(id).actions.find((action) => action.action === 'streaming_start')?.body as
+      { stream_url: string; [field: string]: unknown } | undefined;
+
+  const providers: Provider[] = [
+    {
+      integration: 'provider_two',
+      async answer(id) {
+        await twilio.advanceCall(id, 'ringing');
+        await twilio.advanceCall(id, 'in-progress');
+        return twimlStream(twilio.call(id).answerFetch!.responseBody);
+      },
+      hangupRequested: (id) => twilio.call(id).hangupRequested,
+    },
+    {
+      integration: 'provider_one',
+      async answer(id) {
+        await plivo.advanceCall(id, 'ringing');
+        await plivo.advanceCall(id, 'in-progress', { Machine: 'false' });
+        const stream = plivoXmlStream(plivo.call(id).answerFetch!.responseBody);
+        expect(stream.attributes).toContain('bidirectional="true"');
+        expect(stream.attributes).toContain('keepCallAlive="true"');
+        expect(stream.attributes).toContain('contentType="audio/x-mulaw;rate=8000"');
+        return stream;
+      },
+      hangupRequested: (id) => plivo.call(id).hangupRequested,
+    },
+    {
+      integration: 'provider_three',
+      async answer(id) {
+        await telnyx.advanceCall(id, 'call.initiated');
+        await telnyx.advanceCall(id, 'call.answered');
+        const body = await waitFor(() => streamingStart(id), { what: 'streaming_start' });
+        expect(body).toMatchObject({
+          stream_track: 'inbound_track',
+          stream_bidirectional_mode: 'rtp',
+          stream_bidirectional_codec: 'PCMU',
+        });
+        expect(telnyx.call(id).actions.map((action) => action.action)).not.toContain('speak');
+        return telnyxStream(body);
+      },
+      hangupRequested: (id) => telnyx.call(id).hangupRequested,
+    },
+  ];
+
+  for (const provider of providers) {
+    describe(provider.integration, () => {
+      const placeAndAnswer = async () => {
+        const number = nextNumber();
+        const call = await placedCall(t, admin, {
+          integration: provider.integration,
+          number,
+          credentials: providerCases({ plivo, twilio, telnyx })[provider.integration].seed(number),
+          agent: { greeting: GREETING, voice: null, language: 'en-US' },
+        });
+        const stream = await provider.answer(call.id);
+        expect(stream.url).toBe(
+          `ws://127.0.0.1:${port}/api/telephony/${provider.integration}/stream${provider.integration === 'provider_three' ? `?token=${encodeURIComponent(stream.token)}` : ''}`,
+        );
+        expect(stream.token).toMatch(/^[\w-]{43}$/);
+        return { call, stream };
+      };
+
+      it('speaks the greeting in frames paced at real time, marks its end, then hangs up', async () => {
+        const { call, stream } = await placeAndAnswer();
+        const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
+        caller.start(call.id, stream.token);
+        await waitFor(() => provider.hangupRequested(call.id), {
+          timeoutMs: 10_000,
+          what: 'the hang-up at the provider',
+        });
+        const hungUpAt = performance.now();
+        // Then the service closes the stream and forgets the call.
+        expect(await caller.closed).toBe(1000);
+        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+
+        expect(spoken.at(-1)).toEqual({ text: GREETING, voice: 'en-us', language: 'en-US' });
+        const { frames, marks } = caller;
+        expect(frames).toHaveLength(FRAMES);
+        expect(frames.every((frame) => frame.audio.length === 160)).toBe(true);
+        const audio = Buffer.concat(frames.map((frame) => frame.audio));
+        expect(audio.subarray(0, TONE.length).equals(TONE)).toBe(true);
+        expect([...audio.subarray(TONE.length)].every((byte) => byte === 0xff)).toBe(true);
+
+        // The greeting starts within 1.5 s of the stream's start and plays at real time.
+        expect(frames[0].at - caller.startedAt).toBeLessThan(1_500);
+        const gaps = frames.slice(1).map((frame, i) => frame.at - frames[i].at);
+        const sorted = [...gaps].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)];
+        expect(median).toBeGreaterThan(15);
+        expect(median).toBeLessThan(25);
+        const span = frames.at(-1)!.at - frames[0].at;
+        expect(span).toBeGreaterThan((FRAMES - 1) * 20 - 20);
+        expect(span).toBeLessThan((FRAMES - 1) * 20 + 300);
+
+        // One mark after the last frame; the hang-up only once it was played.
+        expect(marks.map((mark) => mark.name)).toEqual(['greeting-end']);
+        expect(marks[0].at).toBeGreaterThanOrEqual(frames.at(-1)!.at);
+        expect(hungUpAt).toBeGreaterThanOrEqual(marks[0].at);
+
+        // Each message in the provider's own shape.
+        const first = caller.received.find(
+          (message) => message.event !== 'mark' && message.event !== 'checkpoint',
+        )!;
+        if (provider.integration === 'provider_two')
+          expect(first).toMatchObject({ event: 'media', streamSid: caller.streamId });
+        if (provider.integration === 'provider_one')
+          expect(first).toMatchObject({
+            event: 'playAudio',
+            streamId: caller.streamId,
+            media: { contentType: 'audio/x-mulaw', sampleRate: 8000 },
+          });
+        if (provider.integration === 'provider_three')
+          expect(Object.keys(first).sort()).toEqual(['event', 'media']);
+        expect(logs.text).not.toContain(stream.token);
+      });
+
+      it('closes a forged, then a reused, token before any audio is processed', async () => {
+        const { call, stream } = await placeAndAnswer();
+        const forgedUrl = new URL(stream.url);
+        if (forgedUrl.searchParams.has('token'))
+          forgedUrl.searchParams.set('token', `${stream.token}x`);
+        const forged = await MediaStreamCaller.connect(provider.integration, forgedUrl.toString());
+        forged.start(call.id, `${stream.token}x`);
+        forged.sendAudio(TONE.subarray(0, 160), 1);
+        expect(await forged.closed).toBe(1008);
+        expect(forged.frames).toHaveLength(0);
+
+        const valid = await MediaStreamCaller.connect(provider.integration, stream.url);
+        valid.start(call.id, stream.token);
+        await waitFor(() => valid.frames.length > 0, { what: 'the greeting' });
+        valid.send({ event: 'stop' });
+        valid.close();
+        await valid.closed;
+        // The caller's stop ends the session mid-greeting: nothing more is sent, nothing is kept.
+        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+        const heard = valid.frames.length;
+        expect(heard).toBeLessThan(FRAMES);
+
+        const reused = await MediaStreamCaller.connect(provider.integration, stream.url);
+        reused.start(call.id, stream.token);
+        expect(await reused.closed).toBe(1008);
+        expect(reused.frames).toHaveLength(0);
+        expect(provider.hangupRequested(call.id)).toBe(false);
+        expect(valid.frames).toHaveLength(heard);
+
+        const refusals = logs.lines.filter(
+          (line) =>
+            line.msg === 'Media stream refused' && line.integration === provider.integration,
+        );
+        expect(refusals.map((line) => line.reason)).toEqual(['bad token', 'bad token']);
+        expect(logs.text).not.toContain(stream.token);
+      });
+    });
+  }
+
+  it('closes a stream that sends malformed JSON, and refuses other upgrade paths', async () => {
+    const url = `ws://127.0.0.1:${port}/api/telephony/provider_two/stream`;
+    const caller = await MediaStreamCaller.connect('provider_two', url);
+    caller.sendRaw('{"event": "start",');
+    expect(await caller.closed).toBe(1007);
+
+    const oversized = await MediaStreamCaller.connect('provider_two', url);
+    oversized.sendRaw(JSON.stringify({ event: 'media', media: { payload: 'A'.repeat(70_000) } }));
+    expect(await oversized.closed).toBe(1009);
+
+    for (const path of ['/api/telephony/provider_x/stream', '/api/telephony/provider_two/other']) {
+      await expect(
+        MediaStreamCaller.connect('provider_two', `ws://127.0.0.1:${port}${path}`),
+      ).rejects.toThrow(/404/);
+    }
+    // The service still answers.
+    await t.http.get('/health/live').expect(200);
+  });
+});
+
+describe.each([
+  { case: 'VOICE_RUNTIME=off', runtime: 'off', ready: true },
+  { case: 'speech engines not ready', runtime: 'on', ready: false },
+])('answer instructions when the voice runtime cannot run ($case)', ({ runtime, ready }) => {
+  let plivo: PlivoFake;
+  let twilio: TwilioFake;
+  let telnyx: TelnyxFake;
+  let t: TestApp;
+  let admin: RegisteredAdmin;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const engines = toneEngines([]);
+    ({
+      t,
+      admin,
+      close,
+      fakes: { plivo, twilio, telnyx },
+    } = await startWithFakes({
+      speechEngines: { ...engines, readiness: () => Promise.resolve({ ready }) },
+      env: { VOICE_RUNTIME: runtime },
+    }));
+  });
+  afterAll(() => close?.());
+
+  const streamTokenCount = async () =>
+    (await t.app.get(Database).db.select().from(streamTokens)).length;
+
+  it('says the greeting with the provider speech verb and hangs up, issuing no stream token', async () => {
+    const call = async (integration: 'provider_two' | 'provider_three') => {
+      const number = nextNumber();
+      const credentials = providerCases({ plivo, twilio, telnyx })[integration].seed(number);
+      return placedCall(t, admin, {
+        integration,
+        number,
+        credentials,
+        agent: { greeting: GREETING },
+      });
+    };
+    const viaTwilio = await call('provider_two');
+    await twilio.advanceCall(viaTwilio.id, 'in-progress');
+    const twiml = twilio.call(viaTwilio.id).answerFetch!.responseBody;
+    expect(twiml).toContain(`<Say language="en-US">${GREETING}</Say><Hangup/>`);
+    expect(twiml).not.toContain('<Stream');
+
+    const viaTelnyx = await call('provider_three');
+    await telnyx.advanceCall(viaTelnyx.id, 'call.answered');
+    const actions = await waitFor(
+      () => telnyx.call(viaTelnyx.id).actions.length > 0 && telnyx.call(viaTelnyx.id).actions,
+      { what: 'a Call Control command' },
+    );
+    expect(actions.map((action) => action.action)).toEqual(['speak']);
+    expect(actions[0].body).toMatchObject({ payload: GREETING });
+    expect(await streamTokenCount()).toBe(0);
+  });
+});

@@ -13,3 +13,4 @@ export * from '../modules/events/events.schema';
 export * from '../modules/webhook-deliveries/webhook-deliveries.schema';
 export * from '../modules/video-agents/video-agents.schema';
 export * from '../modules/knowledge-bases/knowledge-bases.schema';
+export * from '../modules/messaging/messaging.schema';

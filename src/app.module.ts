@@ -18,6 +18,7 @@ import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
+import { MessagingModule } from './modules/messaging/messaging.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
@@ -53,6 +54,7 @@ export class AppModule {
         VideoAgentsModule,
         StorageModule,
         KnowledgeBasesModule,
+        MessagingModule,
         DialerModule,
         CallProgressModule,
         DncModule,

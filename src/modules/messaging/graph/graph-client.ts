@@ -118,10 +118,7 @@ export class GraphClient {
     return items;
   }
 
-  private async send<T>(
-    token: string,
-    request: Omit<ProviderRequest, 'headers'>,
-  ): Promise<T> {
+  private async send<T>(token: string, request: Omit<ProviderRequest, 'headers'>): Promise<T> {
     try {
       const response = await this.http.request<T>({ ...request, headers: bearerAuth(token) });
       return response.body;

@@ -44,7 +44,7 @@ export interface GraphTemplate {
   category: string;
   status: string;
   parameter_format?: TemplateParameterFormat;
-  components: GraphTemplateComponent[];
+  components?: GraphTemplateComponent[];
 }
 
 /** A list answer of the Graph API: a page of `data`, `paging.next` absent on the last page. */

@@ -5,6 +5,7 @@ import { messagingIntegrations } from '../../src/modules/messaging/messaging.sch
 import type { ResolvedAddress } from '../../src/modules/webhooks/ssrf';
 import { GraphFake } from '../fakes';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
+import { connectBusinessNumber } from '../support/messaging';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -42,16 +43,7 @@ describe('messaging integrations', () => {
 
   const connect = (body: object, token = admin.token) =>
     t.http.post('/api/messaging/messaging-integration').set(bearer(token)).send(body);
-  /** A fresh business account at the fake, connected to `as`'s organization. */
-  const connected = async (as = admin) => {
-    const { account, token } = graph.addAccount();
-    const number = account.numbers[0];
-    await connect(
-      { phoneNumberId: number.id, accessToken: token, businessAccountId: account.id },
-      as.token,
-    ).expect(201);
-    return { account, token, number };
-  };
+  const connected = (as = admin) => connectBusinessNumber(t.http, graph, as.token);
   const storedRow = async (phoneNumberId: string) =>
     (
       await t.app

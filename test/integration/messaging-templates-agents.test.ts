@@ -4,6 +4,7 @@ import { messagingIntegrations } from '../../src/modules/messaging/messaging.sch
 import { GraphFake, sampleTemplate, type GraphBusinessAccount } from '../fakes';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { knowledgeBaseApi } from '../support/knowledge-bases';
+import { connectBusinessNumber } from '../support/messaging';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 jest.setTimeout(60_000);
@@ -30,21 +31,8 @@ describe('messaging templates and agents', () => {
 
   const get = (path: string, token = admin.token) =>
     t.http.get(`/api/messaging/${path}`).set(bearer(token));
-  /** A business account at the fake with `templates`, its first number connected to `as`. */
-  const connected = async (as: RegisteredAdmin, templates: Record<string, unknown>[] = []) => {
-    const { account, token } = graph.addAccount();
-    account.templates.push(...templates);
-    await t.http
-      .post('/api/messaging/messaging-integration')
-      .set(bearer(as.token))
-      .send({
-        phoneNumberId: account.numbers[0].id,
-        accessToken: token,
-        businessAccountId: account.id,
-      })
-      .expect(201);
-    return { account, token, phoneNumberId: account.numbers[0].id };
-  };
+  const connected = (as: RegisteredAdmin, templates: Record<string, unknown>[] = []) =>
+    connectBusinessNumber(t.http, graph, as.token, templates);
   const templateFetches = (account: GraphBusinessAccount) =>
     graph.requestsTo('GET', `/${account.id}/message_templates`).length;
 
@@ -253,6 +241,11 @@ describe('messaging templates and agents', () => {
         .set(bearer(admin.token))
         .send({ agentName: 'Renamed', temperature: 1 })
         .expect(200);
+      await t.http
+        .put(`/api/messaging/update-messaging-agent/${id}`)
+        .set(bearer(admin.token))
+        .send({ systemPrompt: null })
+        .expect(400);
       expect(updated.body.data).toMatchObject({
         agentName: 'Renamed',
         temperature: 1,

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -12,10 +12,11 @@ import {
 } from 'class-validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { IsOptionalNotNull } from '../../../common/dto-rules';
+import { MAX_KNOWLEDGE_BASES, MAX_PROMPT_LENGTH } from '../../agents/dto/write-agent.dto';
 import type { MessagingAgentStatus } from '../messaging.schema';
 import { PLATFORM_ID } from './messaging-integration.dto';
 
-const MAX_PROMPT_LENGTH = 20_000;
+/** The platform's limit on a text message body. */
 const MAX_MESSAGE_LENGTH = 4096;
 
 /** What a client sends to create a messaging agent. */
@@ -60,7 +61,7 @@ export class CreateMessagingAgentDto {
   })
   @IsOptionalNotNull()
   @IsArray()
-  @ArrayMaxSize(20)
+  @ArrayMaxSize(MAX_KNOWLEDGE_BASES)
   @IsObjectId({ each: true })
   knowledgeBase?: string[];
 
@@ -78,54 +79,13 @@ export class CreateMessagingAgentDto {
   temperature?: number;
 }
 
-/** Every field optional: only the fields sent change. */
-export class UpdateMessagingAgentDto {
-  @ApiPropertyOptional({ example: 'Support bot', maxLength: 200 })
-  @IsOptionalNotNull()
-  @IsString()
-  @Length(1, 200)
-  @Matches(/\S/, { message: 'agentName must not be blank' })
-  agentName?: string;
-
-  @ApiPropertyOptional({ example: '106540352242922', description: 'Move to another number' })
-  @IsOptionalNotNull()
-  @IsString()
-  @Matches(PLATFORM_ID, { message: "phoneNumberId must be the platform's numeric id" })
-  phoneNumberId?: string;
-
-  @ApiPropertyOptional({ maxLength: MAX_PROMPT_LENGTH })
-  @IsOptionalNotNull()
-  @IsString()
-  @Length(1, MAX_PROMPT_LENGTH)
-  @Matches(/\S/, { message: 'systemPrompt must not be blank' })
-  systemPrompt?: string;
-
-  @ApiPropertyOptional({ maxLength: MAX_MESSAGE_LENGTH })
-  @IsOptionalNotNull()
-  @IsString()
-  @MaxLength(MAX_MESSAGE_LENGTH)
-  welcomeMessage?: string;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptionalNotNull()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsObjectId({ each: true })
-  knowledgeBase?: string[];
-
-  @ApiPropertyOptional({ example: 'gpt-4o-mini' })
-  @IsOptionalNotNull()
-  @IsString()
-  @Length(1, 200)
-  model?: string;
-
-  @ApiPropertyOptional({ example: 0.3, minimum: 0, maximum: 2 })
-  @IsOptionalNotNull()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(2)
-  temperature?: number;
-}
+/**
+ * Only the fields sent change; null is refused like any other invalid value (PartialType with
+ * skipNullProperties false keeps each field's rules). A new phoneNumberId moves the agent.
+ */
+export class UpdateMessagingAgentDto extends PartialType(CreateMessagingAgentDto, {
+  skipNullProperties: false,
+}) {}
 
 /** The seed's create answer. */
 export class CreatedMessagingAgentDto {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsString, Length, Matches, MaxLength } from 'class-validator';
 import { IsOptionalNotNull } from '../../../common/dto-rules';
 import type { MessagingIntegrationStatus } from '../messaging.schema';
@@ -48,35 +48,14 @@ export class CreateMessagingIntegrationDto {
   displayName?: string;
 }
 
-/** Every field optional: only the fields sent change. */
-export class UpdateMessagingIntegrationDto {
-  @ApiPropertyOptional({ example: 'Acme sales', maxLength: 200 })
-  @IsOptionalNotNull()
-  @IsString()
-  @Length(1, 200)
-  @Matches(/\S/, { message: 'displayName must not be blank' })
-  displayName?: string;
-
-  @ApiPropertyOptional({
-    example: 'EAAG…',
-    maxLength: MAX_ACCESS_TOKEN_LENGTH,
-    writeOnly: true,
-    description: 'A new access token; checked at the platform before it replaces the old one',
-  })
-  @IsOptionalNotNull()
-  @IsString()
-  @Length(1, MAX_ACCESS_TOKEN_LENGTH)
-  accessToken?: string;
-
-  @ApiPropertyOptional({
-    example: '102290129340398',
-    description: 'Another business account; the number must belong to it at the platform',
-  })
-  @IsOptionalNotNull()
-  @IsString()
-  @Matches(PLATFORM_ID, { message: PLATFORM_ID_MESSAGE('businessAccountId') })
-  businessAccountId?: string;
-}
+/**
+ * Only the fields sent change; a new accessToken or businessAccountId is checked at the
+ * platform before it replaces the old one. null is refused like any other invalid value.
+ */
+export class UpdateMessagingIntegrationDto extends PartialType(
+  OmitType(CreateMessagingIntegrationDto, ['phoneNumberId']),
+  { skipNullProperties: false },
+) {}
 
 export class UpdateMessagingWebhookUrlDto {
   @ApiProperty({ example: '106540352242922', description: 'A connected business number' })

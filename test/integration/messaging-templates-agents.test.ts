@@ -263,6 +263,18 @@ describe('messaging templates and agents', () => {
         .expect(404);
     });
 
+    it('forgets a knowledge base once it is deleted', async () => {
+      const { phoneNumberId } = await connected(admin);
+      const [kept, dropped] = [await knowledgeBase(admin), await knowledgeBase(admin)];
+      const id = (
+        await save(agentBody(phoneNumberId, { knowledgeBase: [kept, dropped] })).expect(201)
+      ).body.data._id as string;
+      await t.http.delete(`/api/knowledgeBase/${dropped}`).set(bearer(admin.token)).expect(200);
+      expect((await get(`get-messaging-agent/${id}`).expect(200)).body.data.knowledgeBase).toEqual([
+        kept,
+      ]);
+    });
+
     it('answers 409 for a second agent on a number', async () => {
       const { phoneNumberId } = await connected(admin);
       await save(agentBody(phoneNumberId)).expect(201);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, eq } from 'drizzle-orm';
+import { and, arrayContains, eq, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { messagingAgents, type MessagingAgentRow } from './messaging.schema';
 
@@ -52,5 +52,20 @@ export class MessagingAgentsRepository {
       .where(inOrganization(organizationId, id))
       .returning({ id: messagingAgents.id });
     return rows.length > 0;
+  }
+
+  /** Removes a deleted knowledge base from every messaging agent of the organization. */
+  async forgetKnowledgeBase(organizationId: string, knowledgeBaseId: string): Promise<void> {
+    await this.database.db
+      .update(messagingAgents)
+      .set({
+        knowledgeBaseIds: sql`array_remove(${messagingAgents.knowledgeBaseIds}, ${knowledgeBaseId})`,
+      })
+      .where(
+        and(
+          eq(messagingAgents.organizationId, organizationId),
+          arrayContains(messagingAgents.knowledgeBaseIds, [knowledgeBaseId]),
+        ),
+      );
   }
 }

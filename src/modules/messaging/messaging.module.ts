@@ -26,6 +26,8 @@ import { MessagingTokens } from './messaging-tokens';
     MessagingTemplatesController,
     MessagingAgentsController,
   ],
+  // Knowledge bases import this module (a delete forgets the base in messaging agents), so the
+  // repository that checks an agent's knowledge bases is provided here rather than imported.
   providers: [
     SecretBox,
     MessagingTokens,
@@ -41,6 +43,11 @@ import { MessagingTokens } from './messaging-tokens';
     MessagingAgentsRepository,
     MessagingAgentsService,
   ],
-  exports: [GraphClient, MessagingIntegrationsService, MessagingNumbersRepository],
+  exports: [
+    GraphClient,
+    MessagingIntegrationsService,
+    MessagingNumbersRepository,
+    MessagingAgentsRepository,
+  ],
 })
 export class MessagingModule {}

@@ -114,7 +114,12 @@ export class MessagingIntegrationsService {
       const businessAccountId = dto.businessAccountId ?? row.businessAccountId;
       await this.withToken(row, sent, () => this.graph.getPhoneNumber(token, phoneNumberId));
       await this.assertNumberOfAccount(token, phoneNumberId, businessAccountId, 409, row, sent);
-      await this.withToken(row, sent, () => this.graph.subscribeApp(token, businessAccountId));
+      await this.withToken(
+        row,
+        sent,
+        () => this.graph.subscribeApp(token, businessAccountId),
+        'Business account',
+      );
       changes.status = 'connected';
       if (sent) changes.accessToken = this.tokens.seal(organizationId, row.id, token);
       if (businessAccountId !== row.businessAccountId) {
@@ -182,13 +187,14 @@ export class MessagingIntegrationsService {
     row: MessagingIntegrationRow,
     sent: boolean,
     step: () => Promise<T>,
+    what = 'Phone number',
   ): Promise<T> {
     try {
       return await step();
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
       if (!sent) await this.noteRefusal(row, error);
-      throw platformRefusal(error, sent ? 'sent' : 'stored', 'Phone number');
+      throw platformRefusal(error, sent ? 'sent' : 'stored', what);
     }
   }
 
@@ -203,7 +209,7 @@ export class MessagingIntegrationsService {
   ): Promise<void> {
     const step = () => this.graph.listPhoneNumberIds(token, businessAccountId);
     const ids = row
-      ? await this.withToken(row, sent, step)
+      ? await this.withToken(row, sent, step, 'Business account')
       : await atPlatform(step, 'sent', 'Business account');
     if (ids.includes(phoneNumberId)) return;
     const message = `Phone number ${phoneNumberId} does not belong to business account ${businessAccountId}`;

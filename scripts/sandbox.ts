@@ -6,8 +6,9 @@ import { ShutdownOnSignals } from '../src/shutdown';
 import { SandboxDemo } from './sandbox-demo';
 
 /**
- * Switchboard on its embedded defaults next to fake Plivo, Twilio and Telnyx servers, so the
- * phone-number flows can be tried without provider accounts. Prints ready-to-send add-phone bodies.
+ * Switchboard on its embedded defaults next to fake Plivo, Twilio, Telnyx and Graph API servers,
+ * so the phone-number and messaging flows can be tried without provider accounts. Prints
+ * ready-to-send add-phone and messaging-integration bodies.
  * With `--demo`: dials a demo batch end to end on a throw-away database and exits (SandboxDemo).
  */
 async function main(): Promise<void> {
@@ -49,6 +50,16 @@ async function main(): Promise<void> {
   for (const [integration, body] of Object.entries(bodies)) {
     console.log(`  ${JSON.stringify({ integration, ...body })}`);
   }
+  const { messaging } = fakes;
+  console.log(`Fake messaging platform (Graph API): ${messaging.baseUrl}`);
+  console.log('Connect its business number with POST /api/messaging/messaging-integration:');
+  console.log(
+    `  ${JSON.stringify({
+      phoneNumberId: messaging.phoneNumberId,
+      accessToken: messaging.accessToken,
+      businessAccountId: messaging.businessAccountId,
+    })}`,
+  );
   console.log('To watch a batch dial end to end instead: npm run sandbox -- --demo');
 }
 

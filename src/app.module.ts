@@ -18,6 +18,7 @@ import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
+import { MessagingModule } from './modules/messaging/messaging.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
 import type { SpeechEngines } from './modules/voice/speech/speech-engines';
@@ -58,6 +59,7 @@ export class AppModule {
         VideoAgentsModule,
         StorageModule,
         KnowledgeBasesModule,
+        MessagingModule,
         DialerModule,
         SuppliedSpeechModule.forRoot(options.speechEngines),
         VoiceModule,

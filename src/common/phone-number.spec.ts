@@ -1,4 +1,4 @@
-import { maskPhoneNumber, toE164 } from './phone-number';
+import { isMobileNumber, maskPhoneNumber, toE164 } from './phone-number';
 
 describe('toE164', () => {
   it.each([
@@ -20,5 +20,16 @@ describe('toE164', () => {
 
   it('masks all but the country code start and the last four digits', () => {
     expect(maskPhoneNumber('+14155551234')).toBe('+1415***1234');
+  });
+});
+
+describe('isMobileNumber', () => {
+  it.each([
+    ['+447911123456', true], // UK mobile
+    ['+14155552671', true], // NANP: fixed line or mobile
+    ['+442079460000', false], // London fixed line
+    ['+18005550100', false], // toll free
+  ])('%s → %s', (e164, mobile) => {
+    expect(isMobileNumber(e164)).toBe(mobile);
   });
 });

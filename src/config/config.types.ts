@@ -105,6 +105,18 @@ export interface AppConfig {
     /** How often the scheduler claims and places calls where jobs run; 0: never by itself. */
     tickMs: number;
   };
+  /** The messaging platform's Graph API (WhatsApp Cloud API) and its incoming events. */
+  messaging: {
+    apiUrl: string;
+    /** Graph API version in every path, e.g. `v23.0`. */
+    apiVersion: string;
+    /** Signs incoming events (X-Hub-Signature-256); unset: incoming events refused. */
+    appSecret: string | undefined;
+    /** Answers the platform's verify handshake; unset: incoming events refused. */
+    verifyToken: string | undefined;
+    /** How long synchronised templates are served before the platform is asked again. */
+    templateCacheSeconds: number;
+  };
   /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
   llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
   /** The speech engines of the voice runtime (STT_* and TTS_*). */

@@ -240,4 +240,33 @@ describe('loadConfig', () => {
       new ConfigError('VOICE_RUNTIME', 'must be one of on, off'),
     );
   });
+
+  it('reads the messaging platform settings, with the Graph version validated', () => {
+    expect(loadConfig({ ...server }).messaging).toEqual({
+      apiUrl: 'https://graph.facebook.com',
+      apiVersion: 'v23.0',
+      appSecret: undefined,
+      verifyToken: undefined,
+      templateCacheSeconds: 900,
+    });
+    const config = loadConfig({
+      ...server,
+      MESSAGING_API_URL: 'http://127.0.0.1:9004/',
+      MESSAGING_API_VERSION: 'v25.0',
+      MESSAGING_APP_SECRET: 'app-secret',
+      MESSAGING_VERIFY_TOKEN: 'verify',
+      MESSAGING_TEMPLATE_CACHE_SECONDS: '60',
+    });
+    expect(config.messaging).toEqual({
+      apiUrl: 'http://127.0.0.1:9004',
+      apiVersion: 'v25.0',
+      appSecret: 'app-secret',
+      verifyToken: 'verify',
+      templateCacheSeconds: 60,
+    });
+    expect(() => loadConfig({ ...server, MESSAGING_API_VERSION: '23' })).toThrow(
+      new ConfigError('MESSAGING_API_VERSION', 'must look like v23.0'),
+    );
+    expect(() => loadConfig({ ...server, MESSAGING_API_URL: 'ftp://graph' })).toThrow(ConfigError);
+  });
 });

@@ -127,6 +127,13 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       // 0: no automatic ticks (tests drive DialerScheduler.tick() themselves).
       tickMs: read.integer('DIALER_TICK_MS', 1_000, 0, 60_000),
     },
+    messaging: {
+      apiUrl: read.url('MESSAGING_API_URL', 'https://graph.facebook.com', ['http:', 'https:'])!,
+      apiVersion: graphApiVersion(read),
+      appSecret: read.raw('MESSAGING_APP_SECRET'),
+      verifyToken: read.raw('MESSAGING_VERIFY_TOKEN'),
+      templateCacheSeconds: read.integer('MESSAGING_TEMPLATE_CACHE_SECONDS', 900, 0, 86_400),
+    },
     llm: {
       apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),
       apiKey: read.raw('LLM_API_KEY'),
@@ -147,6 +154,13 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ]),
     },
   };
+}
+
+function graphApiVersion(read: EnvReaders): string {
+  const version = read.string('MESSAGING_API_VERSION', 'v23.0');
+  if (!/^v\d{1,3}\.\d{1,3}$/.test(version))
+    throw new ConfigError('MESSAGING_API_VERSION', 'must look like v23.0');
+  return version;
 }
 
 /** Each engine's public API and model, the defaults of STT_* and TTS_* (contract §7). */

@@ -31,3 +31,5 @@ export type {
   TelnyxWebhook,
 } from './telnyx.model';
 export { startProviderFakes, type ProviderFakes } from './sandbox';
+export { GraphFake, graphError, sampleTemplate } from './graph.fake';
+export type { GraphBusinessAccount, GraphNumber } from './graph.fake';

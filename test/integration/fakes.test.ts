@@ -800,6 +800,12 @@ describe('startProviderFakes', () => {
       );
       expect(x.body.data[0].phone_number).toBe(telnyx.number);
       expect(sandbox.env.PROVIDER_THREE_PUBLIC_KEY).toBe(telnyx.publicKey);
+      const { messaging } = sandbox;
+      const m = await http(
+        `${sandbox.env.MESSAGING_API_URL}/v23.0/${messaging.businessAccountId}/phone_numbers`,
+        { headers: { authorization: `Bearer ${messaging.accessToken}` } },
+      );
+      expect(m.body.data.map((n: { id: string }) => n.id)).toEqual([messaging.phoneNumberId]);
     } finally {
       await sandbox.close();
     }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JobRetryPolicyModule } from '../../queue/job-retry-policy.module';
 import { AgentsModule } from '../agents/agents.module';
+import { MessagingModule } from '../messaging/messaging.module';
 import { DocumentTextHandler } from './document-text.handler';
 import { KnowledgeBasePassagesRepository } from './knowledge-base-passages.repository';
 import { KnowledgeBaseUploadsService } from './knowledge-base-uploads.service';
@@ -10,7 +11,7 @@ import { KnowledgeBasesService } from './knowledge-bases.service';
 import { FullTextPassageRetriever, PassageRetriever } from './passage-retriever';
 
 @Module({
-  imports: [AgentsModule, JobRetryPolicyModule],
+  imports: [AgentsModule, MessagingModule, JobRetryPolicyModule],
   controllers: [KnowledgeBasesController],
   providers: [
     KnowledgeBasesRepository,

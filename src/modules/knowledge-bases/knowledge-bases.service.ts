@@ -5,6 +5,7 @@ import { Database } from '../../database';
 import { deleteQuietly, ObjectStorage } from '../../storage/object-storage';
 import { SignedFileUrls } from '../../storage/signed-file-urls';
 import { AgentsRepository } from '../agents/agents.repository';
+import { MessagingAgentsRepository } from '../messaging/messaging-agents.repository';
 import { CreateKnowledgeBaseForm, UpdateKnowledgeBaseForm } from './dto/knowledge-base-forms';
 import type {
   KnowledgeBaseDocumentDetailsDto,
@@ -32,6 +33,7 @@ export class KnowledgeBasesService {
     private readonly repository: KnowledgeBasesRepository,
     private readonly uploads: KnowledgeBaseUploadsService,
     private readonly agents: AgentsRepository,
+    private readonly messagingAgents: MessagingAgentsRepository,
     private readonly storage: ObjectStorage,
     private readonly fileUrls: SignedFileUrls,
     private readonly retriever: PassageRetriever,
@@ -79,12 +81,16 @@ export class KnowledgeBasesService {
     return this.withDocuments(organizationId, base);
   }
 
-  /** The base, its documents, and their files; agents stop using it in the same transaction. */
+  /**
+   * The base, its documents, and their files; voice and messaging agents stop using it in the
+   * same transaction.
+   */
   async remove(organizationId: string, id: string): Promise<void> {
     const keys = await this.database.transaction(async () => {
       const deleted = await this.repository.delete(organizationId, id);
       if (!deleted) throw new NotFoundException(NOT_FOUND);
       await this.agents.forgetKnowledgeBase(organizationId, id);
+      await this.messagingAgents.forgetKnowledgeBase(organizationId, id);
       return deleted;
     });
     await deleteQuietly(this.storage, keys);

@@ -22,6 +22,8 @@ export class ProviderError extends Error {
     readonly kind: ProviderErrorKind,
     message: string,
     readonly httpStatus?: number,
+    /** The provider's error body as parsed, for adapters that decide on its own codes. */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ProviderError';

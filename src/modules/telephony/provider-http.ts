@@ -141,7 +141,7 @@ export class ProviderHttp {
   private toError(status: number, body: unknown, sent: Record<string, string>): ProviderError {
     const detail = redact(this.describe(body), sent)?.slice(0, 200);
     const message = `${this.providerName} answered ${status}${detail ? `: ${detail}` : ''}`;
-    return new ProviderError(kindOf(status), message, status);
+    return new ProviderError(kindOf(status), message, status, body);
   }
 }
 

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { type AppConfig, InjectConfig } from '../../../config';
+import { ProviderError } from '../../telephony/provider-error';
+import { bearerAuth, ProviderHttp, type ProviderRequest } from '../../telephony/provider-http';
+import { GraphError } from './graph-error';
+import type {
+  GraphPage,
+  GraphPhoneNumber,
+  GraphTemplate,
+  GraphWebhookConfiguration,
+} from './graph.types';
+
+const PAGE_SIZE = 100;
+/** A WABA holds at most a few thousand templates; more pages than this is a loop. */
+const MAX_PAGES = 100;
+const TEMPLATE_FIELDS = 'id,name,language,category,status,components,parameter_format';
+
+/**
+ * The messaging platform's Graph API (WhatsApp Cloud API) over plain fetch: base URL
+ * MESSAGING_API_URL, version MESSAGING_API_VERSION, the access token as a Bearer header only
+ * (ProviderHttp keeps it out of every message). Errors become GraphError by the platform's code.
+ */
+@Injectable()
+export class GraphClient {
+  private readonly http = new ProviderHttp('Messaging platform', describeGraphError);
+  private readonly base: string;
+
+  constructor(@InjectConfig() config: AppConfig) {
+    this.base = `${config.messaging.apiUrl}/${config.messaging.apiVersion}`;
+  }
+
+  getPhoneNumber(token: string, phoneNumberId: string): Promise<GraphPhoneNumber> {
+    return this.get(token, `/${encodeURIComponent(phoneNumberId)}`, {
+      fields: 'id,display_phone_number,verified_name,quality_rating',
+    });
+  }
+
+  /** Ids of every phone number of the business account, all pages. */
+  async listPhoneNumberIds(token: string, businessAccountId: string): Promise<string[]> {
+    const numbers = await this.getAll<{ id: string }>(
+      token,
+      `/${encodeURIComponent(businessAccountId)}/phone_numbers`,
+      { fields: 'id', limit: String(PAGE_SIZE) },
+    );
+    return numbers.map((number) => number.id);
+  }
+
+  /** Subscribes our app to the business account's webhooks (idempotent at the platform). */
+  async subscribeApp(token: string, businessAccountId: string): Promise<void> {
+    await this.send(token, {
+      method: 'POST',
+      url: `${this.base}/${encodeURIComponent(businessAccountId)}/subscribed_apps`,
+    });
+  }
+
+  /** The per-number override: this number's events go to `url` instead of the app's default. */
+  async setWebhookOverride(
+    token: string,
+    phoneNumberId: string,
+    url: string,
+    verifyToken: string,
+  ): Promise<void> {
+    await this.send(token, {
+      method: 'POST',
+      url: `${this.base}/${encodeURIComponent(phoneNumberId)}`,
+      json: { webhook_configuration: { override_callback_uri: url, verify_token: verifyToken } },
+    });
+  }
+
+  async getWebhookConfiguration(
+    token: string,
+    phoneNumberId: string,
+  ): Promise<GraphWebhookConfiguration> {
+    const number = await this.get<{ webhook_configuration?: GraphWebhookConfiguration }>(
+      token,
+      `/${encodeURIComponent(phoneNumberId)}`,
+      { fields: 'webhook_configuration' },
+    );
+    return number.webhook_configuration ?? {};
+  }
+
+  /** Every template of the business account, following `paging.next` to the last page. */
+  listTemplates(token: string, businessAccountId: string): Promise<GraphTemplate[]> {
+    return this.getAll<GraphTemplate>(
+      token,
+      `/${encodeURIComponent(businessAccountId)}/message_templates`,
+      { fields: TEMPLATE_FIELDS, limit: String(PAGE_SIZE) },
+    );
+  }
+
+  private get<T>(token: string, path: string, query: Record<string, string>): Promise<T> {
+    const url = `${this.base}${path}?${new URLSearchParams(query).toString()}`;
+    return this.send<T>(token, { method: 'GET', url, retry: true });
+  }
+
+  /**
+   * Follows `paging.next` until it is absent (the Graph API's only end-of-list signal: a short
+   * page is not one). A `next` off our configured origin is refused: the token never leaves it.
+   */
+  private async getAll<T>(
+    token: string,
+    path: string,
+    query: Record<string, string>,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    let url: string | undefined = `${this.base}${path}?${new URLSearchParams(query).toString()}`;
+    for (let page = 0; url !== undefined; page += 1) {
+      if (page === MAX_PAGES) {
+        throw new GraphError('upstream', `Messaging platform listed more than ${MAX_PAGES} pages`);
+      }
+      const body: GraphPage<T> = await this.send(token, { method: 'GET', url, retry: true });
+      items.push(...(Array.isArray(body?.data) ? body.data : []));
+      url = body?.paging?.next;
+      if (url !== undefined && new URL(url).origin !== new URL(this.base).origin) {
+        throw new GraphError('upstream', 'Messaging platform paged to another origin');
+      }
+    }
+    return items;
+  }
+
+  private async send<T>(token: string, request: Omit<ProviderRequest, 'headers'>): Promise<T> {
+    try {
+      const response = await this.http.request<T>({ ...request, headers: bearerAuth(token) });
+      return response.body;
+    } catch (error) {
+      if (error instanceof ProviderError) throw GraphError.from(error);
+      throw error;
+    }
+  }
+}
+
+function describeGraphError(body: unknown): string | undefined {
+  const error = (body as { error?: { message?: unknown; code?: unknown } } | undefined)?.error;
+  if (typeof error?.message !== 'string') return undefined;
+  return typeof error.code === 'number' ? `${error.message} (code ${error.code})` : error.message;
+}

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { HttpFake, type AutoOutcome, type FakeResponse, type RouteContext } from './http-fake';
+import { graphError, graphId, type GraphBusinessAccount, type GraphNumber } from './graph.model';
+
+export { graphError, sampleTemplate } from './graph.model';
+export type { GraphBusinessAccount, GraphNumber } from './graph.model';
+
+const NUMBER_FIELDS = [
+  'id',
+  'display_phone_number',
+  'verified_name',
+  'quality_rating',
+  'code_verification_status',
+  'platform_type',
+  'throughput',
+] as const;
+
+/**
+ * Meta's Graph API as the WhatsApp Cloud API uses it (`https://graph.facebook.com/v{N}.0`):
+ * Bearer tokens that grant business accounts, phone number lookup with `fields`, the
+ * per-number webhook override, `subscribed_apps`, and cursor-paged `phone_numbers` and
+ * `message_templates`, with `{ error: { code, … } }` errors (190 for a token it does not know).
+ */
+export class GraphFake extends HttpFake {
+  readonly accounts = new Map<string, GraphBusinessAccount>();
+  /** Access token → the business accounts it may manage. */
+  readonly tokens = new Map<string, Set<string>>();
+  /** API versions seen in request paths. */
+  readonly versions = new Set<string>();
+
+  static async start(): Promise<GraphFake> {
+    const fake = new GraphFake();
+    await fake.listen();
+    return fake;
+  }
+
+  private constructor() {
+    super();
+    this.route('GET', '/:version/:id/phone_numbers', (ctx) =>
+      this.withAccount(ctx, (account) =>
+        this.page(ctx, account.numbers.map(describeNumber(['id', ...NUMBER_FIELDS]))),
+      ),
+    );
+    this.route('GET', '/:version/:id/message_templates', (ctx) =>
+      this.withAccount(ctx, (account) => this.page(ctx, account.templates)),
+    );
+    this.route('POST', '/:version/:id/subscribed_apps', (ctx) =>
+      this.withAccount(ctx, (account) => {
+        account.subscribed = true;
+        return { status: 200, body: { success: true } };
+      }),
+    );
+    this.route('GET', '/:version/:id/subscribed_apps', (ctx) =>
+      this.withAccount(ctx, (account) => ({
+        status: 200,
+        body: {
+          data: account.subscribed
+            ? [{ whatsapp_business_api_data: { id: '1', name: 'Switchboard' } }]
+            : [],
+        },
+      })),
+    );
+    this.route('GET', '/:version/:id', (ctx) =>
+      this.withNumber(ctx, (number, account) => {
+        const fields = String(ctx.req.query.fields ?? 'id').split(',');
+        const body: Record<string, unknown> = describeNumber(fields.filter(isNumberField))(number);
+        if (fields.includes('webhook_configuration')) {
+          body.webhook_configuration = {
+            ...(number.override ? { phone_number: number.override.url } : {}),
+            ...(account.subscribed ? { application: 'https://app.example/default' } : {}),
+          };
+        }
+        return { status: 200, body: { ...body, id: number.id } };
+      }),
+    );
+    this.route('POST', '/:version/:id', (ctx) =>
+      this.withNumber(ctx, (number) => {
+        const config = (
+          ctx.req.body as { webhook_configuration?: Record<string, unknown> } | undefined
+        )?.webhook_configuration;
+        const url = config?.override_callback_uri;
+        if (typeof url !== 'string') return graphError(400, 'webhook_configuration is required');
+        if (url === '') {
+          number.override = undefined;
+          return { status: 200, body: { success: true } };
+        }
+        if (typeof config?.verify_token !== 'string' || config.verify_token === '')
+          return graphError(400, 'verify_token is required with override_callback_uri');
+        if (url.length > 200 || !url.startsWith('https://'))
+          return graphError(
+            400,
+            'override_callback_uri must be an https URL of at most 200 characters',
+          );
+        number.override = { url, verifyToken: config.verify_token };
+        return { status: 200, body: { success: true } };
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------ seeding
+
+  /** A business account with `numbers` phone numbers, and a token that manages it. */
+  addAccount(init: { numbers?: number; token?: string } = {}): {
+    account: GraphBusinessAccount;
+    token: string;
+  } {
+    const account: GraphBusinessAccount = {
+      id: graphId(),
+      numbers: [],
+      templates: [],
+      subscribed: false,
+    };
+    for (let i = 0; i < (init.numbers ?? 1); i += 1) this.addNumber(account);
+    this.accounts.set(account.id, account);
+    const token = init.token ?? `EAAG${randomBytes(24).toString('base64url')}`;
+    this.grant(token, account.id);
+    return { account, token };
+  }
+
+  addNumber(account: GraphBusinessAccount, display = randomDisplayNumber()): GraphNumber {
+    const number: GraphNumber = {
+      id: graphId(),
+      display_phone_number: display,
+      verified_name: 'Acme Support',
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      platform_type: 'CLOUD_API',
+      throughput: { level: 'STANDARD' },
+    };
+    account.numbers.push(number);
+    return number;
+  }
+
+  grant(token: string, accountId: string): void {
+    const granted = this.tokens.get(token) ?? new Set<string>();
+    granted.add(accountId);
+    this.tokens.set(token, granted);
+  }
+
+  /** The token stops working (expired or revoked): every call with it answers code 190. */
+  revoke(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  findNumber(id: string): { number: GraphNumber; account: GraphBusinessAccount } | undefined {
+    for (const account of this.accounts.values()) {
+      const number = account.numbers.find((candidate) => candidate.id === id);
+      if (number) return { number, account };
+    }
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ wire
+
+  protected progress(_id: string, _outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
+    return Promise.resolve();
+  }
+
+  protected errorResponse(status: number, message?: string): FakeResponse {
+    return graphError(status, message);
+  }
+
+  /** The token's accounts, or the 190 answer. */
+  private granted(ctx: RouteContext): Set<string> | FakeResponse {
+    this.versions.add(ctx.params.version);
+    if (!/^v\d+\.\d+$/.test(ctx.params.version)) return graphError(400, 'Unknown path components');
+    const token = /^Bearer\s+(.+)$/i.exec(ctx.req.headers.authorization ?? '')?.[1];
+    const granted = token === undefined ? undefined : this.tokens.get(token);
+    return granted ?? graphError(401);
+  }
+
+  private withAccount(
+    ctx: RouteContext,
+    handle: (account: GraphBusinessAccount) => FakeResponse,
+  ): FakeResponse {
+    const granted = this.granted(ctx);
+    if (!(granted instanceof Set)) return granted;
+    const account = this.accounts.get(ctx.params.id);
+    if (!account) return graphError(404);
+    if (!granted.has(account.id)) return graphError(403);
+    return handle(account);
+  }
+
+  private withNumber(
+    ctx: RouteContext,
+    handle: (number: GraphNumber, account: GraphBusinessAccount) => FakeResponse,
+  ): FakeResponse {
+    const granted = this.granted(ctx);
+    if (!(granted instanceof Set)) return granted;
+    const found = this.findNumber(ctx.params.id);
+    if (!found) return graphError(404);
+    if (!granted.has(found.account.id)) return graphError(403);
+    return handle(found.number, found.account);
+  }
+
+  /** One page of `items` from the `after` cursor, `limit` long (default 25), `next` while more. */
+  private page(ctx: RouteContext, items: unknown[]): FakeResponse {
+    const limit = Math.min(Number(ctx.req.query.limit ?? 25) || 25, 100);
+    const after = ctx.req.query.after;
+    const start =
+      typeof after === 'string' ? Number(Buffer.from(after, 'base64url').toString()) : 0;
+    const data = items.slice(start, start + limit);
+    const cursor = (index: number) => Buffer.from(String(index)).toString('base64url');
+    const paging: Record<string, unknown> = {
+      cursors: { before: cursor(start), after: cursor(start + data.length) },
+    };
+    if (start + data.length < items.length) {
+      const query = new URLSearchParams(ctx.req.query as Record<string, string>);
+      query.set('after', cursor(start + data.length));
+      paging.next = `${this.baseUrl}${ctx.req.path}?${query.toString()}`;
+    }
+    return { status: 200, body: { data, paging } };
+  }
+}
+
+function isNumberField(field: string): field is (typeof NUMBER_FIELDS)[number] {
+  return (NUMBER_FIELDS as readonly string[]).includes(field);
+}
+
+function describeNumber(fields: readonly string[]) {
+  return (number: GraphNumber): Record<string, unknown> =>
+    Object.fromEntries(fields.filter(isNumberField).map((field) => [field, number[field]]));
+}
+
+/** `+1 555-0xx-xxxx`: the platform's display form of a US test number. */
+function randomDisplayNumber(): string {
+  const digits = String(2_000_000 + (randomBytes(3).readUIntBE(0, 3) % 8_000_000));
+  return `+1 415-${digits.slice(0, 3)}-${digits.slice(3, 7)}`;
+}

@@ -31,3 +31,4 @@ export type {
   TelnyxWebhook,
 } from './telnyx.model';
 export { startProviderFakes, type ProviderFakes } from './sandbox';
+export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';

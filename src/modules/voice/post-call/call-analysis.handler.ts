@@ -1,5 +1,4 @@
 import { Inject, Logger } from '@nestjs/common';
-import { describeUnknown } from '../../../common/describe-error';
 import { Database } from '../../../database';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../../queue';
 import { AgentsRepository } from '../../agents/agents.repository';
@@ -22,7 +21,7 @@ type CallAgent = Pick<AgentRow, 'prompt' | 'language' | 'analysisFields'>;
  * (`call.analysis.completed`); an opt-out it detects puts the number on the DNC list. Each
  * result is written with its event in one transaction and skipped when already there, so a
  * retry (timeouts, 429, 5xx: the queue's backoff) redoes only what is missing. Without a
- * configured model there is nothing to do.
+ * configured model, or when the model refuses the request itself, there is nothing to retry.
  */
 @JobHandler(JobName.AnalyzeCall)
 export class CallAnalysisHandler implements HandlesJob<JobName.AnalyzeCall> {
@@ -53,11 +52,12 @@ export class CallAnalysisHandler implements HandlesJob<JobName.AnalyzeCall> {
       if (log.summary === null) await this.summarize(phoneLogId, log.turns, agent);
       if (log.analysis === null) await this.analyze(phoneLogId, log.turns, agent);
     } catch (error) {
-      if (!(error instanceof LlmError && error.kind === 'not_configured')) throw error;
-      this.logger.warn(
-        { phoneLogId, ...describeUnknown(error) },
-        'No chat model: call not analysed',
-      );
+      // No model, or one that refuses this request outright (400, 401, 403…): retrying won't help.
+      const hopeless =
+        error instanceof LlmError &&
+        (error.kind === 'not_configured' || (error.kind === 'refused' && !error.retryable));
+      if (!hopeless) throw error;
+      this.logger.warn({ phoneLogId, reason: error.message }, 'Call not analysed');
     }
   }
 

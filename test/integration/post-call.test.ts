@@ -6,6 +6,7 @@ import { CallProgress } from '../../src/modules/dialer/call-progress';
 import { ChatFake, type ChatReply } from '../fakes';
 import { AttemptFactories } from '../support/attempt-factories';
 import { CallingFactories } from '../support/calling-factories';
+import { LogCapture } from '../support/log-capture';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
@@ -33,6 +34,7 @@ interface Delivered {
 }
 
 describe('post-call summary and analysis (BullMQ, PostgreSQL, fake chat server)', () => {
+  const logs = new LogCapture();
   let chat: ChatFake;
   let receiver: WebhookReceiver;
   let t: TestApp;
@@ -52,7 +54,9 @@ describe('post-call summary and analysis (BullMQ, PostgreSQL, fake chat server)'
     };
     t = await startTestApp({
       redis: true,
+      logStream: logs,
       env: {
+        LOG_LEVEL: 'warn',
         LLM_API_URL: chat.url,
         LLM_API_KEY: 'sk-post-call',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -241,5 +245,24 @@ describe('post-call summary and analysis (BullMQ, PostgreSQL, fake chat server)'
     const [stored] = await db().select().from(phoneLogs).where(eq(phoneLogs.id, log.id));
     expect(stored?.summary).toBeNull();
     expect(chat.requests.length).toBe(before);
+  });
+
+  it('gives up at once, without retries, when the model refuses the request itself', async () => {
+    const before = chat.requests.length;
+    chat.reply({ kind: 'error', status: 401, code: 'invalid_api_key' });
+    const { log } = await completedCall([
+      ['agent', 'Bonjour.'],
+      ['callee', 'Bonjour.'],
+    ]);
+    const refusal = await waitFor(
+      () =>
+        logs.lines.find((line) => line.msg === 'Call not analysed' && line.phoneLogId === log.id),
+      { timeoutMs: 20_000, what: 'the refusal logged' },
+    );
+    expect(String(refusal.reason)).toContain('HTTP 401');
+    expect(logs.text).not.toContain('sk-post-call');
+    expect(chat.requests.length).toBe(before + 1);
+    const [stored] = await db().select().from(phoneLogs).where(eq(phoneLogs.id, log.id));
+    expect(stored).toMatchObject({ summary: null, analysis: null });
   });
 });

@@ -1,4 +1,5 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { Database } from '../../../database';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../../queue';
 import { AgentsRepository } from '../../agents/agents.repository';
@@ -25,8 +26,6 @@ type CallAgent = Pick<AgentRow, 'prompt' | 'language' | 'analysisFields'>;
  */
 @JobHandler(JobName.AnalyzeCall)
 export class CallAnalysisHandler implements HandlesJob<JobName.AnalyzeCall> {
-  private readonly logger = new Logger('PostCall');
-
   constructor(
     private readonly database: Database,
     private readonly attempts: AttemptsRepository,
@@ -35,7 +34,10 @@ export class CallAnalysisHandler implements HandlesJob<JobName.AnalyzeCall> {
     private readonly events: EventsService,
     private readonly dnc: DncService,
     @Inject(CHAT_MODEL) private readonly model: ChatModel,
-  ) {}
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(CallAnalysisHandler.name);
+  }
 
   async handle({ organizationId, phoneLogId }: JobPayloads[JobName.AnalyzeCall]): Promise<void> {
     const attempt = await this.database.transaction(() => this.attempts.lock(phoneLogId));

@@ -20,6 +20,7 @@ import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { PhonesModule } from './modules/phones/phones.module';
+import { PostCallModule } from './modules/voice/post-call/post-call.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
 import type { SpeechEngines } from './modules/voice/speech/speech-engines';
 import { SuppliedSpeechModule } from './modules/voice/speech/speech.module';
@@ -71,6 +72,7 @@ export class AppModule {
         WebhooksModule,
         EventsModule,
         WebhookDeliveriesModule,
+        PostCallModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

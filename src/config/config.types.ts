@@ -118,7 +118,15 @@ export interface AppConfig {
     templateCacheSeconds: number;
   };
   /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
-  llm: { apiUrl: string | undefined; apiKey: string | undefined; model: string };
+  llm: {
+    apiUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    /** How long to wait for the response's first byte (LLM_FIRST_BYTE_TIMEOUT_MS). */
+    firstByteTimeoutMs: number;
+    /** The longest silence allowed between two chunks of a stream (LLM_IDLE_TIMEOUT_MS). */
+    idleTimeoutMs: number;
+  };
   /** The speech engines of the voice runtime (STT_* and TTS_*). */
   speech: { stt: SpeechToTextConfig; tts: TextToSpeechConfig };
   /**

@@ -73,6 +73,9 @@ describe('loadConfig', () => {
     ['DIALER_MAX_CONCURRENT_CALLS', '999999', /DIALER_MAX_CONCURRENT_CALLS must be between 1 and/],
     ['DIALER_CALLS_PER_SECOND', '1.5', /DIALER_CALLS_PER_SECOND must be a whole number/],
     ['DIALER_TICK_MS', '-5', /DIALER_TICK_MS must be a whole number/],
+    ['LLM_API_URL', 'not a url', /LLM_API_URL must be an absolute URL/],
+    ['LLM_IDLE_TIMEOUT_MS', '50', /LLM_IDLE_TIMEOUT_MS must be between 100 and/],
+    ['LLM_FIRST_BYTE_TIMEOUT_MS', '1s', /LLM_FIRST_BYTE_TIMEOUT_MS must be a whole number/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
     ['VOICE_CATALOGUE', '/no/such/voices.json', /VOICE_CATALOGUE must name a readable JSON file/],
     [
@@ -205,6 +208,11 @@ describe('loadConfig', () => {
       DIALER_MAX_CONCURRENT_CALLS: '25',
       DIALER_CALLS_PER_SECOND: '3',
       DIALER_TICK_MS: '250',
+      LLM_API_URL: 'http://127.0.0.1:11434/v1/',
+      LLM_API_KEY: 'sk-local',
+      LLM_MODEL: 'llama3.1',
+      LLM_FIRST_BYTE_TIMEOUT_MS: '2000',
+      LLM_IDLE_TIMEOUT_MS: '1500',
     });
     expect(config.http).toMatchObject({ port: 8080, publicBaseUrl: 'https://calls.example.com' });
     expect(config.redis.url).toBe('redis://cache:6379');
@@ -225,6 +233,13 @@ describe('loadConfig', () => {
     expect(config.auth.allowSignup).toBe(false);
     expect(config.process.role).toBe('api');
     expect(config.dialer).toEqual({ maxConcurrentCalls: 25, callsPerSecond: 3, tickMs: 250 });
+    expect(config.llm).toEqual({
+      apiUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'sk-local',
+      model: 'llama3.1',
+      firstByteTimeoutMs: 2000,
+      idleTimeoutMs: 1500,
+    });
     expect(loadConfig({ ...server }).dialer).toEqual({
       maxConcurrentCalls: 10,
       callsPerSecond: 1,

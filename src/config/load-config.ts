@@ -138,6 +138,8 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),
       apiKey: read.raw('LLM_API_KEY'),
       model: read.string('LLM_MODEL', 'gpt-4o-mini'),
+      firstByteTimeoutMs: read.integer('LLM_FIRST_BYTE_TIMEOUT_MS', 15_000, 100, 300_000),
+      idleTimeoutMs: read.integer('LLM_IDLE_TIMEOUT_MS', 10_000, 100, 300_000),
     },
     speech: speechEngines(read),
     voice: { runtime: read.oneOf('VOICE_RUNTIME', 'on', ['on', 'off']) === 'on' },

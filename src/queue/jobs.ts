@@ -7,6 +7,7 @@ export enum JobName {
   DeliverWebhook = 'webhooks.deliver',
   IndexCallRecordSearch = 'call-records.index-search',
   ExtractKnowledgeBaseDocument = 'knowledge-bases.extract-document',
+  AnalyzeCall = 'voice.analyze-call',
 }
 
 export interface JobPayloads {
@@ -16,6 +17,8 @@ export interface JobPayloads {
   [JobName.IndexCallRecordSearch]: { organizationId: string; batchId: string };
   /** Extracts, chunks and indexes one uploaded document's text. */
   [JobName.ExtractKnowledgeBaseDocument]: { organizationId: string; documentId: string };
+  /** Summary and analysis of a completed call whose phone log holds a conversation. */
+  [JobName.AnalyzeCall]: { organizationId: string; phoneLogId: string };
 }
 
 /**

@@ -33,3 +33,4 @@ export type {
 export { startProviderFakes, type ProviderFakes } from './sandbox';
 export { GraphFake, graphError, sampleTemplate } from './graph.fake';
 export type { GraphBusinessAccount, GraphNumber } from './graph.fake';
+export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';

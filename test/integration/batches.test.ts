@@ -298,12 +298,15 @@ describe('batches', () => {
       expect(Object.keys(first.phoneLogs[1]).sort()).toEqual(
         [
           '_id',
+          'analysis',
           'callDuration',
           'callStatus',
           'createdAt',
           'recordingUrl',
           'requestUUID',
+          'summary',
           'transcript',
+          'turns',
         ].sort(),
       );
       expect(all.body.data.data[2]).not.toHaveProperty('phoneLogs');

@@ -65,7 +65,8 @@ const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
   SELECT coalesce(json_agg(json_build_object(
       '_id', pl.id, 'requestUUID', pl.request_uuid, 'callStatus', pl.call_status,
       'callDuration', pl.call_duration, 'recordingUrl', pl.recording_url,
-      'transcript', pl.transcript,
+      'transcript', pl.transcript, 'turns', pl.turns, 'summary', pl.summary,
+      'analysis', pl.analysis,
       'createdAt', to_char(pl.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)})
     ) ORDER BY pl.created_at, pl.id), '[]'::json)
   FROM ${phoneLogs} pl

@@ -11,7 +11,7 @@ import { CLAIM_LEASE_SECONDS } from '../idempotency/idempotency.service';
 import { BATCH_ACCESS } from './batch-access.service';
 import { BatchesService } from './batches.service';
 import { CreateBatchService, type CreatedBatch } from './create-batch.service';
-import { BatchDetailsDto } from './dto/batch-details.dto';
+import { BatchDetailsDto, CallRecordDto } from './dto/batch-details.dto';
 import { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
 import { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
@@ -84,6 +84,8 @@ export class BatchesController {
     description: BATCH_ACCESS,
   })
   @ApiEnvelope({ message: 'Batch details fetched', type: BatchDetailsDto, errorMessage: true })
+  // BatchDetailsDto.data refers to CallRecordDto by $ref only: register it (and its phone logs).
+  @ApiExtraModels(CallRecordDto)
   @ApiErrors(400, 404)
   getBatchDetails(
     @CurrentPrincipal() principal: Principal,

@@ -4,6 +4,7 @@ import type { CallStatus } from '../call-records/call-records.schema';
 import type { NextAttempt } from './attempt-outcomes';
 import { type Attempt, callEventBase } from './attempts.repository';
 import { EventsService } from '../events/events.service';
+import { JobName, JobQueue } from '../../queue';
 import type { HangupSide, Integration, RecordingDetails } from '../telephony/telephony.types';
 import { endedBy, failureReason, secondsBetween } from './progress-rules';
 
@@ -12,7 +13,10 @@ const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 /** The call events of an attempt's progress, filled from the attempt as it now stands. */
 @Injectable()
 export class AttemptEvents {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly events: EventsService,
+    private readonly queue: JobQueue,
+  ) {}
 
   async started(attempt: Attempt, provider: Integration): Promise<void> {
     await this.events.raise(attempt.batch.organizationId, {
@@ -65,6 +69,14 @@ export class AttemptEvents {
           recording_expected: attempt.batch.recordCalls,
         },
       });
+      // A conversation took place: its summary and analysis follow (queued after the commit).
+      if (log.turns.length > 0) {
+        await this.queue.enqueue(
+          JobName.AnalyzeCall,
+          { organizationId: attempt.batch.organizationId, phoneLogId: log.id },
+          { jobId: `analyze-call-${log.id}` },
+        );
+      }
       return;
     }
     await this.events.raise(attempt.batch.organizationId, {

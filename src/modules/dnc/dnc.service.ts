@@ -18,6 +18,19 @@ import type { ListDncQuery } from './dto/dnc-queries';
 const DUPLICATE = "Number already in the organization's do-not-call list";
 const INVALID_NUMBER = 'Invalid phoneNumber: expected a number with its country code';
 const OPERATION = 'dncAdd';
+/** The `type` of entries the callee asked for on a call. */
+export const OPT_OUT_TYPE = 'opt_out';
+
+/** The call on which a callee opted out. */
+export interface OptOutCall {
+  phoneNumber: string;
+  batchId: string;
+  callRecordId: string;
+  phoneLogId: string;
+  requestUuid: string;
+  recordingUrl?: string | null;
+  transcript?: string | null;
+}
 
 @Injectable()
 export class DncService {
@@ -88,6 +101,34 @@ export class DncService {
         addedAt: entry.createdAt,
         withdrawnCalls,
       });
+    });
+  }
+
+  /**
+   * A callee who asked on a call not to be called again (the agent's tool or the post-call
+   * analysis): the number is listed and its pending calls withdrawn in the caller's transaction.
+   * False when it was already listed.
+   */
+  async recordOptOut(organizationId: string, call: OptOutCall): Promise<boolean> {
+    return this.database.transaction(async () => {
+      const entry = await this.dnc.create(organizationId, {
+        ...call,
+        type: OPT_OUT_TYPE,
+        recordingUrl: call.recordingUrl ?? null,
+        transcript: call.transcript ?? null,
+        createdByUserId: null,
+      });
+      if (!entry) return false;
+      const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(
+        organizationId,
+        call.phoneNumber,
+      );
+      this.database.afterCommit(() => {
+        this.logger.log(
+          `Callee ${maskPhoneNumber(call.phoneNumber)} opted out on a call; ${withdrawnCalls} pending call(s) withdrawn`,
+        );
+      });
+      return true;
     });
   }
 

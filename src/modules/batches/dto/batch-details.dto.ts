@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { STATUS_REASONS, type StatusReason } from '../batches.schema';
 
+export class PhoneLogTurnDto {
+  @ApiProperty({ enum: ['agent', 'callee'] })
+  role!: 'agent' | 'callee';
+
+  @ApiProperty({ example: 'Hello, this is Ada from Acme.' })
+  text!: string;
+
+  @ApiProperty({ example: '2026-11-22T10:00:05.000Z' })
+  startedAt!: string;
+}
+
 export class PhoneLogDto {
   @ApiProperty({ example: '65f1c0ffee0123456789abcd' })
   _id!: string;
@@ -20,8 +31,42 @@ export class PhoneLogDto {
   @ApiPropertyOptional({ type: String, nullable: true })
   recordingUrl!: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The conversation, one `Agent: …` / `Callee: …` line per turn',
+  })
   transcript!: string | null;
+
+  @ApiProperty({
+    type: [PhoneLogTurnDto],
+    description: 'The conversation turn by turn, as it happened',
+  })
+  turns!: PhoneLogTurnDto[];
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Post-call summary (null until generated)',
+    example: 'The callee confirmed the appointment for Tuesday morning.',
+  })
+  summary!: string | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      "Post-call analysis (null until done): successful, sentiment, disposition, optedOut and the agent's analysisFields by name",
+    example: {
+      successful: true,
+      sentiment: 'positive',
+      disposition: 'interested',
+      optedOut: false,
+      appointment_booked: true,
+    },
+  })
+  analysis!: Record<string, unknown> | null;
 
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;

@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '../../src/config';
 import { createApp } from '../../src/create-app';
 import { Database } from '../../src/database';
-import { startPgliteApp, startPostgresApp, type DriverApp } from '../support/driver-apps';
+import { DRIVER_APPS, type DriverApp } from '../support/driver-apps';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { startTestApp } from '../support/test-app';
 
@@ -44,12 +44,7 @@ async function seedBatch(app: NestExpressApplication, admin: RegisteredAdmin, si
   return batchId;
 }
 
-const drivers: Array<[string, () => Promise<DriverApp>]> = [
-  ['PostgreSQL', () => startPostgresApp()],
-  ['PGlite', startPgliteApp],
-];
-
-describe.each(drivers)('hostile search patterns on %s', (_driver, start) => {
+describe.each(DRIVER_APPS)('hostile search patterns on %s', (_driver, start) => {
   let h: DriverApp;
   let admin: RegisteredAdmin;
   let batchId: string;

@@ -4,7 +4,7 @@ import { newObjectId } from '../../src/common/object-id';
 import { Database, rowsOf } from '../../src/database';
 import { KnowledgeBasePassagesRepository } from '../../src/modules/knowledge-bases/knowledge-base-passages.repository';
 import { knowledgeBaseDocuments } from '../../src/modules/knowledge-bases/knowledge-bases.schema';
-import { startPgliteApp, startPostgresApp, type DriverApp } from '../support/driver-apps';
+import { DRIVER_APPS, type DriverApp } from '../support/driver-apps';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { knowledgeBaseApi, type KnowledgeBaseApi } from '../support/knowledge-bases';
 
@@ -50,12 +50,7 @@ async function seedDocument(
   });
 }
 
-const drivers: Array<[string, () => Promise<DriverApp>]> = [
-  ['PostgreSQL', () => startPostgresApp()],
-  ['PGlite', startPgliteApp],
-];
-
-describe.each(drivers)('knowledge base search on %s', (_driver, start) => {
+describe.each(DRIVER_APPS)('knowledge base search on %s', (_driver, start) => {
   let h: DriverApp;
   let admin: RegisteredAdmin;
   let api: KnowledgeBaseApi;

@@ -36,3 +36,9 @@ export async function startPgliteApp(): Promise<DriverApp> {
     },
   };
 }
+
+/** Both drivers, named, for `describe.each`. */
+export const DRIVER_APPS: Array<[driver: string, start: () => Promise<DriverApp>]> = [
+  ['PostgreSQL', () => startPostgresApp()],
+  ['PGlite', startPgliteApp],
+];

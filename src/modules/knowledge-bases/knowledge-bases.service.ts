@@ -124,8 +124,13 @@ export class KnowledgeBasesService {
     id: string,
     query: SearchKnowledgeBaseQuery,
   ): Promise<PassageDto[]> {
-    await this.find(organizationId, id);
-    return this.retriever.search(organizationId, id, query.q, query.limit);
+    // Both at once: one database round trip less on the hot path of agents' lookups. The
+    // search is scoped to the organization, so a base not found has found nothing anyway.
+    const [, hits] = await Promise.all([
+      this.find(organizationId, id),
+      this.retriever.search(organizationId, id, query.q, query.limit),
+    ]);
+    return hits;
   }
 
   private async find(organizationId: string, id: string): Promise<KnowledgeBaseRow> {

@@ -19,7 +19,7 @@ export abstract class PassageRetriever {
   ): Promise<PassageHit[]>;
 }
 
-/** PostgreSQL full-text search: tsvector + GIN, websearch_to_tsquery, ts_rank_cd. */
+/** PostgreSQL full-text search: tsvector + GIN on (base, words), websearch_to_tsquery, ts_rank. */
 @Injectable()
 export class FullTextPassageRetriever extends PassageRetriever {
   constructor(private readonly passages: KnowledgeBasePassagesRepository) {

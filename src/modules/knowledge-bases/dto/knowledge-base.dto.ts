@@ -82,6 +82,6 @@ export class PassageDto {
   })
   text!: string;
 
-  @ApiProperty({ example: 0.4, description: 'Relevance (ts_rank_cd); higher is better' })
+  @ApiProperty({ example: 0.4, description: 'Relevance (ts_rank); higher is better' })
   score!: number;
 }

@@ -19,6 +19,7 @@ import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
 import { PhonesModule } from './modules/phones/phones.module';
+import { SpeechModule } from './modules/voice/speech/speech.module';
 import { VideoAgentsModule } from './modules/video-agents/video-agents.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
@@ -62,6 +63,7 @@ export class AppModule {
         WebhooksModule,
         EventsModule,
         WebhookDeliveriesModule,
+        SpeechModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

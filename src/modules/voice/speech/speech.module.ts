@@ -1,7 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config';
 import { createSpeechEngines } from './create-speech-engines';
-import { SPEECH_ENGINES } from './speech-engines';
+import { SPEECH_ENGINES, type SpeechEngines } from './speech-engines';
 
 /** The configured speech recognition and synthesis engines, behind SPEECH_ENGINES. */
 @Module({
@@ -14,4 +14,20 @@ import { SPEECH_ENGINES } from './speech-engines';
   ],
   exports: [SPEECH_ENGINES],
 })
-export class SpeechModule {}
+export class SpeechModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('SpeechEngines');
+
+  constructor(
+    @Inject(SPEECH_ENGINES) private readonly engines: SpeechEngines,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** One line at start: which engines, and whether they can run here (never a key or URL). */
+  async onApplicationBootstrap(): Promise<void> {
+    const { stt, tts } = this.config.speech;
+    const engines = `STT ${stt.provider}, TTS ${tts.provider}`;
+    const readiness = await this.engines.readiness();
+    if (readiness.ready) this.logger.log(`Speech engines ready: ${engines}`);
+    else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
+  }
+}

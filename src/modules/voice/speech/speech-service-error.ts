@@ -14,5 +14,3 @@ export function httpStatusError(engine: string, status: number): SpeechServiceEr
   return new SpeechServiceError(`${engine} answered HTTP ${status}`);
 }
 
-export const isAbortError = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');

@@ -10,7 +10,10 @@ const FINALIZE_TIMEOUT_MS = 3_000;
 
 /** Deepgram streaming recognition: μ-law 8 kHz is native, so frames go out as they arrive. */
 export class DeepgramSpeechToText implements SpeechToText {
-  constructor(private readonly config: SpeechToTextConfig) {}
+  constructor(
+    private readonly config: SpeechToTextConfig,
+    private readonly keepAliveMs = KEEPALIVE_MS,
+  ) {}
 
   open(options: { language: string }): RecognitionStream {
     const url = websocketUrl(this.config.apiUrl, '/listen', {
@@ -23,7 +26,7 @@ export class DeepgramSpeechToText implements SpeechToText {
       model: this.config.model,
       language: options.language,
     });
-    return new DeepgramRecognitionStream(url, this.config.apiKey ?? '');
+    return new DeepgramRecognitionStream(url, this.config.apiKey ?? '', this.keepAliveMs);
   }
 }
 
@@ -44,7 +47,7 @@ class DeepgramRecognitionStream implements RecognitionStream {
   private readonly keepAlive: NodeJS.Timeout;
   private onFinalized: (() => void) | undefined;
 
-  constructor(url: string, apiKey: string) {
+  constructor(url: string, apiKey: string, keepAliveMs: number) {
     this.socket = new WebSocket(url, { headers: { authorization: `Token ${apiKey}` } });
     this.opened = new Promise((resolve) => this.socket.once('open', () => resolve()));
     this.opened.catch(() => undefined);
@@ -62,9 +65,10 @@ class DeepgramRecognitionStream implements RecognitionStream {
     this.socket.on('message', (data, isBinary) => {
       if (!isBinary) this.onMessage(messageText(data));
     });
+    // Deepgram closes a stream that hears nothing for 10 s: between turns, say it is still there.
     this.keepAlive = setInterval(() => {
-      if (Date.now() - this.lastSentAt >= KEEPALIVE_MS - 500) this.send({ type: 'KeepAlive' });
-    }, KEEPALIVE_MS);
+      if (Date.now() - this.lastSentAt >= keepAliveMs / 2) this.send({ type: 'KeepAlive' });
+    }, keepAliveMs);
     this.keepAlive.unref();
   }
 

@@ -1,7 +1,7 @@
 import type { TextToSpeechConfig } from '../../../../config';
 import { PcmToUlaw } from '../pcm-to-ulaw';
 import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
-import { httpStatusError, isAbortError } from '../speech-service-error';
+import { httpStatusError } from '../speech-service-error';
 
 /** What `response_format: "pcm"` is: raw 16-bit little-endian mono at 24 kHz. */
 const OPENAI_PCM_RATE = 24000;
@@ -34,7 +34,8 @@ export class OpenAiTextToSpeech implements TextToSpeech {
         if (ulaw.length > 0) yield ulaw;
       }
     } catch (error) {
-      if (options.signal.aborted && isAbortError(error)) return;
+      // Whatever the download throws once aborted (an AbortError, a reset) is the abort itself.
+      if (options.signal.aborted) return;
       throw error;
     }
     yield encoder.flush();

@@ -13,4 +13,3 @@ export function httpStatusError(engine: string, status: number): SpeechServiceEr
   }
   return new SpeechServiceError(`${engine} answered HTTP ${status}`);
 }
-

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 
 /** A command's failure, without its arguments or input (they may hold what a caller said). */
 export class CommandError extends Error {
-  constructor(command: string, reason: string) {
+  constructor(
+    command: string,
+    reason: string,
+    /** The command is not on this machine at all. */
+    readonly missing = false,
+  ) {
     super(`${command} ${reason}`);
     this.name = 'CommandError';
   }
@@ -35,7 +40,7 @@ export async function* streamCommand(
     }
     const status = await exited;
     if (signal?.aborted) return;
-    if (status === 'ENOENT') throw new CommandError(command, 'is not installed');
+    if (status === 'ENOENT') throw new CommandError(command, 'is not installed', true);
     if (status !== 0) throw new CommandError(command, `failed (${status})`);
   } finally {
     signal?.removeEventListener('abort', kill);

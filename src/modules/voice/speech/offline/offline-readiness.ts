@@ -8,14 +8,14 @@ const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us libpockets
 
 /** eSpeak NG answers `--version`, with the Debian package to install when it does not. */
 export async function espeakReadiness(): Promise<EngineReadiness> {
-  return (await commandRuns(ESPEAK_COMMAND, ['--version']))
+  return (await isInstalled(ESPEAK_COMMAND, ['--version']))
     ? { ready: true }
     : { ready: false, reason: `espeak-ng is missing (Debian package espeak-ng; ${INSTALL_HINT})` };
 }
 
 /** pocketsphinx_continuous runs and the US English model is where Debian puts it. */
 export async function pocketsphinxReadiness(): Promise<EngineReadiness> {
-  if (!(await commandRuns(POCKETSPHINX_COMMAND, ['-h']))) {
+  if (!(await isInstalled(POCKETSPHINX_COMMAND, ['-h']))) {
     return {
       ready: false,
       reason: `pocketsphinx_continuous is missing (Debian package pocketsphinx; ${INSTALL_HINT})`,
@@ -34,12 +34,13 @@ export async function pocketsphinxReadiness(): Promise<EngineReadiness> {
   return { ready: true };
 }
 
-async function commandRuns(command: string, args: string[]): Promise<boolean> {
+/** Whether `command` is on this machine (pocketsphinx_continuous -h exits 1 even so). */
+async function isInstalled(command: string, args: string[]): Promise<boolean> {
   try {
     await runCommand(command, args, AbortSignal.timeout(10_000));
     return true;
   } catch (error) {
-    if (error instanceof CommandError) return false;
+    if (error instanceof CommandError) return !error.missing;
     throw error;
   }
 }

@@ -7,12 +7,13 @@ import {
   pocketsphinxReadiness,
 } from '../../../src/modules/voice/speech/offline/offline-readiness';
 import { PocketsphinxSpeechToText } from '../../../src/modules/voice/speech/offline/pocketsphinx-stt';
+import type { SpeechToText } from '../../../src/modules/voice/speech/speech-engines';
 import { collect } from './speech-config';
 
 // The real eSpeak NG and PocketSphinx (scripts/test-all.sh installs them when missing).
 describe('the offline engine: eSpeak NG and PocketSphinx', () => {
   const tts = new EspeakTextToSpeech('en-us');
-  const stt = new PocketsphinxSpeechToText();
+  const stt: SpeechToText = new PocketsphinxSpeechToText();
   const signal = new AbortController().signal;
 
   /** Feeds μ-law to a recognition stream in 20 ms frames, as a call does, and finishes. */

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
-import { FakeServer } from './listen';
+import type { WebSocket } from 'ws';
+import { WebSocketFake } from './websocket-fake';
 
 /** One /v1/listen stream as the fake saw it. */
 export interface DeepgramStream {
@@ -18,38 +17,20 @@ export interface DeepgramStream {
  * an interim result follows the first second of audio, and each `Finalize` gets the next
  * scripted transcript as an `is_final` result marked `from_finalize`.
  */
-export class DeepgramFake {
+export class DeepgramFake extends WebSocketFake {
   readonly streams: DeepgramStream[] = [];
   transcripts: string[] = [];
-  private readonly wss = new WebSocketServer({ noServer: true });
-  private readonly fake = new FakeServer((_req, res) => {
-    res.writeHead(404).end();
-  });
 
   constructor(private readonly apiKey: string) {
-    this.fake.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    super();
   }
 
-  listen(): Promise<string> {
-    return this.fake.listen();
-  }
-
-  async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate();
-    await this.fake.close();
-  }
-
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://fake');
-    if (url.pathname !== '/v1/listen') return refuse(socket, 404, 'Not Found');
-    if (req.headers.authorization !== `Token ${this.apiKey}`) {
-      return refuse(socket, 401, 'Unauthorized');
-    }
+  protected accept(req: IncomingMessage, url: URL) {
+    if (url.pathname !== '/v1/listen') return 404;
+    if (req.headers.authorization !== `Token ${this.apiKey}`) return 401;
     const query = url.searchParams;
-    if (query.get('encoding') !== 'mulaw' || query.get('sample_rate') !== '8000') {
-      return refuse(socket, 400, 'Bad Request');
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, query));
+    if (query.get('encoding') !== 'mulaw' || query.get('sample_rate') !== '8000') return 400;
+    return (ws: WebSocket) => this.serve(ws, query);
   }
 
   private serve(ws: WebSocket, query: URLSearchParams): void {
@@ -86,8 +67,4 @@ function results(transcript: string, flags: { is_final: boolean; from_finalize?:
     speech_final: flags.is_final,
     channel: { alternatives: [{ transcript, confidence: 0.98, words: [] }] },
   });
-}
-
-export function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

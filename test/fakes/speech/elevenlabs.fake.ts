@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer } from 'ws';
-import { refuse } from './deepgram.fake';
-import { FakeServer } from './listen';
+import { WebSocket } from 'ws';
+import { WebSocketFake } from './websocket-fake';
 
 /** One stream-input session as the fake saw it. */
 export interface ElevenLabsStream {
@@ -20,40 +18,22 @@ export interface ElevenLabsStream {
  * message and a 1008 close); `{text: ""}` ends the input, then the audio comes back as base64
  * chunks of μ-law (each byte is its index mod 256, so tests can check order), then `isFinal`.
  */
-export class ElevenLabsFake {
+export class ElevenLabsFake extends WebSocketFake {
   readonly streams: ElevenLabsStream[] = [];
   /** μ-law bytes per utterance, sent in chunks of `chunkBytes`, one every `paceMs`. */
   audioBytes = 4000;
   chunkBytes = 800;
   paceMs = 0;
-  private readonly wss = new WebSocketServer({ noServer: true });
-  private readonly fake = new FakeServer((_req, res) => {
-    res.writeHead(404).end();
-  });
 
   constructor(private readonly apiKey: string) {
-    this.fake.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
+    super();
   }
 
-  listen(): Promise<string> {
-    return this.fake.listen();
-  }
-
-  async close(): Promise<void> {
-    for (const client of this.wss.clients) client.terminate();
-    await this.fake.close();
-  }
-
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://fake');
+  protected accept(_req: IncomingMessage, url: URL) {
     const match = /^\/v1\/text-to-speech\/([^/]+)\/stream-input$/.exec(url.pathname);
-    if (!match) return refuse(socket, 404, 'Not Found');
-    if (url.searchParams.get('output_format') !== 'ulaw_8000') {
-      return refuse(socket, 400, 'Bad Request');
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) =>
-      this.serve(ws, decodeURIComponent(match[1]), url.searchParams),
-    );
+    if (!match) return 404;
+    if (url.searchParams.get('output_format') !== 'ulaw_8000') return 400;
+    return (ws: WebSocket) => this.serve(ws, decodeURIComponent(match[1]), url.searchParams);
   }
 
   private serve(ws: WebSocket, voice: string, query: URLSearchParams): void {

@@ -38,6 +38,7 @@ export class OpenAiTextToSpeech implements TextToSpeech {
       if (options.signal.aborted) return;
       throw error;
     }
-    yield encoder.flush();
+    const tail = encoder.flush();
+    if (tail.length > 0) yield tail;
   }
 }

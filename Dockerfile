@@ -21,6 +21,12 @@ RUN npm run build
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
+# The offline speech engine (STT_PROVIDER / TTS_PROVIDER=offline, the default): eSpeak NG speaks,
+# PocketSphinx listens; sox for converting recordings by hand.
+RUN apt-get update -qq \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng sox \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/bundle ./dist/bundle

@@ -28,9 +28,27 @@ ensure_redis() {
   exit 1
 }
 
+# The offline speech engine the voice tests speak and listen with (contract §8): Debian packages,
+# installed only when a binary or the model is missing.
+ensure_speech_packages() {
+  if command -v espeak-ng >/dev/null && command -v pocketsphinx_continuous >/dev/null &&
+    command -v sox >/dev/null && [ -d /usr/share/pocketsphinx/model/en-us/en-us ]; then
+    return
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    echo "Install as root: apt-get install pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng sox" >&2
+    exit 1
+  fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng sox >/dev/null
+}
+
 step "Services: PostgreSQL and Redis"
 ensure_postgres
 ensure_redis
+
+step "Offline speech engine: eSpeak NG and PocketSphinx"
+ensure_speech_packages
 
 step "Dependencies (npm install: npm ci fails on this registry's missing foreign binaries)"
 npm install --no-audit --no-fund --loglevel=error

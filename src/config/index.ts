@@ -1,7 +1,13 @@
 export { ConfigError } from './config.error';
 export { ConfigModule } from './config.module';
 export { APP_CONFIG, InjectConfig } from './config.token';
-export type { AppConfig, ProcessRole, S3StorageConfig } from './config.types';
+export type {
+  AppConfig,
+  ProcessRole,
+  S3StorageConfig,
+  SpeechToTextConfig,
+  TextToSpeechConfig,
+} from './config.types';
 export { loadConfig } from './load-config';
 export {
   DEFAULT_VOICE_CATALOGUE,

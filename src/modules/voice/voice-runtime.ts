@@ -39,13 +39,8 @@ export class VoiceRuntime implements OnModuleInit {
       return;
     }
     try {
-      const readiness = await this.engines.readiness();
-      this.ready = readiness.ready;
-      if (!readiness.ready)
-        this.logger.warn(
-          { reason: readiness.reason },
-          'Speech engines not ready: calls use the provider speech verb',
-        );
+      // SpeechModule logs which engines and why not; this only decides.
+      this.ready = (await this.engines.readiness()).ready;
     } catch (error) {
       this.logger.warn(describeUnknown(error), 'Speech engines readiness check failed');
     }

@@ -1,0 +1,82 @@
+import WebSocket from 'ws';
+import type { TextToSpeechConfig } from '../../../../config';
+import { ChunkQueue } from '../chunk-queue';
+import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
+import { SpeechServiceError } from '../speech-service-error';
+import { messageText, websocketUrl } from '../websocket';
+
+interface ElevenLabsMessage {
+  audio?: string | null;
+  isFinal?: boolean | null;
+  error?: string;
+}
+
+/**
+ * ElevenLabs input streaming: the whole text in one message, audio back as ulaw_8000, which is
+ * already what the call carries.
+ */
+export class ElevenLabsTextToSpeech implements TextToSpeech {
+  constructor(private readonly config: TextToSpeechConfig) {}
+
+  async *synthesize(text: string, options: SynthesisOptions): AsyncIterable<Buffer> {
+    if (options.signal.aborted) return;
+    const voice = encodeURIComponent(options.voice || this.config.voice);
+    const url = websocketUrl(this.config.apiUrl, `/text-to-speech/${voice}/stream-input`, {
+      model_id: this.config.model,
+      output_format: 'ulaw_8000',
+    });
+    const audio = new ChunkQueue<Buffer>();
+    const socket = new WebSocket(url);
+    const stop = () => {
+      audio.end();
+      socket.terminate();
+    };
+    options.signal.addEventListener('abort', stop, { once: true });
+    const fail = (reason: string) => {
+      audio.fail(new SpeechServiceError(reason));
+      socket.terminate();
+    };
+    socket.on('open', () => {
+      // The first message opens the stream (a space, with the key); the text ends with a space
+      // so its last word is spoken; an empty text closes the stream and flushes the audio.
+      socket.send(JSON.stringify({ text: ' ', xi_api_key: this.config.apiKey ?? '' }));
+      socket.send(JSON.stringify({ text: `${text} ` }));
+      socket.send(JSON.stringify({ text: '' }));
+    });
+    socket.on('message', (data) => {
+      let message: ElevenLabsMessage;
+      try {
+        message = JSON.parse(messageText(data)) as ElevenLabsMessage;
+      } catch {
+        return fail('ElevenLabs sent a message that is not JSON');
+      }
+      if (message.error) return fail(`ElevenLabs refused the stream (${describe(message.error)})`);
+      if (message.audio) audio.push(Buffer.from(message.audio, 'base64'));
+      if (message.isFinal) {
+        audio.end();
+        socket.close(1000);
+      }
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      fail(
+        status === 401 || status === 403
+          ? `ElevenLabs refused the API key (HTTP ${status})`
+          : `ElevenLabs refused the stream (HTTP ${status})`,
+      );
+    });
+    socket.on('error', () => fail('ElevenLabs connection failed'));
+    socket.on('close', (code, reason) => {
+      fail(`ElevenLabs closed the stream before the end (${code} ${describe(reason.toString())})`);
+    });
+    try {
+      yield* audio;
+    } finally {
+      options.signal.removeEventListener('abort', stop);
+      socket.terminate();
+    }
+  }
+}
+
+/** The service's error code, kept short and free of anything but words (it goes to logs). */
+const describe = (reason: string): string => reason.replace(/[^\w .-]/g, '').slice(0, 80);

@@ -1,0 +1,46 @@
+import { access } from 'node:fs/promises';
+import type { EngineReadiness } from '../speech-engines';
+import { CommandError, runCommand } from './child-process';
+import { ESPEAK_COMMAND } from './espeak-tts';
+import { POCKETSPHINX_COMMAND, POCKETSPHINX_MODEL_DIR } from './pocketsphinx-stt';
+
+const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng';
+
+/** eSpeak NG answers `--version`, with the Debian package to install when it does not. */
+export async function espeakReadiness(): Promise<EngineReadiness> {
+  return (await isInstalled(ESPEAK_COMMAND, ['--version']))
+    ? { ready: true }
+    : { ready: false, reason: `espeak-ng is missing (Debian package espeak-ng; ${INSTALL_HINT})` };
+}
+
+/** pocketsphinx_continuous runs and the US English model is where Debian puts it. */
+export async function pocketsphinxReadiness(): Promise<EngineReadiness> {
+  if (!(await isInstalled(POCKETSPHINX_COMMAND, ['-h']))) {
+    return {
+      ready: false,
+      reason: `pocketsphinx_continuous is missing (Debian package pocketsphinx; ${INSTALL_HINT})`,
+    };
+  }
+  try {
+    await access(`${POCKETSPHINX_MODEL_DIR}/en-us/mdef`);
+    await access(`${POCKETSPHINX_MODEL_DIR}/en-us.lm.bin`);
+    await access(`${POCKETSPHINX_MODEL_DIR}/cmudict-en-us.dict`);
+  } catch {
+    return {
+      ready: false,
+      reason: `the PocketSphinx US English model is missing (Debian package pocketsphinx-en-us; ${INSTALL_HINT})`,
+    };
+  }
+  return { ready: true };
+}
+
+/** Whether `command` is on this machine (pocketsphinx_continuous -h exits 1 even so). */
+async function isInstalled(command: string, args: string[]): Promise<boolean> {
+  try {
+    await runCommand(command, args, AbortSignal.timeout(10_000));
+    return true;
+  } catch (error) {
+    if (error instanceof CommandError) return !error.missing;
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import { WebSocketFake } from './websocket-fake';
+
+/** One /v1/listen stream as the fake saw it. */
+export interface DeepgramStream {
+  query: URLSearchParams;
+  audioBytes: number;
+  /** The JSON control messages in order: KeepAlive, Finalize, CloseStream. */
+  controls: string[];
+  closed: boolean;
+}
+
+/**
+ * Deepgram live transcription: `wss://…/v1/listen?…` with `Authorization: Token <key>` (401
+ * before the upgrade otherwise; 400 for an encoding it cannot read). Audio is binary frames;
+ * an interim result follows the first second of audio, and each `Finalize` gets the next
+ * scripted transcript as an `is_final` result marked `from_finalize`.
+ */
+export class DeepgramFake extends WebSocketFake {
+  readonly streams: DeepgramStream[] = [];
+  transcripts: string[] = [];
+
+  constructor(private readonly apiKey: string) {
+    super();
+  }
+
+  protected accept(req: IncomingMessage, url: URL) {
+    if (url.pathname !== '/v1/listen') return 404;
+    if (req.headers.authorization !== `Token ${this.apiKey}`) return 401;
+    const query = url.searchParams;
+    if (query.get('encoding') !== 'mulaw' || query.get('sample_rate') !== '8000') return 400;
+    return (ws: WebSocket) => this.serve(ws, query);
+  }
+
+  private serve(ws: WebSocket, query: URLSearchParams): void {
+    const stream: DeepgramStream = { query, audioBytes: 0, controls: [], closed: false };
+    this.streams.push(stream);
+    let interimSent = false;
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (isBinary) {
+        stream.audioBytes += data.length;
+        if (!interimSent && stream.audioBytes >= 8000) {
+          interimSent = true;
+          ws.send(results('interim words', { is_final: false }));
+        }
+        return;
+      }
+      const message = JSON.parse(data.toString('utf8')) as { type: string };
+      stream.controls.push(message.type);
+      if (message.type === 'Finalize') {
+        ws.send(results(this.transcripts.shift() ?? '', { is_final: true, from_finalize: true }));
+      }
+      if (message.type === 'CloseStream') ws.close(1000);
+    });
+    ws.on('close', () => (stream.closed = true));
+  }
+}
+
+function results(transcript: string, flags: { is_final: boolean; from_finalize?: boolean }) {
+  return JSON.stringify({
+    type: 'Results',
+    channel_index: [0, 1],
+    duration: 1,
+    start: 0,
+    ...flags,
+    speech_final: flags.is_final,
+    channel: { alternatives: [{ transcript, confidence: 0.98, words: [] }] },
+  });
+}

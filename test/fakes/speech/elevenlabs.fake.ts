@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
+import { WebSocketFake } from './websocket-fake';
+
+/** One stream-input session as the fake saw it. */
+export interface ElevenLabsStream {
+  voice: string;
+  query: URLSearchParams;
+  /** Every JSON message the client sent, in order. */
+  messages: Record<string, unknown>[];
+  /** Whether the client closed before the fake sent isFinal. */
+  closedEarly: boolean;
+}
+
+/**
+ * ElevenLabs input streaming: `wss://…/v1/text-to-speech/{voice}/stream-input?model_id=…&
+ * output_format=ulaw_8000`. The first message carries `xi_api_key` (a wrong one gets an error
+ * message and a 1008 close); `{text: ""}` ends the input, then the audio comes back as base64
+ * chunks of μ-law (each byte is its index mod 256, so tests can check order), then `isFinal`.
+ */
+export class ElevenLabsFake extends WebSocketFake {
+  readonly streams: ElevenLabsStream[] = [];
+  /** μ-law bytes per utterance, sent in chunks of `chunkBytes`, one every `paceMs`. */
+  audioBytes = 4000;
+  chunkBytes = 800;
+  paceMs = 0;
+
+  constructor(private readonly apiKey: string) {
+    super();
+  }
+
+  protected accept(_req: IncomingMessage, url: URL) {
+    const match = /^\/v1\/text-to-speech\/([^/]+)\/stream-input$/.exec(url.pathname);
+    if (!match) return 404;
+    if (url.searchParams.get('output_format') !== 'ulaw_8000') return 400;
+    return (ws: WebSocket) => this.serve(ws, decodeURIComponent(match[1]), url.searchParams);
+  }
+
+  private serve(ws: WebSocket, voice: string, query: URLSearchParams): void {
+    const stream: ElevenLabsStream = { voice, query, messages: [], closedEarly: false };
+    this.streams.push(stream);
+    let finished = false;
+    ws.on('close', () => (stream.closedEarly = !finished));
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
+      stream.messages.push(message);
+      if (stream.messages.length === 1 && message.xi_api_key !== this.apiKey) {
+        finished = true;
+        ws.send(
+          JSON.stringify({ message: 'Invalid API key', error: 'invalid_api_key', code: 1008 }),
+        );
+        return ws.close(1008, 'invalid_api_key');
+      }
+      if (message.text === '' && stream.messages.length > 1) {
+        void this.speak(ws).then(() => (finished = true));
+      }
+    });
+  }
+
+  private async speak(ws: WebSocket): Promise<void> {
+    const audio = Buffer.from(Array.from({ length: this.audioBytes }, (_, i) => i % 256));
+    for (let offset = 0; offset < audio.length; offset += this.chunkBytes) {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const chunk = audio.subarray(offset, offset + this.chunkBytes);
+      ws.send(JSON.stringify({ audio: chunk.toString('base64'), isFinal: null, alignment: null }));
+      if (this.paceMs > 0) await new Promise((r) => setTimeout(r, this.paceMs));
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(JSON.stringify({ audio: null, isFinal: true }));
+  }
+}

@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeServer, readBody, tonePcm } from './listen';
+
+/** One transcription request as the fake parsed it from its multipart body. */
+export interface TranscriptionRequest {
+  authorization: string | undefined;
+  model: string;
+  language: string;
+  responseFormat: string;
+  fileName: string;
+  /** The uploaded WAV file. */
+  file: Buffer;
+}
+
+export interface SpeechRequest {
+  authorization: string | undefined;
+  body: Record<string, unknown>;
+  /** Whether the client hung up before the whole audio was sent. */
+  hungUp: boolean;
+}
+
+/**
+ * An OpenAI-compatible speech server: `/v1/audio/transcriptions` (multipart, answers `{text}`)
+ * and `/v1/audio/speech` (JSON, answers raw 24 kHz 16-bit PCM streamed in 20 ms pieces).
+ * Errors are OpenAI's: 401 with `{error: {message, type, code}}` for a wrong key.
+ */
+export class OpenAiSpeechFake {
+  readonly transcriptions: TranscriptionRequest[] = [];
+  readonly speeches: SpeechRequest[] = [];
+  /** What the next transcriptions answer, in order; then ''. */
+  transcripts: string[] = [];
+  /** How much audio /audio/speech streams, and how fast (0: as fast as the client reads). */
+  speechMs = 500;
+  speechPaceMs = 0;
+  private readonly fake = new FakeServer((req, res) => void this.handle(req, res));
+
+  constructor(private readonly apiKey: string) {}
+
+  listen(): Promise<string> {
+    return this.fake.listen();
+  }
+
+  close(): Promise<void> {
+    return this.fake.close();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      return json(res, 401, {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    }
+    if (req.method === 'POST' && req.url === '/v1/audio/transcriptions') {
+      return this.transcribe(req, body, res);
+    }
+    if (req.method === 'POST' && req.url === '/v1/audio/speech') return this.speak(req, body, res);
+    json(res, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
+  }
+
+  private async transcribe(req: IncomingMessage, body: Buffer, res: ServerResponse) {
+    const form = await new Response(body, {
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+    }).formData();
+    const file = form.get('file');
+    if (!(file instanceof Blob) || typeof form.get('model') !== 'string') {
+      return json(res, 400, { error: { message: 'file and model are required' } });
+    }
+    this.transcriptions.push({
+      authorization: req.headers.authorization,
+      model: field(form, 'model'),
+      language: field(form, 'language'),
+      responseFormat: field(form, 'response_format'),
+      fileName: (file as File).name,
+      file: Buffer.from(await file.arrayBuffer()),
+    });
+    json(res, 200, { text: this.transcripts.shift() ?? '' });
+  }
+
+  private async speak(req: IncomingMessage, raw: Buffer, res: ServerResponse) {
+    const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    const record: SpeechRequest = { authorization: req.headers.authorization, body, hungUp: false };
+    this.speeches.push(record);
+    if (typeof body.input !== 'string' || typeof body.voice !== 'string') {
+      return json(res, 400, { error: { message: 'input and voice are required' } });
+    }
+    res.writeHead(200, { 'content-type': 'audio/pcm' });
+    const pcm = tonePcm(24000, this.speechMs);
+    const piece = 960; // 20 ms at 24 kHz, 16-bit
+    for (let offset = 0; offset < pcm.length; offset += piece) {
+      if (res.destroyed) {
+        record.hungUp = true;
+        return;
+      }
+      res.write(pcm.subarray(offset, offset + piece));
+      if (this.speechPaceMs > 0) await new Promise((r) => setTimeout(r, this.speechPaceMs));
+    }
+    res.end();
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function field(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,78 @@
+import { DeepgramSpeechToText } from '../../../src/modules/voice/speech/deepgram/deepgram-stt';
+import { SpeechServiceError } from '../../../src/modules/voice/speech/speech-service-error';
+import { DeepgramFake } from '../../fakes/speech';
+import { waitFor } from '../../support/wait-for';
+import { frames, sttSettings } from './speech-config';
+
+const KEY = 'dg-test-key';
+
+describe('Deepgram streaming recognition against a fake Deepgram', () => {
+  let fake: DeepgramFake;
+  let apiUrl: string;
+
+  beforeEach(async () => {
+    fake = new DeepgramFake(KEY);
+    apiUrl = await fake.listen();
+  });
+  afterEach(() => fake.close());
+
+  const engine = (apiKey = KEY, keepAliveMs?: number) =>
+    new DeepgramSpeechToText(
+      sttSettings('deepgram', { apiUrl, apiKey, model: 'nova-2-phonecall' }),
+      keepAliveMs,
+    );
+
+  it('streams μ-law frames and answers finish with the final transcript, not the interim', async () => {
+    fake.transcripts = ['what are your opening hours'];
+    const stream = engine().open({ language: 'en-US' });
+    for (const frame of frames(60)) stream.write(frame);
+
+    await expect(stream.finish()).resolves.toBe('what are your opening hours');
+
+    const [seen] = fake.streams;
+    expect(Object.fromEntries(seen.query)).toEqual({
+      encoding: 'mulaw',
+      sample_rate: '8000',
+      interim_results: 'true',
+      endpointing: '300',
+      utterance_end_ms: '1000',
+      vad_events: 'true',
+      model: 'nova-2-phonecall',
+      language: 'en-US',
+    });
+    expect(seen.audioBytes).toBe(60 * 160);
+    expect(seen.controls).toEqual(['Finalize']);
+    stream.close();
+    await waitFor(() => seen.closed, { what: 'the stream to close' });
+    expect(seen.controls).toEqual(['Finalize', 'CloseStream']);
+  });
+
+  it('finishes each turn with its own words, and an empty turn without asking', async () => {
+    fake.transcripts = ['yes', 'no thank you'];
+    const stream = engine().open({ language: 'en-US' });
+    stream.write(frames(1)[0]);
+    await expect(stream.finish()).resolves.toBe('yes');
+    await expect(stream.finish()).resolves.toBe('');
+    stream.write(frames(1)[0]);
+    await expect(stream.finish()).resolves.toBe('no thank you');
+    expect(fake.streams[0].controls).toEqual(['Finalize', 'Finalize']);
+    stream.close();
+  });
+
+  it('keeps an idle stream alive', async () => {
+    const stream = engine(KEY, 50).open({ language: 'en-US' });
+    stream.write(frames(1)[0]);
+    await waitFor(() => fake.streams[0]?.controls.includes('KeepAlive'), { what: 'a KeepAlive' });
+    stream.close();
+  });
+
+  it('says the key was refused, without the key', async () => {
+    const stream = engine('dg-wrong').open({ language: 'en-US' });
+    stream.write(frames(1)[0]);
+    const error = (await stream.finish().catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(SpeechServiceError);
+    expect(error.message).toBe('Deepgram refused the API key (HTTP 401)');
+    expect(fake.streams).toHaveLength(0);
+    stream.close();
+  });
+});

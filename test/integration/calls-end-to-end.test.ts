@@ -50,6 +50,9 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
         redis: queue === 'bullmq',
         env: {
           PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+          // These fakes answer with the provider's speech verb; the media stream has its own suite
+          // (voice-stream.test.ts), and this machine's speech engines would otherwise be ready.
+          VOICE_RUNTIME: 'off',
           PROVIDER_ONE_API_URL: plivo.baseUrl,
           PROVIDER_TWO_API_URL: twilio.baseUrl,
           PROVIDER_THREE_API_URL: telnyx.baseUrl,

@@ -4,7 +4,6 @@ import { Database, rowsOf } from '../../src/database';
 import { BatchesRepository } from '../../src/modules/batches/batches.repository';
 import { batches } from '../../src/modules/batches/batches.schema';
 import { ContactsImportService } from '../../src/modules/contacts/contacts-import.service';
-import { AttemptOutcomes } from '../../src/modules/dialer/attempt-outcomes';
 import { TwilioFake } from '../fakes';
 import { DialerHarness, TestClock } from '../support/dialer-harness';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -243,7 +242,7 @@ describe('appending contacts to a finished batch', () => {
       return { gate, open };
     };
 
-    /** An active batch whose only record is done: the next completeIfDone completes it. */
+    /** An active batch whose only record is done: the next BatchesRepository.completeIfDone completes it. */
     async function doneButActive(h: DialerHarness) {
       const { batch } = await h.batch(0);
       await h.calling.callRecords(batch, [{ phoneNumber: newNumber() }], { status: 'completed' });
@@ -256,7 +255,9 @@ describe('appending contacts to a finished batch', () => {
       const { gate, open } = opened();
       let completed: boolean | undefined;
       const completion = database().transaction(async () => {
-        completed = await t.app.get(AttemptOutcomes).completeIfDone(batch.id);
+        completed = await t.app
+          .get(BatchesRepository)
+          .completeIfDone(h.admin.organizationId, batch.id);
         await gate;
       });
       await waitFor(() => completed !== undefined, { what: 'the completion' });
@@ -289,7 +290,7 @@ describe('appending contacts to a finished batch', () => {
       await waitFor(() => imported !== undefined, { what: 'the append' });
       expect(imported).toBe(1);
       const completion = database().transaction(() =>
-        t.app.get(AttemptOutcomes).completeIfDone(batch.id),
+        t.app.get(BatchesRepository).completeIfDone(h.admin.organizationId, batch.id),
       );
       await waitFor(someoneWaits, { what: 'the completion to wait for the batch row' });
       open();

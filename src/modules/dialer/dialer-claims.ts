@@ -3,11 +3,11 @@ import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
 import type { AgentRow } from '../agents/agents.schema';
+import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
 import type { CallRecordRow } from '../call-records/call-records.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
-import { AttemptOutcomes } from './attempt-outcomes';
 import { type ClaimPlan, countMoves, nextDialAts, planClaims } from './claim-plan';
 import {
   type BatchWithLiveCalls,
@@ -48,7 +48,7 @@ export class DialerClaims {
     private readonly claims: DialerClaimsRepository,
     private readonly agents: AgentsRepository,
     private readonly logs: PhoneLogsRepository,
-    private readonly outcomes: AttemptOutcomes,
+    private readonly batches: BatchesRepository,
   ) {}
 
   claimBatch(target: DialingBatch, now: Date): Promise<Claim[]> {
@@ -62,7 +62,7 @@ export class DialerClaims {
       if (free <= 0) return [];
       const records = await this.claims.dueRecords(batch.id, now, free + CLAIM_LOOKAHEAD);
       if (records.length === 0) {
-        await this.outcomes.completeIfDone(batch.id);
+        await this.batches.completeIfDone(batch.organizationId, batch.id);
         return [];
       }
       const agent = await this.agents.findSpeaking(batch.organizationId, batch.agentId);
@@ -83,7 +83,7 @@ export class DialerClaims {
       const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
       const plan = planClaims(batch, callable, recent, pacing, free, now);
       const claimed = await this.write(batch, agent, plan, now);
-      if (claimed.length === 0) await this.outcomes.completeIfDone(batch.id);
+      if (claimed.length === 0) await this.batches.completeIfDone(batch.organizationId, batch.id);
       return claimed;
     });
   }

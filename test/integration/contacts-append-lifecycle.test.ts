@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../src/database';
 import { BatchesRepository } from '../../src/modules/batches/batches.repository';
-import { batches } from '../../src/modules/batches/batches.schema';
 import { ContactsImportService } from '../../src/modules/contacts/contacts-import.service';
-import { TwilioFake } from '../fakes';
+import type { TwilioFake } from '../fakes';
+import { completeDialingBatches, type DialerApp, startDialerApp } from '../support/dialer-app';
 import { DialerHarness, TestClock } from '../support/dialer-harness';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /**
@@ -24,32 +24,17 @@ describe('appending contacts to a finished batch', () => {
   let twilio: TwilioFake;
   const clock = new TestClock();
 
+  let app: DialerApp | undefined;
+
   beforeAll(async () => {
-    twilio = await TwilioFake.start();
-    t = await startTestApp({
-      env: {
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        // The app does not listen here (supertest): the fake's callbacks go to a closed port.
-        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-        DIALER_TICK_MS: '0',
-      },
-    });
+    app = await startDialerApp();
+    ({ t, twilio } = app);
     clock.install(t);
   });
 
-  afterAll(async () => {
-    await t?.close();
-    await twilio?.close();
-  });
+  afterAll(() => app?.close());
 
-  // Ticks serve every organization: a test's leftovers must not dial into the next one.
-  afterEach(async () => {
-    await t.app
-      .get(Database)
-      .db.update(batches)
-      .set({ queueStatus: 'completed' })
-      .where(inArray(batches.queueStatus, ['active', 'paused']));
-  });
+  afterEach(() => completeDialingBatches(t));
 
   const harness = () => new DialerHarness(t, twilio).organization();
   const auth = (h: DialerHarness) => ({ Authorization: `Bearer ${h.admin.token}` });

@@ -69,6 +69,12 @@ export interface SchedulerSimulationRun {
   wallMs: number;
 }
 
+/** The dialer's settings of the simulation: room for every batch's 400 calls at once. */
+export const SIMULATION_DIALER_ENV = {
+  DIALER_MAX_CONCURRENT_CALLS: '2000',
+  DIALER_CALLS_PER_SECOND: '1000',
+};
+
 /** A clock step when records are due but none was placed (the numbers' pacing slots). */
 const BUSY_STEP_SECONDS = 1;
 /** Retry budgets and delays per batch, cycled over SIMULATED_BATCHES' windows. */

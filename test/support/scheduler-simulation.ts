@@ -119,15 +119,11 @@ function measureClaims(t: TestApp) {
     }
   };
   const repository = t.app.get(DialerClaimsRepository);
-  const hold = repository.hold.bind(repository);
-  repository.hold = (holds) => {
-    phase.held += holds.length;
-    return hold(holds);
-  };
-  const markDoNotCall = repository.markDoNotCall.bind(repository);
-  repository.markDoNotCall = (ids) => {
-    phase.blocked += ids.length;
-    return markDoNotCall(ids);
+  const writeClaim = repository.writeClaim.bind(repository);
+  repository.writeClaim = (batch, writes) => {
+    phase.held += writes.holds.length;
+    phase.blocked += writes.blocked.length;
+    return writeClaim(batch, writes);
   };
   return phase;
 }

@@ -3,6 +3,7 @@ import type { CallRecordRow, DialPermit } from '../call-records/call-records.sch
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import { windowOf } from './batch-window';
 import { evaluateCallingWindow } from './calling-window';
+import type { DueRecord } from './dialer-claims.repository';
 import type { NumberPacing } from './number-pacing';
 
 /** A record the calling window refuses now: it waits until `at`; null (never allowed): failed. */
@@ -31,22 +32,21 @@ export interface ClaimPlan {
  */
 export function planClaims(
   batch: BatchRow,
-  records: CallRecordRow[],
-  recent: Map<string, Date[]>,
+  records: DueRecord[],
   pacing: NumberPacing<PhoneNumberRow>,
   free: number,
   now: Date,
 ): ClaimPlan {
   const plan: ClaimPlan = { holds: [], picks: [] };
   const window = windowOf(batch);
-  for (const record of records) {
+  for (const { record, recent } of records) {
     if (plan.picks.length >= free) break;
     const decision = evaluateCallingWindow(
       window,
       {
         phoneNumber: record.phoneNumber,
         timezone: record.contact.timezone,
-        recentAttempts: recent.get(record.id) ?? [],
+        recentAttempts: recent,
       },
       now,
     );

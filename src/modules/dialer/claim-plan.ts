@@ -79,3 +79,12 @@ export function nextDialAts(picks: Pick[]): Array<{ id: string; at: Date }> {
   for (const { slot } of picks) last.set(slot.phone.id, slot.next);
   return [...last].map(([id, at]) => ({ id, at }));
 }
+
+/**
+ * Whether the claim may have closed the batch's last records: nothing claimed, and every held
+ * record failed (never allowed). A record held until later stays pending, so completeIfDone
+ * (two statements) could not complete the batch.
+ */
+export function mayHaveFinished({ picks, holds }: ClaimPlan): boolean {
+  return picks.length === 0 && holds.every((hold) => hold.at === null);
+}

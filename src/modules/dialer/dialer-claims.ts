@@ -7,7 +7,7 @@ import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
-import { type ClaimPlan, countMoves, nextDialAts, planClaims } from './claim-plan';
+import { type ClaimPlan, countMoves, mayHaveFinished, nextDialAts, planClaims } from './claim-plan';
 import {
   type BatchWithLiveCalls,
   type DialingBatch,
@@ -85,7 +85,7 @@ export class DialerClaims {
       const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
       const plan = planClaims(batch, callable, pacing, free, now);
       const claimed = await this.write(batch, agent, blocked, plan, now);
-      if (claimed.length === 0) await this.batches.completeIfDone(batch.organizationId, batch.id);
+      if (mayHaveFinished(plan)) await this.batches.completeIfDone(batch.organizationId, batch.id);
       return claimed;
     });
   }

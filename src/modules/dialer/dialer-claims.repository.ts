@@ -254,9 +254,10 @@ export class DialerClaimsRepository {
    * listed records become do_not_call; held ones wait until their `at` (a null `at`, never
    * allowed, closes the record as failed); claimed ones are in_progress with one more attempt and
    * their `queued` phone logs inserted; the numbers get their next pacing slots; the batch's
-   * counters move last, in key order (countMovesUpsert). The parts touch different rows, so
-   * running them as one statement's CTEs changes nothing of what each does. Answers the phone
-   * log ids in the order of `writes.attempts`.
+   * counters move in key order (countMovesUpsert). The parts touch different rows, and the only
+   * rows they lock that the claim does not hold yet are the numbers' and the counters', which no
+   * writer takes in the other order, so PostgreSQL's order of the CTEs does not matter. Answers
+   * the phone log ids in the order of `writes.attempts`.
    */
   async writeClaim(
     batch: Pick<BatchRow, 'id' | 'organizationId'>,

@@ -27,6 +27,8 @@ import {
   phoneLogs,
 } from '../call-records/call-records.schema';
 import { countMovesUpsert } from '../call-records/phone-logs.repository';
+import { speakingAgent } from '../agents/agents.repository';
+import { agents, type AgentRow } from '../agents/agents.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
 import type { Hold } from './claim-plan';
 
@@ -155,20 +157,32 @@ export class DialerClaimsRepository {
     );
   }
 
-  /** The batch's active calling numbers, least recently used first (the rotation). */
-  activeNumbers(organizationId: string, ids: string[]): Promise<PhoneNumberRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .select()
-      .from(phoneNumbers)
-      .where(
+  /**
+   * The agent that speaks on the batch's calls (null: none) and the batch's active calling
+   * numbers, least recently used first (the rotation): one query, the agent's row joined with
+   * each number (none: one row with a null number).
+   */
+  async speakingAgentAndNumbers(
+    batch: Pick<BatchRow, 'organizationId' | 'agentId' | 'callingNumbers'>,
+  ): Promise<{ agent: AgentRow | null; numbers: PhoneNumberRow[] }> {
+    const rows = await this.db
+      .select({ agent: agents, number: phoneNumbers })
+      .from(agents)
+      .leftJoin(
+        phoneNumbers,
         and(
-          eq(phoneNumbers.organizationId, organizationId),
-          inArray(phoneNumbers.id, ids),
+          eq(phoneNumbers.organizationId, agents.organizationId),
+          sql`${phoneNumbers.id} = ANY(${column(batch.callingNumbers, 'varchar', (id) => id)})`,
           eq(phoneNumbers.status, 'active'),
         ),
       )
+      .where(speakingAgent(batch.organizationId, batch.agentId))
       .orderBy(sql`${phoneNumbers.nextDialAt} ASC NULLS FIRST`, asc(phoneNumbers.id));
+    if (rows.length === 0) return { agent: null, numbers: [] };
+    return {
+      agent: rows[0].agent,
+      numbers: rows.flatMap((row) => (row.number ? [row.number] : [])),
+    };
   }
 
   /**

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
-import { AgentsRepository } from '../agents/agents.repository';
 import type { AgentRow } from '../agents/agents.schema';
 import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
@@ -46,7 +45,6 @@ export class DialerClaims {
     @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly claims: DialerClaimsRepository,
-    private readonly agents: AgentsRepository,
     private readonly logs: PhoneLogsRepository,
     private readonly batches: BatchesRepository,
   ) {}
@@ -71,12 +69,11 @@ export class DialerClaims {
         await this.batches.completeIfDone(batch.organizationId, batch.id);
         return [];
       }
-      const agent = await this.agents.findSpeaking(batch.organizationId, batch.agentId);
+      const { agent, numbers } = await this.claims.speakingAgentAndNumbers(batch);
       if (!agent) {
         await this.claims.pause(batch.id, 'no_agent');
         return [];
       }
-      const numbers = await this.claims.activeNumbers(batch.organizationId, batch.callingNumbers);
       if (numbers.length === 0) {
         await this.claims.pause(batch.id, 'no_calling_number');
         return [];

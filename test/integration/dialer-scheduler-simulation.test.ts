@@ -21,8 +21,8 @@ import type { TestApp } from '../support/test-app';
  */
 jest.setTimeout(600_000);
 
-// CI runs 2,000 contacts (~1 min): with one read and one write statement per claim, ~1.0 ms per
-// claim decision, 10,000 took 4.4 min at load 3-4 and more than this file's 10 min at load 9-13
+// CI runs 2,000 contacts (~1 min). 10,000 took 4.6 min here at load 1-1.5 (1.04 ms per claim
+// decision under jest, 0.66 in the benchmark) but more than this file's 10 min at load 9-13
 // (docs/benchmarks.md). The rules-level simulation runs 10,000 in CI;
 // `npm run bench:dialer-scheduler` any size.
 // SCHEDULER_SIM_CONTACTS=500 while iterating.

@@ -10,13 +10,15 @@
 // --check: exit 1 on any violation or when the mean scheduler time per decision exceeds 1 ms.
 // Needs PostgreSQL at TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import os from 'node:os';
-import { TwilioFake } from '../test/fakes';
-import { runSchedulerSimulation } from '../test/support/scheduler-simulation';
+import { startDialerApp } from '../test/support/dialer-app';
+import {
+  runSchedulerSimulation,
+  SIMULATION_DIALER_ENV,
+} from '../test/support/scheduler-simulation';
 import {
   auditSchedulerSimulation,
   type SchedulerAudit,
 } from '../test/support/scheduler-simulation-audit';
-import { startTestApp } from '../test/support/test-app';
 
 interface Harness {
   writeSection(heading: string, machine: unknown, text: string): Promise<void>;
@@ -54,16 +56,8 @@ const violations = (audit: SchedulerAudit): number =>
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const twilio = await TwilioFake.start();
-  const t = await startTestApp({
-    env: {
-      PROVIDER_TWO_API_URL: twilio.baseUrl,
-      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-      DIALER_TICK_MS: '0',
-      DIALER_MAX_CONCURRENT_CALLS: '2000',
-      DIALER_CALLS_PER_SECOND: '1000',
-    },
-  });
+  const app = await startDialerApp(SIMULATION_DIALER_ENV);
+  const { t, twilio } = app;
   let audit: SchedulerAudit;
   try {
     const run = await runSchedulerSimulation(t, twilio, {
@@ -80,8 +74,7 @@ async function main(): Promise<void> {
     });
     audit = await auditSchedulerSimulation(t, run, DST_CHANGE);
   } finally {
-    await t.close();
-    await twilio.close();
+    await app.close();
   }
   const m = await harness.machine();
   const load = os.loadavg()[0];

@@ -1,13 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../src/database';
 import { BatchesRepository } from '../../src/modules/batches/batches.repository';
-import { batches } from '../../src/modules/batches/batches.schema';
 import { ContactsImportService } from '../../src/modules/contacts/contacts-import.service';
-import { AttemptOutcomes } from '../../src/modules/dialer/attempt-outcomes';
-import { TwilioFake } from '../fakes';
+import type { TwilioFake } from '../fakes';
+import { completeDialingBatches, type DialerApp, startDialerApp } from '../support/dialer-app';
 import { DialerHarness, TestClock } from '../support/dialer-harness';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 /**
@@ -25,32 +24,17 @@ describe('appending contacts to a finished batch', () => {
   let twilio: TwilioFake;
   const clock = new TestClock();
 
+  let app: DialerApp | undefined;
+
   beforeAll(async () => {
-    twilio = await TwilioFake.start();
-    t = await startTestApp({
-      env: {
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        // The app does not listen here (supertest): the fake's callbacks go to a closed port.
-        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-        DIALER_TICK_MS: '0',
-      },
-    });
+    app = await startDialerApp();
+    ({ t, twilio } = app);
     clock.install(t);
   });
 
-  afterAll(async () => {
-    await t?.close();
-    await twilio?.close();
-  });
+  afterAll(() => app?.close());
 
-  // Ticks serve every organization: a test's leftovers must not dial into the next one.
-  afterEach(async () => {
-    await t.app
-      .get(Database)
-      .db.update(batches)
-      .set({ queueStatus: 'completed' })
-      .where(inArray(batches.queueStatus, ['active', 'paused']));
-  });
+  afterEach(() => completeDialingBatches(t));
 
   const harness = () => new DialerHarness(t, twilio).organization();
   const auth = (h: DialerHarness) => ({ Authorization: `Bearer ${h.admin.token}` });
@@ -243,7 +227,7 @@ describe('appending contacts to a finished batch', () => {
       return { gate, open };
     };
 
-    /** An active batch whose only record is done: the next completeIfDone completes it. */
+    /** An active batch whose only record is done: the next BatchesRepository.completeIfDone completes it. */
     async function doneButActive(h: DialerHarness) {
       const { batch } = await h.batch(0);
       await h.calling.callRecords(batch, [{ phoneNumber: newNumber() }], { status: 'completed' });
@@ -256,7 +240,9 @@ describe('appending contacts to a finished batch', () => {
       const { gate, open } = opened();
       let completed: boolean | undefined;
       const completion = database().transaction(async () => {
-        completed = await t.app.get(AttemptOutcomes).completeIfDone(batch.id);
+        completed = await t.app
+          .get(BatchesRepository)
+          .completeIfDone(h.admin.organizationId, batch.id);
         await gate;
       });
       await waitFor(() => completed !== undefined, { what: 'the completion' });
@@ -289,7 +275,7 @@ describe('appending contacts to a finished batch', () => {
       await waitFor(() => imported !== undefined, { what: 'the append' });
       expect(imported).toBe(1);
       const completion = database().transaction(() =>
-        t.app.get(AttemptOutcomes).completeIfDone(batch.id),
+        t.app.get(BatchesRepository).completeIfDone(h.admin.organizationId, batch.id),
       );
       await waitFor(someoneWaits, { what: 'the completion to wait for the batch row' });
       open();

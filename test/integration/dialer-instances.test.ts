@@ -2,9 +2,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Clock } from '../../src/common/clock';
 import { createApp } from '../../src/create-app';
 import { DialerScheduler } from '../../src/modules/dialer/dialer-scheduler';
-import { TwilioFake } from '../fakes';
+import type { TwilioFake } from '../fakes';
+import { type DialerApp, startDialerApp } from '../support/dialer-app';
 import { DialerHarness, TestClock } from '../support/dialer-harness';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * Two app instances on one PostgreSQL database and one Redis tick at the same moments: every
@@ -18,17 +19,11 @@ describe('two dialer instances', () => {
   let twilio: TwilioFake;
   const clock = new TestClock();
 
+  let app: DialerApp | undefined;
+
   beforeAll(async () => {
-    twilio = await TwilioFake.start();
-    t = await startTestApp({
-      redis: true,
-      env: {
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-        DIALER_TICK_MS: '0',
-        DIALER_MAX_CONCURRENT_CALLS: '8',
-      },
-    });
+    app = await startDialerApp({ DIALER_MAX_CONCURRENT_CALLS: '8' }, { redis: true });
+    ({ t, twilio } = app);
     second = await createApp(t.config, { logger: false });
     await second.init();
     clock.install(t);
@@ -37,8 +32,7 @@ describe('two dialer instances', () => {
 
   afterAll(async () => {
     await second?.close();
-    await t?.close();
-    await twilio?.close();
+    await app?.close();
   });
 
   it('never places a call twice and never exceeds the limit together', async () => {

@@ -1,11 +1,11 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Client } from 'pg';
 import { Database } from '../../src/database';
-import { batches } from '../../src/modules/batches/batches.schema';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
-import { TwilioFake } from '../fakes';
+import type { TwilioFake } from '../fakes';
+import { completeDialingBatches, type DialerApp, startDialerApp } from '../support/dialer-app';
 import { DialerHarness, TestClock } from '../support/dialer-harness';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 
 /**
  * The scheduler against the Twilio fake, one tick at a time on a moved clock. Attempts end as
@@ -18,33 +18,17 @@ describe('dialer', () => {
   let twilio: TwilioFake;
   const clock = new TestClock();
 
+  let app: DialerApp | undefined;
+
   beforeAll(async () => {
-    twilio = await TwilioFake.start();
-    t = await startTestApp({
-      env: {
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        // The app does not listen here (supertest): the fake's callbacks go to a closed port.
-        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-        DIALER_TICK_MS: '0',
-        DIALER_MAX_CONCURRENT_CALLS: '3',
-      },
-    });
+    app = await startDialerApp({ DIALER_MAX_CONCURRENT_CALLS: '3' });
+    ({ t, twilio } = app);
     clock.install(t);
   });
 
-  afterAll(async () => {
-    await t?.close();
-    await twilio?.close();
-  });
+  afterAll(() => app?.close());
 
-  // Ticks serve every organization: a test's leftovers must not dial into the next one.
-  afterEach(async () => {
-    await t.app
-      .get(Database)
-      .db.update(batches)
-      .set({ queueStatus: 'completed' })
-      .where(inArray(batches.queueStatus, ['active', 'paused']));
-  });
+  afterEach(() => completeDialingBatches(t));
 
   const harness = () => new DialerHarness(t, twilio).organization();
   const callingNumbers = async (h: DialerHarness, count: number) =>

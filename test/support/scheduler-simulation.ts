@@ -69,6 +69,12 @@ export interface SchedulerSimulationRun {
   wallMs: number;
 }
 
+/** The dialer's settings of the simulation: room for every batch's 400 calls at once. */
+export const SIMULATION_DIALER_ENV = {
+  DIALER_MAX_CONCURRENT_CALLS: '2000',
+  DIALER_CALLS_PER_SECOND: '1000',
+};
+
 /** A clock step when records are due but none was placed (the numbers' pacing slots). */
 const BUSY_STEP_SECONDS = 1;
 /** Retry budgets and delays per batch, cycled over SIMULATED_BATCHES' windows. */
@@ -113,15 +119,11 @@ function measureClaims(t: TestApp) {
     }
   };
   const repository = t.app.get(DialerClaimsRepository);
-  const hold = repository.hold.bind(repository);
-  repository.hold = (holds) => {
-    phase.held += holds.length;
-    return hold(holds);
-  };
-  const markDoNotCall = repository.markDoNotCall.bind(repository);
-  repository.markDoNotCall = (ids) => {
-    phase.blocked += ids.length;
-    return markDoNotCall(ids);
+  const writeClaim = repository.writeClaim.bind(repository);
+  repository.writeClaim = (batch, writes) => {
+    phase.held += writes.holds.length;
+    phase.blocked += writes.blocked.length;
+    return writeClaim(batch, writes);
   };
   return phase;
 }

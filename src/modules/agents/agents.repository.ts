@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, arrayContains, asc, count, desc, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, arrayContains, asc, count, desc, eq, ilike, ne, type SQL, sql } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database, lockUntilCommit } from '../../database';
 import { agents, type AgentRow } from './agents.schema';
@@ -14,6 +14,16 @@ export type AgentValues = Omit<
 const inOrganization = (organizationId: string, id: string) =>
   and(eq(agents.organizationId, organizationId), eq(agents.id, id));
 
+/**
+ * The agent that speaks on a batch's calls (AgentsRepository.findSpeaking): the batch's own,
+ * else the organization's default. The dialer's claim reads it with the numbers in one query.
+ */
+export const speakingAgent = (organizationId: string, agentId: string | null): SQL | undefined =>
+  and(
+    eq(agents.organizationId, organizationId),
+    agentId === null ? eq(agents.isDefault, true) : eq(agents.id, agentId),
+  );
+
 /** Queries of voice agents; each one starts from the organization. */
 @Injectable()
 export class AgentsRepository {
@@ -27,12 +37,7 @@ export class AgentsRepository {
     const [row] = await this.database.db
       .select()
       .from(agents)
-      .where(
-        and(
-          eq(agents.organizationId, organizationId),
-          agentId === null ? eq(agents.isDefault, true) : eq(agents.id, agentId),
-        ),
-      )
+      .where(speakingAgent(organizationId, agentId))
       .limit(1);
     return row ?? null;
   }

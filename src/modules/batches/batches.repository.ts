@@ -161,6 +161,40 @@ export class BatchesRepository {
     return row;
   }
 
+  /**
+   * An active batch with no record left to place or in progress becomes completed; one with no
+   * records at all stays active (its contacts may still be on their way). Runs inside the
+   * caller's transaction. The batch row is locked first, in its own statement (the lock
+   * lockForAppend takes): an append holds that row until it commits, so the check (a later
+   * statement, a fresh snapshot) sees the records it added, and an append that waited for this
+   * completion reads `completed` and reopens the batch.
+   */
+  async completeIfDone(organizationId: string, id: string): Promise<boolean> {
+    const db = this.database.db;
+    const inBatch = and(eq(batches.organizationId, organizationId), eq(batches.id, id));
+    // The batch row, not lockDialing: attempt endings complete batches without the dialing lock.
+    const [active] = await db
+      .select({ id: batches.id })
+      .from(batches)
+      .where(and(inBatch, eq(batches.queueStatus, 'active')))
+      .for('no key update');
+    if (!active) return false;
+    const done = await db
+      .update(batches)
+      .set({ queueStatus: 'completed' })
+      .where(
+        and(
+          inBatch,
+          eq(batches.queueStatus, 'active'),
+          sql`NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${id}
+                AND ${callRecords.status} IN ('pending', 'in_progress'))`,
+          sql`EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${id})`,
+        ),
+      )
+      .returning({ id: batches.id });
+    return done.length > 0;
+  }
+
   /** A batch that completed on its own (not cancelled, not deleted) becomes active again. */
   async reopen(organizationId: string, id: string): Promise<boolean> {
     const reopened = await this.database.db

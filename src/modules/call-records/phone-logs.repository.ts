@@ -10,6 +10,31 @@ export type NewPhoneLog = Omit<
 >;
 
 /**
+ * The statement that moves a batch's per-status counters, in the order of their keys: every
+ * writer takes the counter rows in one order, so two transactions never wait for each other in
+ * a cycle. One statement: PostgreSQL upserts the rows of a VALUES list one after another, in its
+ * order. Undefined when nothing moves. The claim runs it inside its one write statement.
+ */
+export function countMovesUpsert(
+  db: Database['db'],
+  batchId: string,
+  deltas: Record<string, number>,
+) {
+  const rows = Object.keys(deltas)
+    .sort()
+    .filter((callStatus) => deltas[callStatus] !== 0)
+    .map((callStatus) => ({ batchId, callStatus, count: deltas[callStatus] }));
+  if (rows.length === 0) return undefined;
+  return db
+    .insert(batchStatusCounts)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [batchStatusCounts.batchId, batchStatusCounts.callStatus],
+      set: { count: sql`${batchStatusCounts.count} + excluded.count` },
+    });
+}
+
+/**
  * Writes call attempts. Every write also moves the record's lastCallStatus and the batch's
  * per-status counters in the same transaction, so filtered totals never need a count.
  */
@@ -75,24 +100,10 @@ export class PhoneLogsRepository {
     await this.moveCounts(log.batchId, { [log.callStatus]: -1, [next]: 1 });
   }
 
-  /**
-   * Moves a batch's per-status counters, in the order of their keys: every writer takes the
-   * counter rows in one order, so two transactions never wait for each other in a cycle. One
-   * statement: PostgreSQL upserts the rows of a VALUES list one after another, in its order.
-   */
+  /** Moves a batch's per-status counters (countMovesUpsert), inside the caller's transaction. */
   async moveCounts(batchId: string, deltas: Record<string, number>): Promise<void> {
-    const rows = Object.keys(deltas)
-      .sort()
-      .filter((callStatus) => deltas[callStatus] !== 0)
-      .map((callStatus) => ({ batchId, callStatus, count: deltas[callStatus] }));
-    if (rows.length === 0) return;
-    await this.database.db
-      .insert(batchStatusCounts)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [batchStatusCounts.batchId, batchStatusCounts.callStatus],
-        set: { count: sql`${batchStatusCounts.count} + excluded.count` },
-      });
+    const upsert = countMovesUpsert(this.database.db, batchId, deltas);
+    if (upsert) await upsert;
   }
 
   async findById(organizationId: string, id: string): Promise<PhoneLogRow | undefined> {

@@ -175,7 +175,7 @@ export class ContactsImportService {
     report: ImportReportBuilder,
   ): Promise<void> {
     const { onDnc, duplicates, added } = await this.database.transaction(async () => {
-      // Before the records: AttemptOutcomes.completeIfDone locks this row before its check too.
+      // Before the records: BatchesRepository.completeIfDone locks this row before its check too.
       const batch = await this.batches.lockForAppend(organizationId, batchId);
       if (batch) assertTakesContacts(batch);
       // One statement for the records and totalCalls, however many rows.

@@ -26,7 +26,7 @@ export class ContactsUploadService {
     const { organizationId } = principal;
     if (request.is('multipart/form-data')) {
       // Before reading the upload: a batch out of reach or cancelled should not cost the file.
-      assertTakesContacts(await this.access.findAccessible(principal, batchId));
+      await this.assertAppendable(principal, batchId);
       return withCsvUpload(request, this.config.storage.uploadMaxBytes, {}, ({ file }) => {
         if (!file) {
           throw new BadRequestException(
@@ -42,11 +42,19 @@ export class ContactsUploadService {
           'contacts is required: an array of { phoneNumber, ...fields } (or upload a CSV as multipart/form-data)',
         );
       }
-      assertTakesContacts(await this.access.findAccessible(principal, batchId));
+      await this.assertAppendable(principal, batchId);
       return this.importer.importRows(organizationId, batchId, body.contacts);
     }
     throw new UnsupportedMediaTypeException(
       'Send application/json with contacts, or multipart/form-data with a CSV in the file field',
     );
+  }
+
+  /**
+   * 404 for a batch out of the principal's reach, 409 for a cancelled one: checked before any
+   * contact is read. The import checks the status again under the batch row's lock.
+   */
+  private async assertAppendable(principal: Principal, batchId: string): Promise<void> {
+    assertTakesContacts(await this.access.findAccessible(principal, batchId));
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
+import { BatchesRepository } from '../batches/batches.repository';
 import { batches, type BatchRow } from '../batches/batches.schema';
 import {
   type CallRecordRow,
@@ -54,6 +55,7 @@ export class AttemptOutcomes {
   constructor(
     private readonly database: Database,
     private readonly claims: DialerClaimsRepository,
+    private readonly batches: BatchesRepository,
   ) {}
 
   async attemptEnded({ callRecordId, outcome, endedAt }: AttemptEnded): Promise<NextAttempt> {
@@ -94,7 +96,7 @@ export class AttemptOutcomes {
         .set({ callsCompleted: sql`${batches.callsCompleted} + 1` })
         .where(eq(batches.id, batch.id));
     }
-    await this.completeIfDone(batch.id);
+    await this.batches.completeIfDone(batch.organizationId, batch.id);
     return { willRetry: false, nextAttemptAt: null };
   }
 
@@ -136,38 +138,5 @@ export class AttemptOutcomes {
     if (ended >= BREAKER_MIN_ENDED && failed >= ended * BREAKER_FAILURE_RATIO) {
       await this.claims.pause(batch.id, 'failure_rate');
     }
-  }
-
-  /**
-   * An active batch with no record left to place or in progress becomes completed. One with no
-   * records at all stays active: its contacts may still be on their way (append-contacts).
-   * Runs inside the caller's transaction. The batch row is locked first, in its own statement:
-   * an append of contacts holds that row until it commits, so the check (a later statement, a
-   * fresh snapshot) sees the records it added, and an append that waited for this completion
-   * sees `completed` and reopens the batch. Either way no appended record is left undialed.
-   */
-  async completeIfDone(batchId: string): Promise<boolean> {
-    const db = this.database.db;
-    // The batch row, not lockDialing: attempt endings complete batches without the dialing lock.
-    const [active] = await db
-      .select({ id: batches.id })
-      .from(batches)
-      .where(and(eq(batches.id, batchId), eq(batches.queueStatus, 'active')))
-      .for('no key update');
-    if (!active) return false;
-    const done = await db
-      .update(batches)
-      .set({ queueStatus: 'completed' })
-      .where(
-        and(
-          eq(batches.id, batchId),
-          eq(batches.queueStatus, 'active'),
-          sql`NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId}
-                AND ${callRecords.status} IN ('pending', 'in_progress'))`,
-          sql`EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batchId})`,
-        ),
-      )
-      .returning({ id: batches.id });
-    return done.length > 0;
   }
 }

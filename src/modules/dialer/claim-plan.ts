@@ -3,6 +3,7 @@ import type { CallRecordRow, DialPermit } from '../call-records/call-records.sch
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import { windowOf } from './batch-window';
 import { evaluateCallingWindow } from './calling-window';
+import type { DueRecord } from './dialer-claims.repository';
 import type { NumberPacing } from './number-pacing';
 
 /** A record the calling window refuses now: it waits until `at`; null (never allowed): failed. */
@@ -31,22 +32,21 @@ export interface ClaimPlan {
  */
 export function planClaims(
   batch: BatchRow,
-  records: CallRecordRow[],
-  recent: Map<string, Date[]>,
+  records: DueRecord[],
   pacing: NumberPacing<PhoneNumberRow>,
   free: number,
   now: Date,
 ): ClaimPlan {
   const plan: ClaimPlan = { holds: [], picks: [] };
   const window = windowOf(batch);
-  for (const record of records) {
+  for (const { record, recent } of records) {
     if (plan.picks.length >= free) break;
     const decision = evaluateCallingWindow(
       window,
       {
         phoneNumber: record.phoneNumber,
         timezone: record.contact.timezone,
-        recentAttempts: recent.get(record.id) ?? [],
+        recentAttempts: recent,
       },
       now,
     );
@@ -78,4 +78,13 @@ export function nextDialAts(picks: Pick[]): Array<{ id: string; at: Date }> {
   const last = new Map<string, Date>();
   for (const { slot } of picks) last.set(slot.phone.id, slot.next);
   return [...last].map(([id, at]) => ({ id, at }));
+}
+
+/**
+ * Whether the claim may have closed the batch's last records: nothing claimed, and every held
+ * record failed (never allowed). A record held until later stays pending, so completeIfDone
+ * (two statements) could not complete the batch.
+ */
+export function mayHaveFinished({ picks, holds }: ClaimPlan): boolean {
+  return picks.length === 0 && holds.every((hold) => hold.at === null);
 }

@@ -1,5 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  type Column,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNull,
+  lte,
+  not,
+  or,
+  type SQL,
+  sql,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import { newObjectId } from '../../common/object-id';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
@@ -11,8 +26,11 @@ import {
   type DialPermit,
   phoneLogs,
 } from '../call-records/call-records.schema';
-import { dncEntries } from '../dnc/dnc.schema';
+import { countMovesUpsert } from '../call-records/phone-logs.repository';
+import { speakingAgent } from '../agents/agents.repository';
+import { agents, type AgentRow } from '../agents/agents.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
+import type { Hold } from './claim-plan';
 
 /** A batch the scheduler may dial: active, not deleted. */
 export interface DialingBatch {
@@ -27,6 +45,29 @@ export interface NewAttempt {
   fromNumber: string;
   phoneId: string;
   permit: DialPermit;
+}
+
+/** A due record, locked for the claim, with what the claim checks it against. */
+export interface DueRecord {
+  record: CallRecordRow;
+  /** Its number is on the organization's DNC list now. */
+  listed: boolean;
+  /** When its recent attempts were placed (or claimed, if never placed). */
+  recent: Date[];
+}
+
+/** Everything one claim writes (DialerClaimsRepository.writeClaim). */
+export interface ClaimWrites {
+  /** Records whose number is on the DNC list: do_not_call. */
+  blocked: string[];
+  holds: Hold[];
+  /** The claimed records' attempts, in pick order. */
+  attempts: NewAttempt[];
+  shared: { agentId: string; leaseExpiresAt: Date };
+  /** The numbers' next pacing slots. */
+  slots: Array<{ id: string; at: Date }>;
+  /** The batch's status counter moves. */
+  counts: Record<string, number>;
 }
 
 export interface BatchWithLiveCalls {
@@ -46,6 +87,8 @@ const column = <T>(
   value: (row: T) => string | number | null,
 ): SQL => sql`${sql.param(rows.map(value))}::${sql.raw(type)}[]`;
 const iso = (at: Date | null): string | null => at?.toISOString() ?? null;
+const anyOf = (target: Column, ids: string[]): SQL =>
+  sql`${target} = ANY(${column(ids, 'varchar', (id) => id)})`;
 
 /**
  * The queries of the dialer's claim transaction (docs/dialer.md, "Claim"). Every method but
@@ -114,29 +157,51 @@ export class DialerClaimsRepository {
     );
   }
 
-  /** The batch's active calling numbers, least recently used first (the rotation). */
-  activeNumbers(organizationId: string, ids: string[]): Promise<PhoneNumberRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .select()
-      .from(phoneNumbers)
-      .where(
+  /**
+   * The agent that speaks on the batch's calls (null: none) and the batch's active calling
+   * numbers, least recently used first (the rotation): one query, the agent's row joined with
+   * each number (none: one row with a null number).
+   */
+  async speakingAgentAndNumbers(
+    batch: Pick<BatchRow, 'organizationId' | 'agentId' | 'callingNumbers'>,
+  ): Promise<{ agent: AgentRow | null; numbers: PhoneNumberRow[] }> {
+    const rows = await this.db
+      .select({ agent: agents, number: phoneNumbers })
+      .from(agents)
+      .leftJoin(
+        phoneNumbers,
         and(
-          eq(phoneNumbers.organizationId, organizationId),
-          inArray(phoneNumbers.id, ids),
+          eq(phoneNumbers.organizationId, agents.organizationId),
+          sql`${phoneNumbers.id} = ANY(${column(batch.callingNumbers, 'varchar', (id) => id)})`,
           eq(phoneNumbers.status, 'active'),
         ),
       )
+      .where(speakingAgent(batch.organizationId, batch.agentId))
       .orderBy(sql`${phoneNumbers.nextDialAt} ASC NULLS FIRST`, asc(phoneNumbers.id));
+    if (rows.length === 0) return { agent: null, numbers: [] };
+    return {
+      agent: rows[0].agent,
+      numbers: rows.flatMap((row) => (row.number ? [row.number] : [])),
+    };
   }
 
   /**
    * Due pending records, never-tried first, locked; those another claim holds are skipped. FOR
    * NO KEY UPDATE, as the claim changes no key: FOR UPDATE would also skip, for a tick, records
    * another transaction merely references (the search indexer's rows, a phone log insert).
+   * With each: whether its number is on the organization's DNC list, and when its attempts
+   * since `since` were placed (or claimed, if never placed). One statement: the DNC list and the
+   * attempts are read for the locked rows only (the CTE), in this transaction, after the
+   * organization's lock, as the claim's own check at dial time.
    */
-  dueRecords(batchId: string, now: Date, limit: number): Promise<CallRecordRow[]> {
-    return this.db
+  async dueRecords(
+    organizationId: string,
+    batchId: string,
+    now: Date,
+    limit: number,
+    since: Date,
+  ): Promise<DueRecord[]> {
+    const locked = this.db
       .select()
       .from(callRecords)
       .where(
@@ -149,21 +214,35 @@ export class DialerClaimsRepository {
       .orderBy(sql`${callRecords.nextAttemptAt} ASC NULLS FIRST`, asc(callRecords.id))
       .limit(limit)
       .for('no key update', { of: callRecords, skipLocked: true });
-  }
-
-  /** Which of these numbers are on the organization's DNC list, read in this transaction. */
-  async onDncList(organizationId: string, numbers: string[]): Promise<Set<string>> {
-    if (numbers.length === 0) return new Set();
+    const due = this.db.$with('due').as(locked);
+    // The CTE's columns (drizzle's alias proxy), selected as one call_records row.
+    const record = Object.fromEntries(
+      Object.keys(getTableColumns(callRecords)).map((key) => [
+        key,
+        Reflect.get(due, key) as unknown,
+      ]),
+    ) as typeof callRecords._.columns;
+    // Written out: inside these subqueries drizzle would leave the CTE's columns unqualified.
     const rows = await this.db
-      .select({ phoneNumber: dncEntries.phoneNumber })
-      .from(dncEntries)
-      .where(
-        and(
-          eq(dncEntries.organizationId, organizationId),
-          inArray(dncEntries.phoneNumber, numbers),
-        ),
-      );
-    return new Set(rows.map((row) => row.phoneNumber));
+      .with(due)
+      .select({
+        record,
+        listed: sql<boolean>`EXISTS (SELECT 1 FROM dnc_entries listed
+          WHERE listed.organization_id = ${organizationId}
+            AND listed.phone_number = due.phone_number)`,
+        recent: sql<
+          string[]
+        >`(SELECT coalesce(json_agg(coalesce(log.placed_at, log.created_at)), '[]')
+          FROM phone_logs log WHERE log.call_record_id = due.id
+            AND log.created_at >= ${since.toISOString()}::timestamptz)`,
+      })
+      .from(due)
+      .orderBy(sql`due.next_attempt_at ASC NULLS FIRST`, sql`due.id`);
+    return rows.map((row) => ({
+      record: row.record,
+      listed: row.listed,
+      recent: row.recent.map((at) => new Date(at)),
+    }));
   }
 
   /** When each record's attempts since `since` were placed (or claimed, if never placed). */
@@ -184,73 +263,41 @@ export class DialerClaimsRepository {
     return out;
   }
 
-  async markDoNotCall(recordIds: string[]): Promise<void> {
-    if (recordIds.length === 0) return;
-    await this.db
-      .update(callRecords)
-      .set({ status: 'do_not_call', nextAttemptAt: null })
-      .where(and(inArray(callRecords.id, recordIds), eq(callRecords.status, 'pending')));
-  }
-
   /**
-   * Records not allowed now wait until their `at`; a null `at` (never allowed) closes the record
-   * as failed. One statement for all of them.
+   * The claim's writes in one statement (one round trip, whatever the number of records): the
+   * listed records become do_not_call; held ones wait until their `at` (a null `at`, never
+   * allowed, closes the record as failed); claimed ones are in_progress with one more attempt and
+   * their `queued` phone logs inserted; the numbers get their next pacing slots; the batch's
+   * counters move in key order (countMovesUpsert). The parts touch different rows, and the only
+   * rows they lock that the claim does not hold yet are the numbers' and the counters', which no
+   * writer takes in the other order, so PostgreSQL's order of the CTEs does not matter. Answers
+   * the phone log ids in the order of `writes.attempts`.
    */
-  async hold(holds: Array<{ id: string; at: Date | null }>): Promise<void> {
-    if (holds.length === 0) return;
-    const ids = column(holds, 'varchar', (hold) => hold.id);
-    const ats = column(holds, 'timestamptz', (hold) => iso(hold.at));
-    await this.db
-      .update(callRecords)
-      .set({
-        status: sql`CASE WHEN hold.at IS NULL THEN 'failed' ELSE ${callRecords.status} END`,
-        nextAttemptAt: sql`hold.at`,
-      })
-      .from(sql`unnest(${ids}, ${ats}) AS hold(id, at)`)
-      .where(eq(callRecords.id, sql`hold.id`));
-  }
-
-  /** The records are being dialed: in_progress, one more attempt, their latest status `queued`. */
-  async markClaimed(recordIds: string[]): Promise<void> {
-    if (recordIds.length === 0) return;
-    await this.db
-      .update(callRecords)
-      .set({
-        status: 'in_progress',
-        attempts: sql`${callRecords.attempts} + 1`,
-        nextAttemptAt: null,
-        lastCallStatus: 'queued',
-      })
-      .where(sql`${callRecords.id} = ANY(${column(recordIds, 'varchar', (id) => id)})`);
-  }
-
-  /**
-   * The claimed attempts' phone logs, `queued`, in one INSERT (their counters are moved once
-   * per claim, in key order). Answers the phone log ids in the order of `attempts`.
-   */
-  async insertAttempts(
+  async writeClaim(
     batch: Pick<BatchRow, 'id' | 'organizationId'>,
-    shared: { agentId: string; leaseExpiresAt: Date },
-    attempts: NewAttempt[],
+    writes: ClaimWrites,
   ): Promise<string[]> {
-    if (attempts.length === 0) return [];
-    const columns = [
-      column(attempts, 'varchar', () => newObjectId()),
-      column(attempts, 'varchar', (attempt) => attempt.callRecordId),
-      column(attempts, 'int', (attempt) => attempt.attempt),
-      column(attempts, 'text', (attempt) => attempt.fromNumber),
-      column(attempts, 'varchar', (attempt) => attempt.phoneId),
-      column(attempts, 'text', (attempt) => JSON.stringify(attempt.permit)),
+    const { blocked, holds, attempts, slots } = writes;
+    const parts: Array<[string, SQLWrapper | undefined]> = [
+      ['blocked', blocked.length > 0 ? this.markDoNotCall(blocked) : undefined],
+      ['held', holds.length > 0 ? this.hold(holds) : undefined],
+      [
+        'claimed',
+        attempts.length > 0 ? this.markClaimed(attempts.map((a) => a.callRecordId)) : undefined,
+      ],
+      ['slots', slots.length > 0 ? this.setNextDialAt(slots) : undefined],
+      [
+        'attempts',
+        attempts.length > 0 ? this.insertAttempts(batch, writes.shared, attempts) : undefined,
+      ],
+      ['counts', countMovesUpsert(this.db, batch.id, writes.counts)],
     ];
-    const result = await this.db.execute(sql`
-      INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
-        attempt, agent_id, from_number, phone_id, permit, lease_expires_at)
-      SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
-        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
-        ${shared.leaseExpiresAt.toISOString()}::timestamptz
-      FROM unnest(${sql.join(columns, sql`, `)})
-        AS a(id, call_record_id, attempt, from_number, phone_id, permit)
-      RETURNING id, call_record_id`);
+    const present = parts.filter((part): part is [string, SQLWrapper] => part[1] !== undefined);
+    if (present.length === 0) return [];
+    // Drizzle parenthesizes an embedded query builder; insertAttempts does so itself.
+    const ctes = present.map(([name, query]) => sql`${sql.raw(name)} AS ${query}`);
+    const result = await this.db.execute(sql`WITH ${sql.join(ctes, sql`, `)}
+      ${attempts.length > 0 ? sql`SELECT id, call_record_id FROM attempts` : sql`SELECT NULL AS id, NULL AS call_record_id WHERE false`}`);
     // RETURNING promises no order: match the rows back by their record.
     const inserted = new Map(
       rowsOf<{ id: string; call_record_id: string }>(result).map((row) => [
@@ -265,12 +312,66 @@ export class DialerClaimsRepository {
     });
   }
 
-  /** Each number's next pacing slot, one statement for all of them. */
-  async setNextDialAt(slots: Array<{ id: string; at: Date }>): Promise<void> {
-    if (slots.length === 0) return;
+  private markDoNotCall(recordIds: string[]): SQLWrapper {
+    return this.db
+      .update(callRecords)
+      .set({ status: 'do_not_call', nextAttemptAt: null })
+      .where(and(anyOf(callRecords.id, recordIds), eq(callRecords.status, 'pending')));
+  }
+
+  private hold(holds: Hold[]): SQLWrapper {
+    const ids = column(holds, 'varchar', (hold) => hold.id);
+    const ats = column(holds, 'timestamptz', (hold) => iso(hold.at));
+    return this.db
+      .update(callRecords)
+      .set({
+        status: sql`CASE WHEN hold.at IS NULL THEN 'failed' ELSE ${callRecords.status} END`,
+        nextAttemptAt: sql`hold.at`,
+      })
+      .from(sql`unnest(${ids}, ${ats}) AS hold(id, at)`)
+      .where(eq(callRecords.id, sql`hold.id`));
+  }
+
+  private markClaimed(recordIds: string[]): SQLWrapper {
+    return this.db
+      .update(callRecords)
+      .set({
+        status: 'in_progress',
+        attempts: sql`${callRecords.attempts} + 1`,
+        nextAttemptAt: null,
+        lastCallStatus: 'queued',
+      })
+      .where(anyOf(callRecords.id, recordIds));
+  }
+
+  private insertAttempts(
+    batch: Pick<BatchRow, 'id' | 'organizationId'>,
+    shared: ClaimWrites['shared'],
+    attempts: NewAttempt[],
+  ): SQLWrapper {
+    const columns = [
+      column(attempts, 'varchar', () => newObjectId()),
+      column(attempts, 'varchar', (attempt) => attempt.callRecordId),
+      column(attempts, 'int', (attempt) => attempt.attempt),
+      column(attempts, 'text', (attempt) => attempt.fromNumber),
+      column(attempts, 'varchar', (attempt) => attempt.phoneId),
+      column(attempts, 'text', (attempt) => JSON.stringify(attempt.permit)),
+    ];
+    return sql`(
+      INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
+        attempt, agent_id, from_number, phone_id, permit, lease_expires_at)
+      SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
+        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
+        ${shared.leaseExpiresAt.toISOString()}::timestamptz
+      FROM unnest(${sql.join(columns, sql`, `)})
+        AS a(id, call_record_id, attempt, from_number, phone_id, permit)
+      RETURNING id, call_record_id)`;
+  }
+
+  private setNextDialAt(slots: Array<{ id: string; at: Date }>): SQLWrapper {
     const ids = column(slots, 'varchar', (slot) => slot.id);
     const ats = column(slots, 'timestamptz', (slot) => iso(slot.at));
-    await this.db
+    return this.db
       .update(phoneNumbers)
       .set({ nextDialAt: sql`slot.at` })
       .from(sql`unnest(${ids}, ${ats}) AS slot(id, at)`)

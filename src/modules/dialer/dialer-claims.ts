@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
-import { AgentsRepository } from '../agents/agents.repository';
 import type { AgentRow } from '../agents/agents.schema';
+import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
-import type { CallRecordRow } from '../call-records/call-records.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
-import { AttemptOutcomes } from './attempt-outcomes';
-import { type ClaimPlan, countMoves, nextDialAts, planClaims } from './claim-plan';
+import { type ClaimPlan, countMoves, mayHaveFinished, nextDialAts, planClaims } from './claim-plan';
 import {
   type BatchWithLiveCalls,
   type DialingBatch,
   DialerClaimsRepository,
+  type DueRecord,
 } from './dialer-claims.repository';
 import { NumberPacing } from './number-pacing';
 import {
@@ -46,9 +45,8 @@ export class DialerClaims {
     @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly claims: DialerClaimsRepository,
-    private readonly agents: AgentsRepository,
     private readonly logs: PhoneLogsRepository,
-    private readonly outcomes: AttemptOutcomes,
+    private readonly batches: BatchesRepository,
   ) {}
 
   claimBatch(target: DialingBatch, now: Date): Promise<Claim[]> {
@@ -60,60 +58,60 @@ export class DialerClaims {
       const { batch } = found;
       const free = this.freeCapacity(batch, found.live);
       if (free <= 0) return [];
-      const records = await this.claims.dueRecords(batch.id, now, free + CLAIM_LOOKAHEAD);
+      const records = await this.claims.dueRecords(
+        batch.organizationId,
+        batch.id,
+        now,
+        free + CLAIM_LOOKAHEAD,
+        new Date(now.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
+      );
       if (records.length === 0) {
-        await this.outcomes.completeIfDone(batch.id);
+        await this.batches.completeIfDone(batch.organizationId, batch.id);
         return [];
       }
-      const agent = await this.agents.findSpeaking(batch.organizationId, batch.agentId);
+      const { agent, numbers } = await this.claims.speakingAgentAndNumbers(batch);
       if (!agent) {
         await this.claims.pause(batch.id, 'no_agent');
         return [];
       }
-      const numbers = await this.claims.activeNumbers(batch.organizationId, batch.callingNumbers);
       if (numbers.length === 0) {
         await this.claims.pause(batch.id, 'no_calling_number');
         return [];
       }
-      const callable = await this.dropDoNotCall(batch, records);
-      const recent = await this.claims.recentAttempts(
-        callable.map((record) => record.id),
-        new Date(now.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
-      );
+      const [blocked, callable] = partition(records, (due) => due.listed);
       const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
-      const plan = planClaims(batch, callable, recent, pacing, free, now);
-      const claimed = await this.write(batch, agent, plan, now);
-      if (claimed.length === 0) await this.outcomes.completeIfDone(batch.id);
+      const plan = planClaims(batch, callable, pacing, free, now);
+      const claimed = await this.write(batch, agent, blocked, plan, now);
+      if (mayHaveFinished(plan)) await this.batches.completeIfDone(batch.organizationId, batch.id);
       return claimed;
     });
   }
 
-  /** The plan's writes: a few set-based statements, whatever the number of records. */
+  /** The plan's writes, and the listed records' withdrawal: one statement. */
   private async write(
     batch: BatchRow,
     agent: AgentRow,
+    blocked: DueRecord[],
     { holds, picks }: ClaimPlan,
     now: Date,
   ): Promise<Claim[]> {
-    await this.claims.hold(holds);
-    await this.claims.markClaimed(picks.map(({ record }) => record.id));
-    const phoneLogIds = await this.claims.insertAttempts(
-      batch,
-      {
-        agentId: agent.id,
-        leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
-      },
-      picks.map(({ record, permit, slot }) => ({
+    const phoneLogIds = await this.claims.writeClaim(batch, {
+      blocked: blocked.map(({ record }) => record.id),
+      holds,
+      attempts: picks.map(({ record, permit, slot }) => ({
         callRecordId: record.id,
         attempt: record.attempts + 1,
         fromNumber: slot.phone.phoneNumber,
         phoneId: slot.phone.id,
         permit,
       })),
-    );
-    await this.claims.setNextDialAt(nextDialAts(picks));
-    // Once, in key order, at the end (PhoneLogsRepository.moveCounts).
-    await this.logs.moveCounts(batch.id, countMoves(picks));
+      shared: {
+        agentId: agent.id,
+        leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
+      },
+      slots: nextDialAts(picks),
+      counts: countMoves(picks),
+    });
     return picks.map(({ record, slot }, i) => ({
       phoneLogId: phoneLogIds[i],
       organizationId: batch.organizationId,
@@ -131,17 +129,6 @@ export class DialerClaims {
     const organizationLimit = this.config.dialer.maxConcurrentCalls;
     const batchLimit = Math.min(organizationLimit, batch.maxConcurrentCalls ?? organizationLimit);
     return Math.min(organizationLimit - live.organization, batchLimit - live.batch);
-  }
-
-  /** Records whose number is on the DNC list now become do_not_call; the rest are returned. */
-  private async dropDoNotCall(batch: BatchRow, records: CallRecordRow[]): Promise<CallRecordRow[]> {
-    const listed = await this.claims.onDncList(
-      batch.organizationId,
-      records.map((record) => record.phoneNumber),
-    );
-    const [blocked, callable] = partition(records, (record) => listed.has(record.phoneNumber));
-    await this.claims.markDoNotCall(blocked.map((record) => record.id));
-    return callable;
   }
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AgentsModule } from '../agents/agents.module';
+import { BatchAccessModule } from '../batches/batch-access.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { EventsModule } from '../events/events.module';
 import { PhoneCredentials } from '../phones/phone-credentials';
@@ -19,7 +20,7 @@ import { DialerScheduler } from './dialer-scheduler';
 
 /** Places the calls of active batches (docs/dialer.md). */
 @Module({
-  imports: [AgentsModule, CallRecordsModule, EventsModule, TelephonyModule],
+  imports: [AgentsModule, BatchAccessModule, CallRecordsModule, EventsModule, TelephonyModule],
   providers: [
     AttemptOutcomes,
     AttemptsRepository,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { FRAME_MS, type MediaOutput } from '../media/media-stream';
 import { PacedStream, type PacerScheduling } from './paced-stream';
 import { systemClock, type PacerClock } from './pacer-clock';
@@ -19,7 +19,6 @@ export interface OutboundPacerOptions {
  * per-call intervals would each drift on their own. The timer aims at absolute grid times
  * (anchor + k·tickMs), so lateness in one tick never accumulates into the next.
  */
-@Injectable()
 export class OutboundPacer implements PacerScheduling {
   private readonly options: OutboundPacerOptions;
   private readonly logger = new Logger(OutboundPacer.name);

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   loadSileroModel,
   SILERO_MODEL_PATH,
@@ -31,7 +31,6 @@ export interface VadReadiness {
  * a stream and pushes its caller frames; windows of many calls go through the model together,
  * one window per call per run so each call's state stays in order.
  */
-@Injectable()
 export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
   private readonly logger = new Logger(VoiceActivityDetector.name);
   private readonly options: VoiceActivityDetectorOptions;

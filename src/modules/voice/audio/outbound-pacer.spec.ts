@@ -181,6 +181,23 @@ describe('OutboundPacer', () => {
     expect(drained).toBe(true);
   });
 
+  it('keeps a lone call on its 20 ms beat when the next reply comes as the last one ends', async () => {
+    const clock = new FakeClock();
+    const pacer = new OutboundPacer({ clock });
+    const output = recordingOutput(clock);
+    const stream = pacer.open(output);
+    stream.enqueue(audio(3));
+    for (let reply = 0; reply < 3; reply++) {
+      const drained = stream.drained();
+      while (stream.hasAudio) clock.advance(1);
+      await drained;
+      stream.enqueue(audio(3));
+    }
+    clock.advance(200);
+    expect(output.frames).toHaveLength(12);
+    expect(new Set(intervals(output.frames.map((f) => f.at)))).toEqual(new Set([20]));
+  });
+
   it('does not make up for time a stream spent idle', () => {
     const clock = new FakeClock();
     const pacer = new OutboundPacer({ clock });

@@ -17,13 +17,13 @@ export interface OutboundPacerOptions {
  * process-wide timer rather than a timer per call. Providers buffer what they are sent, so a
  * burst would keep playing after a barge-in and leave a gap when it ran out; and hundreds of
  * per-call intervals would each drift on their own. The timer aims at absolute grid times
- * (anchor + k·tickMs), so lateness in one tick never accumulates into the next.
+ * (first frame + k·tickMs, restarted when every stream has run dry), so lateness in one tick
+ * never accumulates into the next.
  */
 export class OutboundPacer implements PacerScheduling {
   private readonly options: OutboundPacerOptions;
   private readonly logger = new Logger(OutboundPacer.name);
   private readonly active = new Set<PacedStream>();
-  private anchor = 0;
   /** The grid time of the armed tick; undefined while no stream has audio. */
   private tickAt: number | undefined;
   private cancelTimer: (() => void) | undefined;
@@ -50,16 +50,20 @@ export class OutboundPacer implements PacerScheduling {
     return this.active.size;
   }
 
-  nextSlot(): number {
-    if (this.tickAt !== undefined) return this.tickAt;
-    // Idle: restart the grid now, so a lone call's first frame goes out without waiting.
-    this.anchor = this.options.clock.now();
-    return this.anchor;
-  }
-
   activate(stream: PacedStream): void {
+    const now = this.options.clock.now();
     this.active.add(stream);
-    if (this.tickAt === undefined && !this.ticking) this.arm(this.anchor);
+    if (this.tickAt === undefined && !this.ticking) {
+      // Idle: start the grid at this stream's next frame, so a lone call neither waits for a
+      // grid point nor shifts the phase it had before it ran dry.
+      stream.nextSendAt = Math.max(stream.nextSendAt, now);
+      this.arm(stream.nextSendAt);
+      return;
+    }
+    // The first tick still to run; never earlier, or the stream would catch up on time it
+    // spent idle: a burst.
+    const nextTick = (this.tickAt ?? now) + (this.ticking ? this.options.tickMs : 0);
+    stream.nextSendAt = Math.max(stream.nextSendAt, nextTick);
   }
 
   release(stream: PacedStream): void {

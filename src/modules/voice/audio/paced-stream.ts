@@ -7,8 +7,7 @@ type QueuedItem = { kind: 'frame'; ulaw: Buffer } | { kind: 'mark'; name: string
 
 /** What a paced stream needs of the pacer that drives it. */
 export interface PacerScheduling {
-  /** The grid time (ms) at which a stream that just got audio may send its first frame. */
-  nextSlot(): number;
+  /** The stream has audio again: the pacer sets its `nextSendAt` and drives it. */
   activate(stream: PacedStream): void;
   release(stream: PacedStream): void;
 }
@@ -51,11 +50,7 @@ export class PacedStream {
       bytes = bytes.subarray(FRAME_BYTES);
     }
     this.partial = Buffer.from(bytes);
-    if (wasIdle) {
-      // Never catch up on time spent idle: that would be a burst.
-      this.nextSendAt = Math.max(this.nextSendAt, this.pacer.nextSlot());
-      this.pacer.activate(this);
-    }
+    if (wasIdle) this.pacer.activate(this);
   }
 
   /** Sends the mark `name` once all audio queued before it has been sent. */

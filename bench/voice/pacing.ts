@@ -18,6 +18,7 @@ import { BeepDetector } from '../../src/modules/voice/audio/beep-detector';
 import { OutboundPacer } from '../../src/modules/voice/audio/outbound-pacer';
 import {
   loadSileroModel,
+  sileroModelPath,
   VAD_INPUT_SAMPLES,
   VAD_STATE_SIZE,
 } from '../../src/modules/voice/audio/silero-model';
@@ -173,7 +174,7 @@ interface VadCost {
 
 /** Model time per window at each batch size, on windows of real speech. */
 async function vadCost(batchSizes: number[], windows: number): Promise<VadCost[]> {
-  const model = await loadSileroModel();
+  const model = await loadSileroModel(sileroModelPath());
   const speech = Float32Array.from(SPEECH.subarray(0, VAD_INPUT_SAMPLES), (b) => (b - 128) / 128);
   const results: VadCost[] = [];
   for (const batch of batchSizes) {

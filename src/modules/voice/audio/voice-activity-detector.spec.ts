@@ -1,4 +1,5 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRAME_BYTES } from '../media/media-stream';
@@ -56,6 +57,22 @@ describe('VoiceActivityDetector (Silero v5)', () => {
     await broken.settled();
     expect(scored).toEqual([]);
   });
+
+  it('keeps the process alive when the model cannot load (no unhandled rejection)', () => {
+    // Jest swallows unhandled rejections; plain Node ends the process on one, as the app would.
+    const script = `
+      const { VoiceActivityDetector } = require('./src/modules/voice/audio/voice-activity-detector');
+      const vad = new VoiceActivityDetector({ modelPath: '/nonexistent/silero.onnx' });
+      vad.open(() => undefined); // no audio yet: nothing else waits on the model
+      setTimeout(() => vad.readiness().then((r) => console.log(JSON.stringify(r))), 300);`;
+    const child = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+      cwd: path.join(__dirname, '../../../..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('"ready":false');
+  }, 30_000);
 
   it('scores speech high and silence low, one probability per 32 ms window, in order', async () => {
     const vad = detector({ maxQueuedWindows: 1_000 });

@@ -92,6 +92,7 @@ export class PacedStream {
       if (this.queue.length === 0) this.padPartial(); // the reply ran dry mid-frame
       const item = this.queue.shift();
       if (item?.kind === 'frame') this.output.sendAudio(item.ulaw);
+      else if (item) this.sendMark(item.name);
       this.sendMarksAtHead();
       this.nextSendAt += frameMs;
       sentFrames++;

@@ -89,10 +89,10 @@ export class PacedStream {
   sendDue(slotAt: number, frameMs: number, maxFrames: number): void {
     let sentFrames = 0;
     while (this.nextSendAt <= slotAt && sentFrames < maxFrames && this.hasAudio) {
+      this.sendMarksAtHead();
       if (this.queue.length === 0) this.padPartial(); // the reply ran dry mid-frame
       const item = this.queue.shift();
       if (item?.kind === 'frame') this.output.sendAudio(item.ulaw);
-      else if (item) this.sendMark(item.name);
       this.sendMarksAtHead();
       this.nextSendAt += frameMs;
       sentFrames++;

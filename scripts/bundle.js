@@ -7,6 +7,7 @@ const { cpSync, readFileSync } = require('node:fs');
 const external = [
   '@electric-sql/pglite', // loads its WebAssembly and extension files from its own folder
   'argon2', // native addon
+  'onnxruntime-node', // native addon (voice activity detection), loads its binary by path
   'pg-native',
   '@nestjs/microservices',
   '@nestjs/websockets',

@@ -1,0 +1,132 @@
+import { FRAME_BYTES, type MediaOutput } from '../media/media-stream';
+
+/** μ-law of a zero sample: pads the last partial frame of a reply. */
+export const ULAW_SILENCE = 0xff;
+
+type QueuedItem = { kind: 'frame'; ulaw: Buffer } | { kind: 'mark'; name: string };
+
+/** What a paced stream needs of the pacer that drives it. */
+export interface PacerScheduling {
+  /** The stream has audio again: the pacer sets its `nextSendAt` and drives it. */
+  activate(stream: PacedStream): void;
+  release(stream: PacedStream): void;
+}
+
+/**
+ * One call's outbound audio, sent by the pacer one 20 ms frame per frame period. Audio comes in
+ * chunks of any length and is cut into frames here; marks sit between chunks so the session
+ * learns which part of a reply has gone out (and, from the provider's echo, been heard).
+ */
+export class PacedStream {
+  private readonly queue: QueuedItem[] = [];
+  private partial: Buffer = Buffer.alloc(0);
+  private readonly sent: string[] = [];
+  private drainWaiters: (() => void)[] = [];
+  private closed = false;
+  /** Grid time of this stream's next frame; meaningful while it has audio queued. */
+  nextSendAt = 0;
+
+  constructor(
+    private readonly output: Pick<MediaOutput, 'sendAudio' | 'sendMark'>,
+    private readonly pacer: PacerScheduling,
+  ) {}
+
+  /** Marks already sent to the provider, in order: everything before them has been sent. */
+  get sentMarks(): readonly string[] {
+    return this.sent;
+  }
+
+  get hasAudio(): boolean {
+    return this.queue.length > 0 || this.partial.length > 0;
+  }
+
+  /** Queues μ-law audio of any length; it continues the previous chunk without a gap. */
+  enqueue(ulaw: Uint8Array): void {
+    if (this.closed || ulaw.length === 0) return;
+    const wasIdle = !this.hasAudio;
+    let bytes = this.partial.length > 0 ? Buffer.concat([this.partial, ulaw]) : Buffer.from(ulaw);
+    while (bytes.length >= FRAME_BYTES) {
+      this.queue.push({ kind: 'frame', ulaw: bytes.subarray(0, FRAME_BYTES) });
+      bytes = bytes.subarray(FRAME_BYTES);
+    }
+    this.partial = Buffer.from(bytes);
+    if (wasIdle) this.pacer.activate(this);
+  }
+
+  /** Sends the mark `name` once all audio queued before it has been sent. */
+  mark(name: string): void {
+    if (this.closed) return;
+    this.padPartial();
+    if (this.queue.length === 0) this.sendMark(name);
+    else this.queue.push({ kind: 'mark', name });
+  }
+
+  /** Drops all queued audio at once (barge-in); returns the marks that will now never be sent. */
+  clear(): string[] {
+    const dropped = this.queue.flatMap((item) => (item.kind === 'mark' ? [item.name] : []));
+    this.queue.length = 0;
+    this.partial = Buffer.alloc(0);
+    this.pacer.release(this);
+    this.notifyDrained();
+    return dropped;
+  }
+
+  /** Resolves once everything queued has been sent (or cleared); at once when nothing is. */
+  drained(): Promise<void> {
+    if (!this.hasAudio) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.clear();
+    this.closed = true;
+  }
+
+  /**
+   * Called by the pacer at grid time `slotAt`: sends the frames due by then, at most `maxFrames`
+   * (a late timer catches up a little; a stalled one skips rather than bursts).
+   */
+  sendDue(slotAt: number, frameMs: number, maxFrames: number): void {
+    let sentFrames = 0;
+    while (this.nextSendAt <= slotAt && sentFrames < maxFrames && this.hasAudio) {
+      this.sendMarksAtHead();
+      if (this.queue.length === 0) this.padPartial(); // the reply ran dry mid-frame
+      const item = this.queue.shift();
+      if (item?.kind === 'frame') this.output.sendAudio(item.ulaw);
+      this.sendMarksAtHead();
+      this.nextSendAt += frameMs;
+      sentFrames++;
+    }
+    if (this.nextSendAt <= slotAt) this.nextSendAt = slotAt + frameMs;
+    if (!this.hasAudio) {
+      this.pacer.release(this);
+      this.notifyDrained();
+    }
+  }
+
+  private padPartial(): void {
+    if (this.partial.length === 0) return;
+    const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
+    this.partial.copy(frame);
+    this.partial = Buffer.alloc(0);
+    this.queue.push({ kind: 'frame', ulaw: frame });
+  }
+
+  private sendMarksAtHead(): void {
+    while (this.queue[0]?.kind === 'mark') {
+      const item = this.queue.shift() as { kind: 'mark'; name: string };
+      this.sendMark(item.name);
+    }
+  }
+
+  private sendMark(name: string): void {
+    this.sent.push(name);
+    this.output.sendMark(name);
+  }
+
+  private notifyDrained(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

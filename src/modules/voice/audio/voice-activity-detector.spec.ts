@@ -1,0 +1,150 @@
+/** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FRAME_BYTES } from '../media/media-stream';
+import { loadSileroModel, type VadModel } from './silero-model';
+import { VoiceActivityDetector } from './voice-activity-detector';
+
+/** "Hello, I am calling about your appointment…", eSpeak NG, 8 kHz μ-law. */
+const SPEECH = readFileSync(
+  path.join(__dirname, '../../../../test/fixtures/audio/caller-speech.ulaw'),
+);
+const SILENCE = Buffer.alloc(8_000, 0xff); // 1 s
+
+type Scored = { probability: number; atMs: number };
+
+function pushFrames(push: (frame: Buffer) => void, audio: Buffer): void {
+  for (let at = 0; at < audio.length; at += FRAME_BYTES) push(audio.subarray(at, at + FRAME_BYTES));
+}
+
+/** The real model, counting the batch size of every run. */
+function countingLoader(batches: number[]) {
+  return async (modelPath: string): Promise<VadModel> => {
+    const model = await loadSileroModel(modelPath);
+    return {
+      run: (input, state, batch) => {
+        batches.push(batch);
+        return model.run(input, state, batch);
+      },
+      release: () => model.release(),
+    };
+  };
+}
+
+describe('VoiceActivityDetector (Silero v5)', () => {
+  const detectors: VoiceActivityDetector[] = [];
+  const detector = (options: ConstructorParameters<typeof VoiceActivityDetector>[0] = {}) => {
+    const made = new VoiceActivityDetector(options);
+    detectors.push(made);
+    return made;
+  };
+  afterAll(async () => {
+    await Promise.all(detectors.map((d) => d.onModuleDestroy()));
+  });
+
+  it('loads the model and says it is ready', async () => {
+    await expect(detector().readiness()).resolves.toEqual({ ready: true });
+  });
+
+  it('says why it is not ready when the model cannot load, without throwing', async () => {
+    const broken = detector({ modelPath: '/nonexistent/silero.onnx' });
+    const scored: Scored[] = [];
+    broken.open((probability, atMs) => scored.push({ probability, atMs })).push(SILENCE);
+    const readiness = await broken.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.reason).toMatch(/voice activity model not loaded: .*silero\.onnx/);
+    await broken.settled();
+    expect(scored).toEqual([]);
+  });
+
+  it('keeps the process alive when the model cannot load (no unhandled rejection)', () => {
+    // Jest swallows unhandled rejections; plain Node ends the process on one, as the app would.
+    const script = `
+      const { VoiceActivityDetector } = require('./src/modules/voice/audio/voice-activity-detector');
+      const vad = new VoiceActivityDetector({ modelPath: '/nonexistent/silero.onnx' });
+      vad.open(() => undefined); // no audio yet: nothing else waits on the model
+      setTimeout(() => vad.readiness().then((r) => console.log(JSON.stringify(r))), 300);`;
+    const child = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+      cwd: path.join(__dirname, '../../../..'),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('"ready":false');
+  }, 30_000);
+
+  it('scores speech high and silence low, one probability per 32 ms window, in order', async () => {
+    const vad = detector({ maxQueuedWindows: 1_000 });
+    const scored: Scored[] = [];
+    const stream = vad.open((probability, atMs) => scored.push({ probability, atMs }));
+    pushFrames((frame) => stream.push(frame), Buffer.concat([SILENCE, SPEECH, SILENCE]));
+    await vad.settled();
+
+    const totalMs = ((2 * SILENCE.length + SPEECH.length) / 8_000) * 1_000;
+    expect(scored.length).toBeGreaterThanOrEqual(Math.floor(totalMs / 32) - 2);
+    expect(scored.map((s) => s.atMs)).toEqual(scored.map((_, i) => (i + 1) * 32));
+    const during = (fromMs: number, toMs: number) =>
+      scored.filter((s) => s.atMs > fromMs && s.atMs <= toMs).map((s) => s.probability);
+    expect(Math.max(...during(0, 900))).toBeLessThan(0.2);
+    const speech = during(1_000, 1_000 + SPEECH.length / 8);
+    expect(speech.filter((p) => p > 0.5).length / speech.length).toBeGreaterThan(0.5);
+    expect(Math.max(...during(totalMs - 600, totalMs))).toBeLessThan(0.2);
+  });
+
+  it('batches the windows of many calls into one run, each call keeping its own state', async () => {
+    const batches: number[] = [];
+    const batched = detector({ maxBatch: 32, loadModel: countingLoader(batches) });
+    const oneByOne = detector({ maxBatch: 1, maxQueuedWindows: 1_000 });
+    await Promise.all([batched.readiness(), oneByOne.readiness()]);
+
+    const calls = 40;
+    const audioOf = (call: number) =>
+      Buffer.concat([SILENCE.subarray(0, 160 * (call % 9)), SPEECH.subarray(4_000, 12_000)]);
+    const batchedScores = Array.from({ length: calls }, () => [] as number[]);
+    const streams = batchedScores.map((scores) => batched.open((p) => scores.push(p)));
+    // Frames of all calls interleave as they would arrive, 20 ms at a time.
+    for (let at = 0; at < 8_000 + 160 * 9; at += FRAME_BYTES) {
+      streams.forEach((stream, call) => stream.push(audioOf(call).subarray(at, at + FRAME_BYTES)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await batched.settled();
+
+    for (const call of [0, 5, 39]) {
+      const alone: number[] = [];
+      const stream = oneByOne.open((p) => alone.push(p));
+      pushFrames((frame) => stream.push(frame), audioOf(call));
+      await oneByOne.settled();
+      expect(batchedScores[call]).toHaveLength(alone.length);
+      batchedScores[call].forEach((p, i) => expect(p).toBeCloseTo(alone[i], 5));
+    }
+    expect(Math.max(...batches)).toBe(32);
+    expect(batches.length).toBeLessThan(batchedScores.flat().length / 8);
+  }, 30_000);
+
+  it('stops calling back once a stream is closed', async () => {
+    const vad = detector();
+    const scored: number[] = [];
+    const stream = vad.open((p) => scored.push(p));
+    pushFrames((frame) => stream.push(frame), SPEECH.subarray(0, 8_000));
+    await vad.settled();
+    const beforeClose = scored.length;
+    expect(beforeClose).toBeGreaterThan(25);
+    pushFrames((frame) => stream.push(frame), SPEECH.subarray(8_000, 16_000));
+    stream.close();
+    stream.push(SPEECH);
+    await vad.settled();
+    expect(scored.length).toBeLessThanOrEqual(beforeClose + 1);
+  });
+
+  it('drops the oldest windows of a call that falls too far behind', async () => {
+    const vad = detector({ maxQueuedWindows: 4 });
+    const scored: number[] = [];
+    const stream = vad.open((p) => scored.push(p));
+    stream.push(SPEECH); // ~178 windows at once, before any run
+    await vad.settled();
+    expect(stream.dropped).toBeGreaterThan(150);
+    expect(scored.length).toBeGreaterThan(0);
+    expect(scored.length).toBeLessThanOrEqual(5);
+  });
+});

@@ -12,7 +12,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # `npm install`, not `npm ci`: lockfiles made on this project's machines lack the optional
 # binaries of other platforms, which `npm ci` rejects (docs: shared/research/stack.md).
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -27,7 +27,7 @@ RUN apt-get update -qq \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng sox \
   && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/bundle ./dist/bundle
 # DATA_DIR defaults to ./.data: the embedded database, its generated secrets and uploads.

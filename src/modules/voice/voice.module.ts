@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
+import { VoiceAudioModule } from './audio/voice-audio.module';
 import { MediaGateway } from './media/media-gateway';
 import { StreamTokens } from './media/stream-tokens';
 import { StreamTokensRepository } from './media/stream-tokens.repository';
@@ -16,7 +17,14 @@ import { VoiceRuntime } from './voice-runtime';
  * tokens, the call sessions. The answer callbacks ask VoiceRuntime whether to connect a call.
  */
 @Module({
-  imports: [SpeechModule, AgentsModule, CallRecordsModule, PhonesModule, TelephonyModule],
+  imports: [
+    SpeechModule,
+    VoiceAudioModule,
+    AgentsModule,
+    CallRecordsModule,
+    PhonesModule,
+    TelephonyModule,
+  ],
   providers: [
     StreamTokensRepository,
     StreamTokens,

@@ -1,6 +1,7 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { ProviderError } from '../../telephony/provider-error';
 import type { TelephonyProvider } from '../../telephony/telephony.types';
+import { OutboundPacer } from '../audio/outbound-pacer';
 import type { MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
@@ -70,6 +71,7 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
       } as unknown as StreamTokens,
       calls: { load: () => Promise.resolve(call) } as unknown as CallContexts,
       tts,
+      pacer: new OutboundPacer(),
       defaultVoice: 'en-us',
       logger: {
         info: () => undefined,
@@ -114,7 +116,8 @@ describe('CallSession', () => {
     jest.advanceTimersByTime(0);
     expect(h.output.frames).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1_200);
-    expect(h.output.frames).toHaveLength(5);
+    // Synthesis paused a second mid-frame: the pacer pads that frame rather than wait (3 + 3).
+    expect(h.output.frames).toHaveLength(6);
     expect(h.output.marks).toEqual([GREETING_MARK]);
     expect(h.hangups).toEqual([]);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });

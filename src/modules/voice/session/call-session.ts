@@ -2,17 +2,12 @@ import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
 import { ProviderError } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
-import { FrameCutter } from '../audio/frame-cutter';
-import {
-  FRAME_BYTES,
-  FRAME_MS,
-  type InboundMediaEvent,
-  type MediaOutput,
-} from '../media/media-stream';
+import type { OutboundPacer } from '../audio/outbound-pacer';
+import type { PacedStream } from '../audio/paced-stream';
+import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import type { CallContext, CallContexts } from './call-contexts';
-import { FramePacer } from './frame-pacer';
 
 /** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
 export const GREETING_MARK = 'greeting-end';
@@ -24,6 +19,8 @@ export interface SessionDependencies {
   tokens: StreamTokens;
   calls: CallContexts;
   tts: TextToSpeech;
+  /** The process-wide timer that sends every call's audio in real time. */
+  pacer: OutboundPacer;
   /** The voice to use when the agent names none (TTS_VOICE). */
   defaultVoice: string;
   logger: PinoLogger;
@@ -40,7 +37,7 @@ type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
 export class CallSession {
   private state: State = 'waiting';
   private readonly abort = new AbortController();
-  private readonly pacer: FramePacer;
+  private readonly paced: PacedStream;
   private readonly startTimer: NodeJS.Timeout;
   private call: CallContext | undefined;
   private streamCallId = '';
@@ -51,7 +48,7 @@ export class CallSession {
     private readonly deps: SessionDependencies,
     private readonly onEnded: (session: CallSession) => void,
   ) {
-    this.pacer = new FramePacer((frame) => this.output.sendAudio(frame), FRAME_MS);
+    this.paced = deps.pacer.open(output);
     this.startTimer = setTimeout(() => this.refuse('no start'), START_TIMEOUT_MS);
   }
 
@@ -79,7 +76,7 @@ export class CallSession {
     this.state = 'ended';
     clearTimeout(this.startTimer);
     this.abort.abort();
-    this.pacer.stop();
+    this.paced.close();
     this.call = undefined;
     this.onEnded(this);
   }
@@ -112,7 +109,7 @@ export class CallSession {
         call.speech.voice ?? this.deps.defaultVoice,
         call.speech.language,
       );
-      if (this.state === 'speaking') this.output.sendMark(GREETING_MARK);
+      if (this.state === 'speaking') this.paced.mark(GREETING_MARK);
     } catch (error) {
       if (this.isEnded()) return;
       this.deps.logger.warn(
@@ -124,15 +121,11 @@ export class CallSession {
   }
 
   private async speak(text: string, voice: string, language: string): Promise<void> {
-    const cutter = new FrameCutter(FRAME_BYTES);
     const audio = this.deps.tts.synthesize(text, { voice, language, signal: this.abort.signal });
     for await (const chunk of audio) {
       if (this.isEnded()) return;
-      for (const frame of cutter.push(chunk)) this.pacer.push(frame);
+      this.paced.enqueue(chunk);
     }
-    const tail = cutter.flush();
-    if (tail) this.pacer.push(tail);
-    await this.pacer.drained();
   }
 
   /** Ends the call at the provider (a call already gone is fine), then the stream. */

@@ -4,6 +4,7 @@ import { type AppConfig, InjectConfig } from '../../../config';
 import type { Integration } from '../../telephony/telephony.types';
 import type { MediaOutput } from '../media/media-stream';
 import { StreamTokens } from '../media/stream-tokens';
+import { OutboundPacer } from '../audio/outbound-pacer';
 import { SPEECH_ENGINES, type SpeechEngines } from '../speech/speech-engines';
 import { CallContexts } from './call-contexts';
 import { CallSession, type SessionDependencies } from './call-session';
@@ -18,11 +19,19 @@ export class CallSessions implements OnModuleDestroy {
     @InjectConfig() config: AppConfig,
     @Inject(SPEECH_ENGINES) engines: SpeechEngines,
     tokens: StreamTokens,
+    pacer: OutboundPacer,
     calls: CallContexts,
     logger: PinoLogger,
   ) {
     logger.setContext(CallSession.name);
-    this.deps = { tokens, calls, tts: engines.tts, defaultVoice: config.speech.tts.voice, logger };
+    this.deps = {
+      tokens,
+      calls,
+      tts: engines.tts,
+      pacer,
+      defaultVoice: config.speech.tts.voice,
+      logger,
+    };
   }
 
   open(integration: Integration, output: MediaOutput): CallSession {

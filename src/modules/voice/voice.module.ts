@@ -3,12 +3,15 @@ import { AgentsModule } from '../agents/agents.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
+import { DncModule } from '../dnc/dnc.module';
+import { LlmModule } from '../llm/llm.module';
 import { VoiceAudioModule } from './audio/voice-audio.module';
 import { MediaGateway } from './media/media-gateway';
 import { StreamTokens } from './media/stream-tokens';
 import { StreamTokensRepository } from './media/stream-tokens.repository';
 import { CallContexts } from './session/call-contexts';
 import { CallSessions } from './session/call-sessions';
+import { TurnPromptModule } from './session/turn-prompt.module';
 import { SpeechModule } from './speech/speech.module';
 import { VoiceRuntime } from './voice-runtime';
 
@@ -24,6 +27,9 @@ import { VoiceRuntime } from './voice-runtime';
     CallRecordsModule,
     PhonesModule,
     TelephonyModule,
+    LlmModule,
+    TurnPromptModule,
+    DncModule,
   ],
   providers: [
     StreamTokensRepository,

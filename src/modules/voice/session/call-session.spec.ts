@@ -41,7 +41,17 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
     },
   } as unknown as TelephonyProvider;
   const call: CallContext = {
+    organizationId: 'o',
     phoneLogId: 'log1',
+    optOut: {
+      phoneNumber: '+14155550100',
+      batchId: 'b',
+      callRecordId: 'r',
+      phoneLogId: 'log1',
+      requestUuid: 'u',
+    },
+    agent: null,
+    contact: {},
     providerCallId: 'CA1',
     speech: { text: 'Hello', language: 'en-US', voice: null },
     provider,
@@ -72,6 +82,7 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
       calls: { load: () => Promise.resolve(call) } as unknown as CallContexts,
       tts,
       pacer: new OutboundPacer(),
+      conversation: null,
       defaultVoice: 'en-us',
       logger: {
         info: () => undefined,

@@ -1,0 +1,258 @@
+import type { PinoLogger } from 'nestjs-pino';
+import { describeUnknown } from '../../../common/describe-error';
+import type { PhoneLogTurn } from '../../call-records/call-records.schema';
+import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
+import type { DncService } from '../../dnc/dnc.service';
+import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
+import type { PacedStream } from '../../voice/audio/paced-stream';
+import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
+import type { VadStream } from '../audio/vad-stream';
+import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
+import type { MediaOutput } from '../media/media-stream';
+import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
+import type { CallContext } from './call-contexts';
+import { SentenceSplitter } from './sentence-splitter';
+import type { TurnPromptService } from './turn-prompt.service';
+import { TurnTool } from './turn-tools';
+
+export const APOLOGY = "Sorry, I didn't catch that — could you say it again?";
+export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
+
+/** Short acknowledgements that are not a turn: the agent keeps listening. */
+const BACKCHANNELS = new Set([
+  'uh-huh',
+  'uh huh',
+  'yeah',
+  'ok',
+  'okay',
+  'right',
+  'mm-hmm',
+  'mhm',
+  'mm',
+]);
+
+export const isBackchannel = (transcript: string): boolean =>
+  BACKCHANNELS.has(
+    transcript
+      .toLowerCase()
+      .replace(/[.,!?…]/g, '')
+      .trim(),
+  );
+
+/** What a conversation needs of the services around it (injected: the session's unit tests fake them). */
+export interface ConversationServices {
+  vad: Pick<VoiceActivityDetector, 'open'>;
+  stt: SpeechToText;
+  chat: ChatModel;
+  prompts: Pick<TurnPromptService, 'buildRequest'>;
+  turns: Pick<PhoneLogsRepository, 'appendTurn'>;
+  dnc: Pick<DncService, 'recordOptOut'>;
+  logger: PinoLogger;
+}
+
+/** What a conversation needs of its call session. */
+export interface SessionSide {
+  paced: PacedStream;
+  output: Pick<MediaOutput, 'clear'>;
+  /** Synthesizes `text` into the paced stream; resolves once all of it is queued. */
+  speak(text: string, signal: AbortSignal): Promise<void>;
+  hangUp(): Promise<void>;
+}
+
+type Agent = NonNullable<CallContext['agent']>;
+
+/** One reply in progress: aborted by barge-in, a newer caller turn, or the end of the call. */
+interface Reply {
+  id: number;
+  abort: AbortController;
+  /** Each sentence queued, with the mark sent after it. */
+  sentences: { text: string; mark: string }[];
+  startedAt: string;
+}
+
+/**
+ * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
+ * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
+ * is stored and answered: the model's reply is split into sentences, each synthesized and
+ * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
+ * while a reply is still in progress cancels it, and the next reply answers both turns (the
+ * conversation holds them). Barge-in (interruptible agents) clears the reply's audio at once;
+ * the stored agent turn keeps only the sentences whose marks the provider echoed (heard).
+ */
+export class Conversation {
+  private readonly tracker = new TurnTracker();
+  private readonly vad: VadStream;
+  private readonly recognition: RecognitionStream;
+  private readonly heard = new Set<string>();
+  private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
+  private reply: Reply | undefined;
+  private replies = 0;
+  private ended = false;
+  private finishing = false;
+  /** Turns are written one after another, so they keep their order in the phone log. */
+  private storing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly call: CallContext & { agent: Agent },
+    private readonly services: ConversationServices,
+    private readonly session: SessionSide,
+  ) {
+    this.vad = services.vad.open((probability, atMs) =>
+      this.onTurnEvents(this.tracker.update(probability, atMs)),
+    );
+    this.recognition = services.stt.open({ language: call.agent.language });
+  }
+
+  /** The greeting, already spoken by the session: the first turn of the conversation. */
+  greeted(text: string, startedAt: string): void {
+    this.record({ role: 'agent', text, startedAt });
+  }
+
+  hear(ulaw: Buffer): void {
+    if (this.ended) return;
+    this.vad.push(ulaw);
+    this.recognition.write(ulaw);
+  }
+
+  markPlayed(name: string): void {
+    this.heard.add(name);
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.reply?.abort.abort();
+    this.vad.close();
+    this.recognition.close();
+  }
+
+  private onTurnEvents(events: TurnEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'barge-in') this.bargeIn();
+      if (event.type === 'end-of-turn') void this.onEndOfTurn();
+    }
+  }
+
+  private bargeIn(): void {
+    const reply = this.reply;
+    if (!reply || !this.call.agent.interruptible || this.finishing) return;
+    this.session.paced.clear();
+    this.session.output.clear();
+    this.cancel(reply);
+  }
+
+  private async onEndOfTurn(): Promise<void> {
+    const startedAt = new Date().toISOString();
+    let transcript: string;
+    try {
+      transcript = (await this.recognition.finish()).trim();
+    } catch (error) {
+      this.warn(error, 'Recognition failed');
+      transcript = '';
+    }
+    if (this.ended || this.finishing || transcript === '' || isBackchannel(transcript)) return;
+    if (this.reply) {
+      if (!this.call.agent.interruptible) await this.session.paced.drained();
+      if (this.reply) this.cancel(this.reply);
+    }
+    this.record({ role: 'callee', text: transcript, startedAt });
+    await this.respond();
+  }
+
+  /** Ends a reply: stops the model and synthesis, keeps what the callee heard of it. */
+  private cancel(reply: Reply): void {
+    reply.abort.abort();
+    this.storeReply(reply, (sentence) => this.heard.has(sentence.mark));
+  }
+
+  private async respond(): Promise<void> {
+    const reply: Reply = {
+      id: ++this.replies,
+      abort: new AbortController(),
+      sentences: [],
+      startedAt: new Date().toISOString(),
+    };
+    this.reply = reply;
+    const { signal } = reply.abort;
+    const tools: ChatToolCall[] = [];
+    try {
+      const { organizationId, agent, contact } = this.call;
+      const request = await this.services.prompts.buildRequest(
+        organizationId,
+        agent,
+        contact,
+        this.history,
+      );
+      const splitter = new SentenceSplitter();
+      for await (const event of this.services.chat.stream({ ...request, signal })) {
+        if (signal.aborted) return;
+        if (event.kind === 'text') await this.say(reply, splitter.push(event.text));
+        if (event.kind === 'tool-call') tools.push(event.call);
+      }
+      await this.say(reply, splitter.flush());
+    } catch (error) {
+      if (signal.aborted || this.ended) return;
+      this.warn(error, 'Reply failed');
+      await this.say(reply, [APOLOGY]).catch(() => undefined);
+    }
+    if (signal.aborted || this.ended) return;
+    const names = new Set(tools.map((tool) => tool.function.name));
+    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall)) this.finishing = true;
+    // The opt-out is recorded at once, before the reply has even finished playing.
+    if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
+    await this.session.paced.drained();
+    if (signal.aborted || this.ended) return;
+    this.storeReply(reply, () => true);
+    if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
+    else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
+  }
+
+  private async say(reply: Reply, sentences: string[]): Promise<void> {
+    for (const text of sentences) {
+      if (reply.abort.signal.aborted) return;
+      await this.session.speak(text, reply.abort.signal);
+      if (reply.abort.signal.aborted) return;
+      const mark = `reply-${reply.id}-${reply.sentences.length + 1}`;
+      reply.sentences.push({ text, mark });
+      this.session.paced.mark(mark);
+    }
+  }
+
+  private async recordOptOut(): Promise<void> {
+    try {
+      await this.services.dnc.recordOptOut(this.call.organizationId, this.call.optOut);
+    } catch (error) {
+      this.warn(error, 'Recording the opt-out failed');
+    }
+  }
+
+  /** Last words nobody may interrupt, then the end of the call. */
+  private async sayAndHangUp(text: string): Promise<void> {
+    await this.session.speak(text, new AbortController().signal);
+    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
+    await this.session.paced.drained();
+    await this.session.hangUp();
+  }
+
+  private storeReply(reply: Reply, kept: (sentence: Reply['sentences'][number]) => boolean): void {
+    if (this.reply === reply) this.reply = undefined;
+    const text = reply.sentences
+      .filter(kept)
+      .map((sentence) => sentence.text)
+      .join(' ');
+    if (text !== '') this.record({ role: 'agent', text, startedAt: reply.startedAt });
+  }
+
+  private record(turn: PhoneLogTurn): void {
+    this.history.push({ role: turn.role, text: turn.text });
+    this.storing = this.storing
+      .then(() =>
+        this.services.turns.appendTurn(this.call.organizationId, this.call.phoneLogId, turn),
+      )
+      .catch((error: unknown) => this.warn(error, 'Storing a turn failed'));
+  }
+
+  private warn(error: unknown, message: string): void {
+    this.services.logger.warn({ call: this.call.phoneLogId, ...describeUnknown(error) }, message);
+  }
+}

@@ -1,0 +1,197 @@
+import type { PinoLogger } from 'nestjs-pino';
+import type { PhoneLogTurn } from '../../call-records/call-records.schema';
+import type { ChatModel, ChatRequest, ChatStreamEvent } from '../../llm/chat-model';
+import { LlmError } from '../../llm/llm.error';
+import { OutboundPacer } from '../audio/outbound-pacer';
+import type { ProbabilityListener } from '../audio/vad-stream';
+import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
+import type { MediaOutput } from '../media/media-stream';
+import type { CallContext } from './call-contexts';
+import { APOLOGY, Conversation, isBackchannel } from './conversation';
+
+type Agent = NonNullable<CallContext['agent']>;
+type Reply = (request: ChatRequest) => AsyncIterable<ChatStreamEvent>;
+
+const text = (...pieces: string[]): Reply =>
+  async function* () {
+    for (const piece of pieces) {
+      await Promise.resolve();
+      yield { kind: 'text', text: piece };
+    }
+    yield { kind: 'done', finishReason: 'stop' };
+  };
+
+/** A model that never answers until the request is aborted. */
+const hanging: Reply = (request) => ({
+  [Symbol.asyncIterator]: () => ({
+    next: () =>
+      new Promise<IteratorResult<ChatStreamEvent>>((_, reject) =>
+        request.signal!.addEventListener('abort', () => reject(new Error('aborted'))),
+      ),
+  }),
+});
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function harness(options: { replies: Reply[]; interruptible?: boolean }) {
+  let listener: ProbabilityListener = () => undefined;
+  let audioMs = 0;
+  const transcripts: string[] = [];
+  const requests: ChatRequest[] = [];
+  const stored: PhoneLogTurn[] = [];
+  const spoken: string[] = [];
+  const cleared: number[] = [];
+  const marks: string[] = [];
+  const output: MediaOutput = {
+    sendAudio: () => undefined,
+    sendMark: (name) => {
+      marks.push(name);
+      conversation.markPlayed(name);
+    },
+    clear: () => cleared.push(Date.now()),
+    close: () => undefined,
+  };
+  const paced = new OutboundPacer().open(output);
+  const chat: ChatModel = {
+    stream: (request) => {
+      requests.push(request);
+      return (options.replies.shift() ?? text('OK.'))(request);
+    },
+    complete: () => Promise.reject(new Error('not used')),
+  };
+  const call = {
+    organizationId: 'o',
+    phoneLogId: 'log1',
+    agent: { language: 'en-US', interruptible: options.interruptible ?? true } as Agent,
+    contact: {},
+  } as unknown as CallContext & { agent: Agent };
+  const conversation = new Conversation(
+    call,
+    {
+      vad: {
+        open: (l: ProbabilityListener) => {
+          listener = l;
+          return { push: () => undefined, close: () => undefined };
+        },
+      } as unknown as Pick<VoiceActivityDetector, 'open'>,
+      stt: {
+        open: () => ({
+          write: () => undefined,
+          finish: () => Promise.resolve(transcripts.shift() ?? ''),
+          reset: () => undefined,
+          close: () => undefined,
+        }),
+      },
+      chat,
+      prompts: {
+        buildRequest: (_org, _agent, _contact, turns) =>
+          Promise.resolve({ messages: turns.map((t) => ({ role: 'user', content: t.text })) }),
+      },
+      turns: {
+        appendTurn: (_org, _id, turn) => {
+          stored.push(turn);
+          return Promise.resolve();
+        },
+      },
+      dnc: { recordOptOut: () => Promise.resolve(true) },
+      logger: { warn: () => undefined } as unknown as PinoLogger,
+    },
+    {
+      paced,
+      output,
+      speak: (said) => {
+        spoken.push(said);
+        paced.enqueue(Buffer.alloc(160, 1));
+        return Promise.resolve();
+      },
+      hangUp: () => Promise.resolve(),
+    },
+  );
+  /** The caller says `transcript`: speech windows for `speechMs`, then enough silence. */
+  const utter = (transcript: string, speechMs = 600, silenceMs = 600) => {
+    transcripts.push(transcript);
+    for (let at = 0; at < speechMs; at += 32) listener(0.9, (audioMs += 32));
+    for (let at = 0; at < silenceMs; at += 32) listener(0.05, (audioMs += 32));
+  };
+  const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
+  return { conversation, utter, transcripts, requests, stored, roles, spoken, cleared, marks };
+}
+
+describe('Conversation', () => {
+  it('takes backchannels and empty transcripts as no turn', () => {
+    expect(['uh-huh', 'Yeah.', 'OK', 'right!', 'Mm-hmm'].every(isBackchannel)).toBe(true);
+    expect(isBackchannel('yes please')).toBe(false);
+  });
+
+  it('answers a turn sentence by sentence and stores both turns, ignoring a backchannel', async () => {
+    const h = harness({ replies: [text('We open at ', 'nine. We close at five.')] });
+    h.conversation.greeted('Hello!', new Date().toISOString());
+    h.utter('uh-huh');
+    h.utter('');
+    await until(() => h.transcripts.length === 0, 'both turns to be heard');
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(h.requests).toHaveLength(0);
+    h.utter('When are you open?');
+    await until(() => h.stored.length === 3, 'the reply to be stored');
+    expect(h.spoken).toEqual(['We open at nine.', 'We close at five.']);
+    expect(h.marks).toEqual(['reply-1-1', 'reply-1-2']);
+    expect(h.roles()).toEqual([
+      'agent: Hello!',
+      'callee: When are you open?',
+      'agent: We open at nine. We close at five.',
+    ]);
+    h.conversation.end();
+  });
+
+  it('apologises when the model fails, and answers the next turn', async () => {
+    const failing: Reply = () => ({
+      [Symbol.asyncIterator]: () => ({
+        next: () => Promise.reject(new LlmError('timeout', 'no first byte')),
+      }),
+    });
+    const h = harness({ replies: [failing, text('Sure.')] });
+    h.utter('Hello?');
+    await until(() => h.stored.length === 2, 'the apology');
+    expect(h.spoken).toEqual([APOLOGY]);
+    h.utter('Can you hear me?');
+    await until(() => h.stored.length === 4, 'the answer');
+    expect(h.roles().slice(-1)).toEqual(['agent: Sure.']);
+    h.conversation.end();
+  });
+
+  it('answers two quick turns once: the second cancels the first reply and both are sent', async () => {
+    const h = harness({ replies: [hanging, text('Both answered.')] });
+    h.utter('I want to ask');
+    await until(() => h.requests.length === 1, 'the first request');
+    h.utter('about my order');
+    await until(() => h.stored.length === 3, 'the one reply');
+    expect(h.requests).toHaveLength(2);
+    expect(h.requests[1].messages.map((m) => m.content)).toEqual([
+      'I want to ask',
+      'about my order',
+    ]);
+    expect(h.roles()).toEqual([
+      'callee: I want to ask',
+      'callee: about my order',
+      'agent: Both answered.',
+    ]);
+    h.conversation.end();
+  });
+
+  it('barge-in clears the reply of an interruptible agent, not of the others', async () => {
+    for (const interruptible of [true, false]) {
+      const h = harness({ replies: [hanging], interruptible });
+      h.utter('Tell me everything');
+      await until(() => h.requests.length === 1, 'the request');
+      h.utter('', 600, 0);
+      expect(h.cleared).toHaveLength(interruptible ? 1 : 0);
+      h.conversation.end();
+    }
+  });
+});

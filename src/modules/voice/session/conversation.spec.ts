@@ -7,7 +7,14 @@ import type { ProbabilityListener } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { CallContext } from './call-contexts';
-import { APOLOGY, Conversation, isBackchannel } from './conversation';
+import {
+  APOLOGY,
+  Conversation,
+  isBackchannel,
+  SILENT_GOODBYE,
+  STILL_THERE,
+  TIME_UP,
+} from './conversation';
 
 type Agent = NonNullable<CallContext['agent']>;
 type Reply = (request: ChatRequest) => AsyncIterable<ChatStreamEvent>;
@@ -39,7 +46,13 @@ async function until(probe: () => boolean, what: string): Promise<void> {
   }
 }
 
-function harness(options: { replies: Reply[]; interruptible?: boolean }) {
+function harness(options: {
+  replies: Reply[];
+  interruptible?: boolean;
+  maxCallSeconds?: number;
+  silenceMs?: number;
+}) {
+  let hangUps = 0;
   let listener: ProbabilityListener = () => undefined;
   let audioMs = 0;
   const transcripts: string[] = [];
@@ -68,7 +81,11 @@ function harness(options: { replies: Reply[]; interruptible?: boolean }) {
   const call = {
     organizationId: 'o',
     phoneLogId: 'log1',
-    agent: { language: 'en-US', interruptible: options.interruptible ?? true } as Agent,
+    agent: {
+      language: 'en-US',
+      interruptible: options.interruptible ?? true,
+      maxCallSeconds: options.maxCallSeconds ?? 600,
+    } as Agent,
     contact: {},
   } as unknown as CallContext & { agent: Agent };
   const conversation = new Conversation(
@@ -110,8 +127,12 @@ function harness(options: { replies: Reply[]; interruptible?: boolean }) {
         paced.enqueue(Buffer.alloc(160, 1));
         return Promise.resolve();
       },
-      hangUp: () => Promise.resolve(),
+      hangUp: () => {
+        hangUps += 1;
+        return Promise.resolve();
+      },
     },
+    { silenceMs: options.silenceMs ?? 60_000 },
   );
   /** The caller says `transcript`: speech windows for `speechMs`, then enough silence. */
   const utter = (transcript: string, speechMs = 600, silenceMs = 600) => {
@@ -120,7 +141,18 @@ function harness(options: { replies: Reply[]; interruptible?: boolean }) {
     for (let at = 0; at < silenceMs; at += 32) listener(0.05, (audioMs += 32));
   };
   const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
-  return { conversation, utter, transcripts, requests, stored, roles, spoken, cleared, marks };
+  return {
+    hangUps: () => hangUps,
+    conversation,
+    utter,
+    transcripts,
+    requests,
+    stored,
+    roles,
+    spoken,
+    cleared,
+    marks,
+  };
 }
 
 describe('Conversation', () => {
@@ -193,5 +225,28 @@ describe('Conversation', () => {
       expect(h.cleared).toHaveLength(interruptible ? 1 : 0);
       h.conversation.end();
     }
+  });
+
+  it('asks once whether a silent caller is there, then says goodbye and hangs up', async () => {
+    const h = harness({ replies: [], silenceMs: 40 });
+    h.conversation.greeted('Hello!', new Date().toISOString());
+    h.conversation.markPlayed('greeting-end');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([STILL_THERE, SILENT_GOODBYE]);
+    expect(h.roles()).toEqual([
+      'agent: Hello!',
+      `agent: ${STILL_THERE}`,
+      `agent: ${SILENT_GOODBYE}`,
+    ]);
+    h.conversation.end();
+  });
+
+  it('ends the call politely at maxCallSeconds, cutting the reply under way', async () => {
+    const h = harness({ replies: [hanging], maxCallSeconds: 0.2 });
+    h.utter('Tell me everything');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.cleared).toHaveLength(1);
+    expect(h.spoken).toEqual([TIME_UP]);
+    h.conversation.end();
   });
 });

@@ -16,6 +16,17 @@ import type { TurnPromptService } from './turn-prompt.service';
 import { TurnTool } from './turn-tools';
 
 export const APOLOGY = "Sorry, I didn't catch that — could you say it again?";
+export const STILL_THERE = 'Are you still there?';
+export const SILENT_GOODBYE = "I'll let you go for now. Goodbye.";
+export const TIME_UP = "I'm sorry, we've run out of time for this call. Thank you, goodbye.";
+
+export interface ConversationTiming {
+  /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
+  silenceMs: number;
+}
+
+export const DEFAULT_TIMING: ConversationTiming = { silenceMs: 8_000 };
+
 export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
 
 /** Short acknowledgements that are not a turn: the agent keeps listening. */
@@ -91,16 +102,21 @@ export class Conversation {
   private finishing = false;
   /** Turns are written one after another, so they keep their order in the phone log. */
   private storing: Promise<void> = Promise.resolve();
+  private silenceTimer: NodeJS.Timeout | undefined;
+  private reprompted = false;
+  private readonly timeLimit: NodeJS.Timeout;
 
   constructor(
     private readonly call: CallContext & { agent: Agent },
     private readonly services: ConversationServices,
     private readonly session: SessionSide,
+    private readonly timing: ConversationTiming = DEFAULT_TIMING,
   ) {
     this.vad = services.vad.open((probability, atMs) =>
       this.onTurnEvents(this.tracker.update(probability, atMs)),
     );
     this.recognition = services.stt.open({ language: call.agent.language });
+    this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
   }
 
   /** The greeting, already spoken by the session: the first turn of the conversation. */
@@ -114,13 +130,17 @@ export class Conversation {
     this.recognition.write(ulaw);
   }
 
+  /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
+    if (!this.reply && !this.tracker.speaking) this.armSilence();
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.timeLimit);
+    clearTimeout(this.silenceTimer);
     this.reply?.abort.abort();
     this.vad.close();
     this.recognition.close();
@@ -128,6 +148,7 @@ export class Conversation {
 
   private onTurnEvents(events: TurnEvent[]): void {
     for (const event of events) {
+      if (event.type === 'speech-start') clearTimeout(this.silenceTimer);
       if (event.type === 'barge-in') this.bargeIn();
       if (event.type === 'end-of-turn') void this.onEndOfTurn();
     }
@@ -156,6 +177,7 @@ export class Conversation {
       if (this.reply) this.cancel(this.reply);
     }
     this.record({ role: 'callee', text: transcript, startedAt });
+    this.reprompted = false;
     await this.respond();
   }
 
@@ -216,6 +238,38 @@ export class Conversation {
       reply.sentences.push({ text, mark });
       this.session.paced.mark(mark);
     }
+  }
+
+  private armSilence(): void {
+    clearTimeout(this.silenceTimer);
+    if (this.ended || this.finishing) return;
+    this.silenceTimer = setTimeout(() => void this.onSilence(), this.timing.silenceMs);
+  }
+
+  /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
+  private async onSilence(): Promise<void> {
+    if (this.ended || this.finishing || this.reply || this.tracker.speaking) return;
+    if (this.reprompted) {
+      this.finishing = true;
+      return this.sayAndHangUp(SILENT_GOODBYE);
+    }
+    this.reprompted = true;
+    await this.session.speak(STILL_THERE, new AbortController().signal);
+    this.record({ role: 'agent', text: STILL_THERE, startedAt: new Date().toISOString() });
+    this.session.paced.mark('still-there');
+  }
+
+  /** The agent's maxCallSeconds: whatever is under way stops, and the call ends politely. */
+  private async timeUp(): Promise<void> {
+    if (this.ended || this.finishing) return;
+    this.finishing = true;
+    clearTimeout(this.silenceTimer);
+    if (this.reply) {
+      this.session.paced.clear();
+      this.session.output.clear();
+      this.cancel(this.reply);
+    }
+    await this.sayAndHangUp(TIME_UP);
   }
 
   private async recordOptOut(): Promise<void> {

@@ -7,14 +7,14 @@ import type { ProbabilityListener } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { CallContext } from './call-contexts';
+import { Conversation } from './conversation';
 import {
   APOLOGY,
-  Conversation,
   isBackchannel,
   SILENT_GOODBYE,
   STILL_THERE,
   TIME_UP,
-} from './conversation';
+} from './conversation-phrases';
 
 type Agent = NonNullable<CallContext['agent']>;
 type Reply = (request: ChatRequest) => AsyncIterable<ChatStreamEvent>;

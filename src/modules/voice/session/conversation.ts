@@ -4,21 +4,24 @@ import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
-import type { PacedStream } from '../../voice/audio/paced-stream';
+import type { PacedStream } from '../audio/paced-stream';
 import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
 import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
+import {
+  APOLOGY,
+  isBackchannel,
+  OPT_OUT_CONFIRMATION,
+  SILENT_GOODBYE,
+  STILL_THERE,
+  TIME_UP,
+} from './conversation-phrases';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
 import { TurnTool } from './turn-tools';
-
-export const APOLOGY = "Sorry, I didn't catch that — could you say it again?";
-export const STILL_THERE = 'Are you still there?';
-export const SILENT_GOODBYE = "I'll let you go for now. Goodbye.";
-export const TIME_UP = "I'm sorry, we've run out of time for this call. Thank you, goodbye.";
 
 export interface ConversationTiming {
   /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
@@ -26,29 +29,6 @@ export interface ConversationTiming {
 }
 
 export const DEFAULT_TIMING: ConversationTiming = { silenceMs: 8_000 };
-
-export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
-
-/** Short acknowledgements that are not a turn: the agent keeps listening. */
-const BACKCHANNELS = new Set([
-  'uh-huh',
-  'uh huh',
-  'yeah',
-  'ok',
-  'okay',
-  'right',
-  'mm-hmm',
-  'mhm',
-  'mm',
-]);
-
-export const isBackchannel = (transcript: string): boolean =>
-  BACKCHANNELS.has(
-    transcript
-      .toLowerCase()
-      .replace(/[.,!?…]/g, '')
-      .trim(),
-  );
 
 /** What a conversation needs of the services around it (injected: the session's unit tests fake them). */
 export interface ConversationServices {

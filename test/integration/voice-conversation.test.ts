@@ -7,6 +7,7 @@ import { encodeUlaw } from '../../src/modules/voice/audio/g711';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import { TwilioFake } from '../fakes';
 import { ChatFake, type ChatReply } from '../fakes/chat.fake';
+import { scriptedRecognition } from '../fakes/scripted-recognition';
 import { MediaStreamCaller, twimlStream } from '../fakes/media-stream-caller';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { freePort } from '../support/free-port';
@@ -31,14 +32,7 @@ const fixture = (name: string) =>
 /** Outside engines: the recogniser returns scripted transcripts, synthesis a known tone. */
 function scriptedEngines(transcripts: string[], spoken: string[]): SpeechEngines {
   return {
-    stt: {
-      open: () => ({
-        write: () => undefined,
-        finish: () => Promise.resolve(transcripts.shift() ?? ''),
-        reset: () => undefined,
-        close: () => undefined,
-      }),
-    },
+    stt: scriptedRecognition(transcripts),
     tts: {
       async *synthesize(text) {
         spoken.push(text);

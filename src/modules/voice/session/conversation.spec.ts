@@ -1,6 +1,7 @@
 import type { PinoLogger } from 'nestjs-pino';
 import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { ChatModel, ChatRequest, ChatStreamEvent } from '../../llm/chat-model';
+import { scriptedRecognition } from '../../../../test/fakes/scripted-recognition';
 import { LlmError } from '../../llm/llm.error';
 import { OutboundPacer } from '../audio/outbound-pacer';
 import type { ProbabilityListener } from '../audio/vad-stream';
@@ -97,14 +98,7 @@ function harness(options: {
           return { push: () => undefined, close: () => undefined };
         },
       } as unknown as Pick<VoiceActivityDetector, 'open'>,
-      stt: {
-        open: () => ({
-          write: () => undefined,
-          finish: () => Promise.resolve(transcripts.shift() ?? ''),
-          reset: () => undefined,
-          close: () => undefined,
-        }),
-      },
+      stt: scriptedRecognition(transcripts),
       chat,
       prompts: {
         buildRequest: (_org, _agent, _contact, turns) =>

@@ -210,6 +210,24 @@ describe('Conversation', () => {
     h.conversation.end();
   });
 
+  it('answers a turn that ends during the reply of a non-interruptible agent after it', async () => {
+    const h = harness({
+      replies: [text('First answer.'), text('Second answer.')],
+      interruptible: false,
+    });
+    h.utter('First question');
+    h.utter('Second question');
+    await until(() => h.stored.length === 4, 'both replies');
+    expect(h.cleared).toHaveLength(0);
+    expect(h.roles()).toEqual([
+      'callee: First question',
+      'agent: First answer.',
+      'callee: Second question',
+      'agent: Second answer.',
+    ]);
+    h.conversation.end();
+  });
+
   it('barge-in clears the reply of an interruptible agent, not of the others', async () => {
     for (const interruptible of [true, false]) {
       const h = harness({ replies: [hanging], interruptible });

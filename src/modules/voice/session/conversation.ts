@@ -66,9 +66,10 @@ interface Reply {
  * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
  * is stored and answered: the model's reply is split into sentences, each synthesized and
  * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
- * while a reply is still in progress cancels it, and the next reply answers both turns (the
- * conversation holds them). Barge-in (interruptible agents) clears the reply's audio at once;
- * the stored agent turn keeps only the sentences whose marks the provider echoed (heard).
+ * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
+ * reply to play), and the next reply answers both turns (the conversation holds them).
+ * Barge-in (interruptible agents) clears the reply's audio at once; the stored agent turn keeps
+ * only the sentences whose marks the provider echoed (heard).
  */
 export class Conversation {
   private readonly tracker = new TurnTracker();
@@ -77,6 +78,8 @@ export class Conversation {
   private readonly heard = new Set<string>();
   private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
   private reply: Reply | undefined;
+  /** Settles when the reply in progress has played and been stored (or was cancelled). */
+  private replied: Promise<void> = Promise.resolve();
   private replies = 0;
   private ended = false;
   private finishing = false;
@@ -137,6 +140,11 @@ export class Conversation {
   private bargeIn(): void {
     const reply = this.reply;
     if (!reply || !this.call.agent.interruptible || this.finishing) return;
+    this.interrupt(reply);
+  }
+
+  /** Drops the reply's audio at the provider too, and cancels it. */
+  private interrupt(reply: Reply): void {
     this.session.paced.clear();
     this.session.output.clear();
     this.cancel(reply);
@@ -152,13 +160,15 @@ export class Conversation {
       transcript = '';
     }
     if (this.ended || this.finishing || transcript === '' || isBackchannel(transcript)) return;
-    if (this.reply) {
-      if (!this.call.agent.interruptible) await this.session.paced.drained();
-      if (this.reply) this.cancel(this.reply);
-    }
+    // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
+    // or is answered once the reply has played (the others).
+    if (this.reply && this.call.agent.interruptible) this.interrupt(this.reply);
+    else if (this.reply) await this.replied;
+    if (this.ended || this.finishing) return;
     this.record({ role: 'callee', text: transcript, startedAt });
     this.reprompted = false;
-    await this.respond();
+    this.replied = this.respond();
+    await this.replied;
   }
 
   /** Ends a reply: stops the model and synthesis, keeps what the callee heard of it. */
@@ -244,11 +254,7 @@ export class Conversation {
     if (this.ended || this.finishing) return;
     this.finishing = true;
     clearTimeout(this.silenceTimer);
-    if (this.reply) {
-      this.session.paced.clear();
-      this.session.output.clear();
-      this.cancel(this.reply);
-    }
+    if (this.reply) this.interrupt(this.reply);
     await this.sayAndHangUp(TIME_UP);
   }
 

@@ -54,6 +54,7 @@ function harness(options: {
   silenceMs?: number;
 }) {
   let hangUps = 0;
+  const transferNumbers: Array<string | null> = [];
   let listener: ProbabilityListener = () => undefined;
   let audioMs = 0;
   const transcripts: string[] = [];
@@ -86,6 +87,7 @@ function harness(options: {
       language: 'en-US',
       interruptible: options.interruptible ?? true,
       maxCallSeconds: options.maxCallSeconds ?? 600,
+      transferNumber: '+14155550199',
     } as Agent,
     contact: {},
   } as unknown as CallContext & { agent: Agent };
@@ -101,8 +103,12 @@ function harness(options: {
       stt: scriptedRecognition(transcripts),
       chat,
       prompts: {
-        buildRequest: (_org, _agent, _contact, turns) =>
-          Promise.resolve({ messages: turns.map((t) => ({ role: 'user', content: t.text })) }),
+        buildRequest: (_org, agent, _contact, turns) => {
+          transferNumbers.push(agent.transferNumber);
+          return Promise.resolve({
+            messages: turns.map((t) => ({ role: 'user', content: t.text })),
+          });
+        },
       },
       turns: {
         appendTurn: (_org, _id, turn) => {
@@ -136,6 +142,7 @@ function harness(options: {
   };
   const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
   return {
+    transferNumbers,
     hangUps: () => hangUps,
     conversation,
     utter,
@@ -167,6 +174,8 @@ describe('Conversation', () => {
     await until(() => h.stored.length === 3, 'the reply to be stored');
     expect(h.spoken).toEqual(['We open at nine.', 'We close at five.']);
     expect(h.marks).toEqual(['reply-1-1', 'reply-1-2']);
+    // transfer_call is not carried out yet, so the model is not offered it.
+    expect(h.transferNumbers).toEqual([null]);
     expect(h.roles()).toEqual([
       'agent: Hello!',
       'callee: When are you open?',

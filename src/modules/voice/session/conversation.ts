@@ -191,7 +191,9 @@ export class Conversation {
       const { organizationId, agent, contact } = this.call;
       const request = await this.services.prompts.buildRequest(
         organizationId,
-        agent,
+        // Transfers are not carried out by the session yet: the model is not offered the tool,
+        // so it never promises the caller a colleague who will not come.
+        { ...agent, transferNumber: null },
         contact,
         this.history,
       );

@@ -61,6 +61,8 @@ export interface ReceivedFrame {
 export class MediaStreamCaller {
   readonly frames: ReceivedFrame[] = [];
   readonly marks: Array<{ at: number; name: string }> = [];
+  /** When each `clear` (barge-in: drop the buffered audio) arrived. */
+  readonly clears: number[] = [];
   readonly received: Array<Record<string, unknown>> = [];
   startedAt = 0;
   closeCode: number | undefined;
@@ -179,6 +181,10 @@ export class MediaStreamCaller {
     this.received.push(message);
     const payload = (message.media as { payload?: string } | undefined)?.payload;
     switch (message.event) {
+      case 'clear':
+      case 'clearAudio':
+        this.clears.push(at);
+        return;
       case 'media':
       case 'playAudio':
         if (payload) this.frames.push({ at, audio: Buffer.from(payload, 'base64') });

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { batches } from '../batches/batches.schema';
-import { batchStatusCounts, callRecords, phoneLogs, type PhoneLogRow } from './call-records.schema';
+import {
+  batchStatusCounts,
+  callRecords,
+  phoneLogs,
+  type PhoneLogRow,
+  type PhoneLogTurn,
+} from './call-records.schema';
 
 export type NewPhoneLog = Omit<
   typeof phoneLogs.$inferInsert,
@@ -112,6 +118,26 @@ export class PhoneLogsRepository {
       .from(phoneLogs)
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
     return row;
+  }
+
+  /** The number and uploaded fields of the contact an attempt called. */
+  async findCallee(
+    organizationId: string,
+    callRecordId: string,
+  ): Promise<{ phoneNumber: string; contact: Record<string, string> } | undefined> {
+    const [row] = await this.database.db
+      .select({ phoneNumber: callRecords.phoneNumber, contact: callRecords.contact })
+      .from(callRecords)
+      .where(and(eq(callRecords.organizationId, organizationId), eq(callRecords.id, callRecordId)));
+    return row;
+  }
+
+  /** Adds one turn of the conversation as it happens, so post-call analysis finds them all. */
+  async appendTurn(organizationId: string, id: string, turn: PhoneLogTurn): Promise<void> {
+    await this.database.db
+      .update(phoneLogs)
+      .set({ turns: sql`${phoneLogs.turns} || ${JSON.stringify([turn])}::jsonb` })
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 
   /** Whether a person (or someone AMD could not tell from a machine) answered any attempt. */

@@ -3,11 +3,15 @@ import { AgentsModule } from '../agents/agents.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
+import { DncModule } from '../dnc/dnc.module';
+import { LlmModule } from '../llm/llm.module';
+import { VoiceAudioModule } from './audio/voice-audio.module';
 import { MediaGateway } from './media/media-gateway';
 import { StreamTokens } from './media/stream-tokens';
 import { StreamTokensRepository } from './media/stream-tokens.repository';
 import { CallContexts } from './session/call-contexts';
 import { CallSessions } from './session/call-sessions';
+import { TurnPromptModule } from './session/turn-prompt.module';
 import { SpeechModule } from './speech/speech.module';
 import { VoiceRuntime } from './voice-runtime';
 
@@ -16,7 +20,17 @@ import { VoiceRuntime } from './voice-runtime';
  * tokens, the call sessions. The answer callbacks ask VoiceRuntime whether to connect a call.
  */
 @Module({
-  imports: [SpeechModule, AgentsModule, CallRecordsModule, PhonesModule, TelephonyModule],
+  imports: [
+    SpeechModule,
+    VoiceAudioModule,
+    AgentsModule,
+    CallRecordsModule,
+    PhonesModule,
+    TelephonyModule,
+    LlmModule,
+    TurnPromptModule,
+    DncModule,
+  ],
   providers: [
     StreamTokensRepository,
     StreamTokens,

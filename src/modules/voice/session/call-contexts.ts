@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsRepository } from '../../agents/agents.repository';
+import type { AgentRow } from '../../agents/agents.schema';
 import { type Speech, planAnswer } from '../../call-progress/answer/answer-plan';
 import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
+import type { OptOutCall } from '../../dnc/dnc.service';
 import { PhoneCredentials } from '../../phones/phone-credentials';
 import { PhonesRepository } from '../../phones/phones.repository';
 import { TelephonyProviders } from '../../telephony/telephony-providers';
@@ -14,7 +16,14 @@ import type { StreamGrant } from '../media/stream-tokens.repository';
 
 /** What a session needs of its call: what to say first, and how to end it. */
 export interface CallContext {
+  organizationId: string;
   phoneLogId: string;
+  /** What an opt-out on this call is recorded against. */
+  optOut: Omit<OptOutCall, 'transcript' | 'recordingUrl'>;
+  /** The agent that holds the conversation; null: the greeting is all it says. */
+  agent: AgentRow | null;
+  /** The contact's uploaded fields, quoted to the model. */
+  contact: Record<string, string>;
   /** Null when the call was never placed with an id (then the stream's own id is used). */
   providerCallId: string | null;
   /** The agent's greeting (its voicemail message to a machine); null: nothing to say. */
@@ -42,11 +51,24 @@ export class CallContexts {
     const phone = await this.phones.findById(organizationId, log.phoneId);
     if (phone?.integration !== integration) return null;
     const agent = log.agentId ? await this.agents.findSpeaking(organizationId, log.agentId) : null;
+    const callee = await this.logs.findCallee(organizationId, log.callRecordId);
+    if (!callee) return null;
     const plan = planAnswer(agent, log.answeredBy);
     // The callback token stays behind: a session only hangs up.
     const { accountId, secret } = this.secrets.open(organizationId, phone.id, phone.credentials);
     return {
+      organizationId,
       phoneLogId,
+      optOut: {
+        phoneNumber: callee.phoneNumber,
+        batchId: log.batchId,
+        callRecordId: log.callRecordId,
+        phoneLogId,
+        requestUuid: log.requestUuid,
+      },
+      // A machine hears the voicemail message only: no conversation.
+      agent: plan.kind === 'speak' && log.answeredBy !== 'machine' ? agent : null,
+      contact: callee.contact,
       providerCallId: log.providerCallId,
       speech: plan.kind === 'speak' ? plan.speech : null,
       provider: this.providers.get(integration),

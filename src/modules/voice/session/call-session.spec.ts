@@ -1,6 +1,10 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { ProviderError } from '../../telephony/provider-error';
 import type { TelephonyProvider } from '../../telephony/telephony.types';
+import { scriptedRecognition } from '../../../../test/fakes/scripted-recognition';
+import type { AgentRow } from '../../agents/agents.schema';
+import { OutboundPacer } from '../audio/outbound-pacer';
+import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
@@ -29,7 +33,10 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 };
 
-function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}) {
+function harness(
+  options: { grant?: boolean; hangup?: () => Promise<void>; converse?: boolean } = {},
+) {
+  const heard: Buffer[] = [];
   const warnings: Array<Record<string, unknown>> = [];
   const hangups: string[] = [];
   let signal: AbortSignal | undefined;
@@ -40,7 +47,19 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
     },
   } as unknown as TelephonyProvider;
   const call: CallContext = {
+    organizationId: 'o',
     phoneLogId: 'log1',
+    optOut: {
+      phoneNumber: '+14155550100',
+      batchId: 'b',
+      callRecordId: 'r',
+      phoneLogId: 'log1',
+      requestUuid: 'u',
+    },
+    agent: options.converse
+      ? ({ language: 'en-US', interruptible: true, maxCallSeconds: 600 } as AgentRow)
+      : null,
+    contact: {},
     providerCallId: 'CA1',
     speech: { text: 'Hello', language: 'en-US', voice: null },
     provider,
@@ -70,6 +89,22 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
       } as unknown as StreamTokens,
       calls: { load: () => Promise.resolve(call) } as unknown as CallContexts,
       tts,
+      pacer: new OutboundPacer(),
+      conversation: options.converse
+        ? {
+            vad: {
+              open: () => ({ push: (ulaw: Buffer) => heard.push(ulaw), close: () => undefined }),
+            } as unknown as Pick<VoiceActivityDetector, 'open'>,
+            stt: scriptedRecognition([]),
+            chat: {
+              stream: () => ({ [Symbol.asyncIterator]: () => [][Symbol.iterator]() }) as never,
+              complete: () => Promise.reject(new Error('unused')),
+            },
+            prompts: { buildRequest: () => Promise.resolve({ messages: [] }) },
+            turns: { appendTurn: () => Promise.resolve() },
+            dnc: { recordOptOut: () => Promise.resolve(true) },
+          }
+        : null,
       defaultVoice: 'en-us',
       logger: {
         info: () => undefined,
@@ -78,7 +113,7 @@ function harness(options: { grant?: boolean; hangup?: () => Promise<void> } = {}
     },
     () => (ended = true),
   );
-  return { session, output, warnings, hangups, signal: () => signal, ended: () => ended };
+  return { heard, session, output, warnings, hangups, signal: () => signal, ended: () => ended };
 }
 
 const start = (token: string) =>
@@ -114,7 +149,8 @@ describe('CallSession', () => {
     jest.advanceTimersByTime(0);
     expect(h.output.frames).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1_200);
-    expect(h.output.frames).toHaveLength(5);
+    // Synthesis paused a second mid-frame: the pacer pads that frame rather than wait (3 + 3).
+    expect(h.output.frames).toHaveLength(6);
     expect(h.output.marks).toEqual([GREETING_MARK]);
     expect(h.hangups).toEqual([]);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
@@ -148,5 +184,18 @@ describe('CallSession', () => {
     expect(h.output.marks).toEqual([]);
     expect(h.hangups).toEqual([]);
     expect(h.ended()).toBe(true);
+  });
+
+  it('with a model, stays on the line after the greeting and listens to the caller', async () => {
+    const h = harness({ converse: true });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 7) });
+    await flush();
+    expect(h.hangups).toEqual([]);
+    expect(h.output.closed).toBe(false);
+    expect(h.heard).toEqual([Buffer.alloc(160, 7)]);
+    h.session.end();
   });
 });

@@ -2,17 +2,13 @@ import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
 import { ProviderError } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
-import { FrameCutter } from '../audio/frame-cutter';
-import {
-  FRAME_BYTES,
-  FRAME_MS,
-  type InboundMediaEvent,
-  type MediaOutput,
-} from '../media/media-stream';
+import type { OutboundPacer } from '../audio/outbound-pacer';
+import type { PacedStream } from '../audio/paced-stream';
+import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import type { CallContext, CallContexts } from './call-contexts';
-import { FramePacer } from './frame-pacer';
+import { Conversation, type ConversationServices } from './conversation';
 
 /** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
 export const GREETING_MARK = 'greeting-end';
@@ -24,25 +20,31 @@ export interface SessionDependencies {
   tokens: StreamTokens;
   calls: CallContexts;
   tts: TextToSpeech;
+  /** The process-wide timer that sends every call's audio in real time. */
+  pacer: OutboundPacer;
   /** The voice to use when the agent names none (TTS_VOICE). */
   defaultVoice: string;
   logger: PinoLogger;
+  /** What the conversation after the greeting needs; null: no model configured (greeting only). */
+  conversation: Omit<ConversationServices, 'logger'> | null;
 }
 
 type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
 
 /**
- * One call on the media stream. For now it speaks the agent's greeting and ends the call, the
- * behaviour of the provider's Say-and-hang-up but through our own speech engine: `start` with a
- * valid token → synthesize → paced frames → mark → (mark played) → hang up over REST. Audio
- * before the token is accepted is never looked at.
+ * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
+ * and paced out in real time → the conversation (listen, think, speak; see Conversation). With
+ * no model configured, or no agent to talk (a voicemail message), the greeting is all: once its
+ * mark is played the call is hung up over REST. Audio before the token is accepted is never
+ * looked at.
  */
 export class CallSession {
   private state: State = 'waiting';
   private readonly abort = new AbortController();
-  private readonly pacer: FramePacer;
+  private readonly paced: PacedStream;
   private readonly startTimer: NodeJS.Timeout;
   private call: CallContext | undefined;
+  private conversation: Conversation | undefined;
   private streamCallId = '';
 
   constructor(
@@ -51,7 +53,7 @@ export class CallSession {
     private readonly deps: SessionDependencies,
     private readonly onEnded: (session: CallSession) => void,
   ) {
-    this.pacer = new FramePacer((frame) => this.output.sendAudio(frame), FRAME_MS);
+    this.paced = deps.pacer.open(output);
     this.startTimer = setTimeout(() => this.refuse('no start'), START_TIMEOUT_MS);
   }
 
@@ -61,14 +63,17 @@ export class CallSession {
         if (this.state === 'waiting') void this.open(event);
         return;
       case 'mark':
-        if (event.name === GREETING_MARK && this.state === 'speaking') void this.hangUp();
+        this.conversation?.markPlayed(event.name);
+        if (event.name === GREETING_MARK && this.state === 'speaking' && !this.conversation)
+          void this.hangUp();
         return;
       case 'stop':
         this.end();
         return;
       case 'audio':
+        this.conversation?.hear(event.ulaw);
+        return;
       case 'cleared':
-        // Listening and barge-in come with the turn-taking session.
         return;
     }
   }
@@ -79,7 +84,9 @@ export class CallSession {
     this.state = 'ended';
     clearTimeout(this.startTimer);
     this.abort.abort();
-    this.pacer.stop();
+    this.paced.close();
+    this.conversation?.end();
+    this.conversation = undefined;
     this.call = undefined;
     this.onEnded(this);
   }
@@ -107,12 +114,23 @@ export class CallSession {
         'Media stream opened',
       );
       if (!call.speech) return await this.hangUp();
-      await this.speak(
-        call.speech.text,
-        call.speech.voice ?? this.deps.defaultVoice,
-        call.speech.language,
-      );
-      if (this.state === 'speaking') this.output.sendMark(GREETING_MARK);
+      const { agent } = call;
+      const services = this.deps.conversation;
+      if (agent && services) {
+        this.conversation = new Conversation(
+          { ...call, agent },
+          { ...services, logger: this.deps.logger },
+          {
+            paced: this.paced,
+            output: this.output,
+            speak: (text, signal) => this.speak(text, signal),
+            hangUp: () => this.hangUp(),
+          },
+        );
+        this.conversation.greeted(call.speech.text, new Date().toISOString());
+      }
+      await this.speak(call.speech.text, this.abort.signal);
+      if (this.state === 'speaking') this.paced.mark(GREETING_MARK);
     } catch (error) {
       if (this.isEnded()) return;
       this.deps.logger.warn(
@@ -123,16 +141,21 @@ export class CallSession {
     }
   }
 
-  private async speak(text: string, voice: string, language: string): Promise<void> {
-    const cutter = new FrameCutter(FRAME_BYTES);
-    const audio = this.deps.tts.synthesize(text, { voice, language, signal: this.abort.signal });
+  /** Synthesizes `text` in the call's voice into the paced stream, until `signal` aborts. */
+  private async speak(text: string, signal: AbortSignal): Promise<void> {
+    const speech = this.call?.speech;
+    if (!speech) return;
+    const voice = speech.voice ?? this.deps.defaultVoice;
+    const both = AbortSignal.any([signal, this.abort.signal]);
+    const audio = this.deps.tts.synthesize(text, {
+      voice,
+      language: speech.language,
+      signal: both,
+    });
     for await (const chunk of audio) {
-      if (this.isEnded()) return;
-      for (const frame of cutter.push(chunk)) this.pacer.push(frame);
+      if (this.isEnded() || both.aborted) return;
+      this.paced.enqueue(chunk);
     }
-    const tail = cutter.flush();
-    if (tail) this.pacer.push(tail);
-    await this.pacer.drained();
   }
 
   /** Ends the call at the provider (a call already gone is fine), then the stream. */

@@ -4,9 +4,15 @@ import { type AppConfig, InjectConfig } from '../../../config';
 import type { Integration } from '../../telephony/telephony.types';
 import type { MediaOutput } from '../media/media-stream';
 import { StreamTokens } from '../media/stream-tokens';
+import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
+import { DncService } from '../../dnc/dnc.service';
+import { CHAT_MODEL, type ChatModel } from '../../llm/chat-model';
+import { OutboundPacer } from '../audio/outbound-pacer';
+import { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import { SPEECH_ENGINES, type SpeechEngines } from '../speech/speech-engines';
 import { CallContexts } from './call-contexts';
 import { CallSession, type SessionDependencies } from './call-session';
+import { TurnPromptService } from './turn-prompt.service';
 
 /** Opens a session per media stream and ends those still live at shutdown. */
 @Injectable()
@@ -18,11 +24,28 @@ export class CallSessions implements OnModuleDestroy {
     @InjectConfig() config: AppConfig,
     @Inject(SPEECH_ENGINES) engines: SpeechEngines,
     tokens: StreamTokens,
+    pacer: OutboundPacer,
     calls: CallContexts,
     logger: PinoLogger,
+    vad: VoiceActivityDetector,
+    @Inject(CHAT_MODEL) chat: ChatModel,
+    prompts: TurnPromptService,
+    turns: PhoneLogsRepository,
+    dnc: DncService,
   ) {
     logger.setContext(CallSession.name);
-    this.deps = { tokens, calls, tts: engines.tts, defaultVoice: config.speech.tts.voice, logger };
+    this.deps = {
+      tokens,
+      calls,
+      tts: engines.tts,
+      pacer,
+      defaultVoice: config.speech.tts.voice,
+      logger,
+      conversation:
+        config.llm.apiUrl === undefined
+          ? null
+          : { vad, stt: engines.stt, chat, prompts, turns, dnc },
+    };
   }
 
   open(integration: Integration, output: MediaOutput): CallSession {

@@ -1,0 +1,28 @@
+/** What the agent says on its own, outside the model's replies (English for now). */
+export const APOLOGY = "Sorry, I didn't catch that — could you say it again?";
+export const STILL_THERE = 'Are you still there?';
+export const SILENT_GOODBYE = "I'll let you go for now. Goodbye.";
+export const TIME_UP = "I'm sorry, we've run out of time for this call. Thank you, goodbye.";
+
+export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
+
+/** Short acknowledgements that are not a turn: the agent keeps listening. */
+const BACKCHANNELS = new Set([
+  'uh-huh',
+  'uh huh',
+  'yeah',
+  'ok',
+  'okay',
+  'right',
+  'mm-hmm',
+  'mhm',
+  'mm',
+]);
+
+export const isBackchannel = (transcript: string): boolean =>
+  BACKCHANNELS.has(
+    transcript
+      .toLowerCase()
+      .replace(/[.,!?…]/g, '')
+      .trim(),
+  );

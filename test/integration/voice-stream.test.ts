@@ -3,7 +3,6 @@ import { Database } from '../../src/database';
 import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
-import { encodeUlaw } from '../../src/modules/voice/audio/g711';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
@@ -14,6 +13,7 @@ import {
   telnyxStream,
   twimlStream,
 } from '../fakes/media-stream-caller';
+import { ulawTone } from '../fakes/ulaw-tone';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { freePort } from '../support/free-port';
 import { LogCapture } from '../support/log-capture';
@@ -26,11 +26,7 @@ jest.setTimeout(60_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 /** 610 ms of a 440 Hz tone: 30 whole frames and a half one the session pads with silence. */
-const TONE = encodeUlaw(
-  Int16Array.from({ length: 4880 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
-  ),
-);
+const TONE = ulawTone(440, 610);
 const FRAMES = Math.ceil(TONE.length / 160);
 
 /** The outside synthesis service, as the gateway sees it: a known tone in uneven chunks. */
@@ -310,13 +306,7 @@ describe('media stream: the agent speaks its greeting over the provider stream',
 
     // The machine's greeting (1 s of a 300 Hz tone), its 1 kHz beep (300 ms), then silence, in
     // real time as a provider streams it.
-    const samples = (hz: number, ms: number) =>
-      encodeUlaw(
-        Int16Array.from({ length: ms * 8 }, (_, i) =>
-          Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / 8000)),
-        ),
-      );
-    const machine = Buffer.concat([samples(300, 1_000), samples(1_000, 300)]);
+    const machine = Buffer.concat([ulawTone(300, 1_000), ulawTone(1_000, 300)]);
     let chunk = 0;
     const sendFrame = async (frame: Buffer) => {
       caller.sendAudio(frame, (chunk += 1));

@@ -2,8 +2,8 @@ import type { PinoLogger } from 'nestjs-pino';
 import { ProviderError } from '../../telephony/provider-error';
 import type { TelephonyProvider } from '../../telephony/telephony.types';
 import { scriptedRecognition } from '../../../../test/fakes/scripted-recognition';
+import { ulawTone } from '../../../../test/fakes/ulaw-tone';
 import type { AgentRow } from '../../agents/agents.schema';
-import { encodeUlaw } from '../audio/g711';
 import { OutboundPacer } from '../audio/outbound-pacer';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
@@ -124,12 +124,9 @@ function harness(
   return { heard, session, output, warnings, hangups, signal: () => signal, ended: () => ended };
 }
 
-/** `ms` of a tone at `hz` (0: silence) in 20 ms μ-law frames. */
+/** `ms` of a tone at `hz` in 20 ms frames. */
 const toneFrames = (hz: number, ms: number) => {
-  const samples = Int16Array.from({ length: ms * 8 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / 8000)),
-  );
-  const ulaw = Buffer.from(encodeUlaw(samples));
+  const ulaw = ulawTone(hz, ms);
   return Array.from({ length: ms / 20 }, (_, i) => ulaw.subarray(i * 160, (i + 1) * 160));
 };
 
@@ -227,7 +224,7 @@ describe('CallSession', () => {
     expect(h.output.frames).toHaveLength(0);
     expect(h.signal()).toBeUndefined();
 
-    h.session.handle({ kind: 'audio', ulaw: toneFrames(0, 20)[0] });
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
     await jest.advanceTimersByTimeAsync(1_200);
     expect(h.output.frames).toHaveLength(6);
     expect(h.output.marks).toEqual([GREETING_MARK]);

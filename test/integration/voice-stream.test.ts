@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Database } from '../../src/database';
 import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema';
+import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
-import { encodeUlaw } from '../../src/modules/voice/audio/g711';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
@@ -13,6 +13,7 @@ import {
   telnyxStream,
   twimlStream,
 } from '../fakes/media-stream-caller';
+import { ulawTone } from '../fakes/ulaw-tone';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { freePort } from '../support/free-port';
 import { LogCapture } from '../support/log-capture';
@@ -25,11 +26,7 @@ jest.setTimeout(60_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 /** 610 ms of a 440 Hz tone: 30 whole frames and a half one the session pads with silence. */
-const TONE = encodeUlaw(
-  Int16Array.from({ length: 4880 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
-  ),
-);
+const TONE = ulawTone(440, 610);
 const FRAMES = Math.ceil(TONE.length / 160);
 
 /** The outside synthesis service, as the gateway sees it: a known tone in uneven chunks. */
@@ -285,6 +282,64 @@ describe('media stream: the agent speaks its greeting over the provider stream',
       });
     });
   }
+
+  it('leaves the voicemail message only after the machine greeting ends in its beep, then hangs up', async () => {
+    const VOICEMAIL = 'Sorry we missed you, Grace. Please call Acme back.';
+    const number = nextNumber();
+    const call = await placedCall(t, admin, {
+      integration: 'provider_two',
+      number,
+      credentials: providerCases({ plivo, twilio, telnyx }).provider_two.seed(number),
+      agent: { greeting: GREETING, voicemailMessage: VOICEMAIL, voice: null, language: 'en-US' },
+    });
+    await twilio.advanceCall(call.id, 'ringing');
+    // MachineDetection=Enable reports the machine as it answers, before its greeting.
+    await twilio.advanceCall(call.id, 'in-progress', { AnsweredBy: 'machine_start' });
+    const stream = twimlStream(twilio.call(call.id).answerFetch!.responseBody);
+    const caller = await MediaStreamCaller.connect('provider_two', stream.url);
+    caller.start(call.id, stream.token);
+    await waitFor(
+      () =>
+        logs.lines.some((line) => line.msg === 'Media stream opened' && line.call === call.log.id),
+      { what: 'the session to open' },
+    );
+
+    // The machine's greeting (1 s of a 300 Hz tone), its 1 kHz beep (300 ms), then silence, in
+    // real time as a provider streams it.
+    const machine = Buffer.concat([ulawTone(300, 1_000), ulawTone(1_000, 300)]);
+    let chunk = 0;
+    const sendFrame = async (frame: Buffer) => {
+      caller.sendAudio(frame, (chunk += 1));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    for (let at = 0; at < machine.length; at += 160)
+      await sendFrame(machine.subarray(at, at + 160));
+    const beepEndedAt = performance.now();
+    const silence = Buffer.alloc(160, 0xff);
+    while (!twilio.call(call.id).hangupRequested && chunk < 500) await sendFrame(silence);
+    await waitFor(() => twilio.call(call.id).hangupRequested, {
+      timeoutMs: 10_000,
+      what: 'the hang-up at the provider',
+    });
+    const hungUpAt = performance.now();
+    expect(await caller.closed).toBe(1000);
+
+    expect(spoken.at(-1)).toEqual({ text: VOICEMAIL, voice: 'en-us', language: 'en-US' });
+    expect(caller.frames).toHaveLength(FRAMES);
+    expect(caller.frames[0].at).toBeGreaterThanOrEqual(beepEndedAt);
+    expect(caller.marks.map((mark) => mark.name)).toEqual(['greeting-end']);
+    expect(hungUpAt).toBeGreaterThanOrEqual(caller.marks[0].at);
+    expect(
+      logs.lines.find(
+        (line) => line.msg === 'Voicemail message after the beep wait' && line.call === call.log.id,
+      ),
+    ).toMatchObject({ outcome: 'beep' });
+
+    // The provider's final callback with the machine verdict makes the attempt voicemail.
+    await twilio.advanceCall(call.id, 'completed');
+    const log = await t.app.get(PhoneLogsRepository).findById(admin.organizationId, call.log.id);
+    expect(log).toMatchObject({ callStatus: 'voicemail', answeredBy: 'machine' });
+  });
 
   it('closes a stream that sends malformed JSON, and refuses other upgrade paths', async () => {
     const url = `ws://127.0.0.1:${port}/api/telephony/provider_two/stream`;

@@ -28,6 +28,8 @@ export interface CallContext {
   providerCallId: string | null;
   /** The agent's greeting (its voicemail message to a machine); null: nothing to say. */
   speech: Speech | null;
+  /** The speech is a voicemail message: it waits for the machine's beep (see BeepWait). */
+  afterBeep: boolean;
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
 }
@@ -71,6 +73,7 @@ export class CallContexts {
       contact: callee.contact,
       providerCallId: log.providerCallId,
       speech: plan.kind === 'speak' ? plan.speech : null,
+      afterBeep: log.answeredBy === 'machine',
       provider: this.providers.get(integration),
       credentials: { accountId, secret },
     };

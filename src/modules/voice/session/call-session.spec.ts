@@ -2,6 +2,7 @@ import type { PinoLogger } from 'nestjs-pino';
 import { ProviderError } from '../../telephony/provider-error';
 import type { TelephonyProvider } from '../../telephony/telephony.types';
 import { scriptedRecognition } from '../../../../test/fakes/scripted-recognition';
+import { ulawTone } from '../../../../test/fakes/ulaw-tone';
 import type { AgentRow } from '../../agents/agents.schema';
 import { OutboundPacer } from '../audio/outbound-pacer';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
@@ -9,6 +10,7 @@ import type { MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import type { CallContext, CallContexts } from './call-contexts';
+import { BEEP_WAIT_MS } from './beep-wait';
 import { CallSession, GREETING_MARK, START_TIMEOUT_MS } from './call-session';
 
 class Output implements MediaOutput {
@@ -34,7 +36,12 @@ const flush = async () => {
 };
 
 function harness(
-  options: { grant?: boolean; hangup?: () => Promise<void>; converse?: boolean } = {},
+  options: {
+    grant?: boolean;
+    hangup?: () => Promise<void>;
+    converse?: boolean;
+    afterBeep?: boolean;
+  } = {},
 ) {
   const heard: Buffer[] = [];
   const warnings: Array<Record<string, unknown>> = [];
@@ -62,6 +69,7 @@ function harness(
     contact: {},
     providerCallId: 'CA1',
     speech: { text: 'Hello', language: 'en-US', voice: null },
+    afterBeep: options.afterBeep === true,
     provider,
     credentials: { accountId: 'a', secret: 's' },
   };
@@ -115,6 +123,12 @@ function harness(
   );
   return { heard, session, output, warnings, hangups, signal: () => signal, ended: () => ended };
 }
+
+/** `ms` of a tone at `hz` in 20 ms frames. */
+const toneFrames = (hz: number, ms: number) => {
+  const ulaw = ulawTone(hz, ms);
+  return Array.from({ length: ms / 20 }, (_, i) => ulaw.subarray(i * 160, (i + 1) * 160));
+};
 
 const start = (token: string) =>
   ({ kind: 'start', streamId: 'MZ1', providerCallId: 'CA1', token }) as const;
@@ -197,5 +211,47 @@ describe('CallSession', () => {
     expect(h.output.closed).toBe(false);
     expect(h.heard).toEqual([Buffer.alloc(160, 7)]);
     h.session.end();
+  });
+
+  it('holds a voicemail message until the beep has ended, then speaks it and hangs up', async () => {
+    const h = harness({ afterBeep: true });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(2_000);
+    // The machine's greeting (a 300 Hz tone, below every beep pitch), then its 1 kHz beep.
+    for (const frame of toneFrames(300, 1_000)) h.session.handle({ kind: 'audio', ulaw: frame });
+    for (const frame of toneFrames(1_000, 300)) h.session.handle({ kind: 'audio', ulaw: frame });
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(h.output.frames).toHaveLength(0);
+    expect(h.signal()).toBeUndefined();
+
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.output.frames).toHaveLength(6);
+    expect(h.output.marks).toEqual([GREETING_MARK]);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    await flush();
+    expect(h.hangups).toEqual(['CA1']);
+    expect(h.ended()).toBe(true);
+  });
+
+  it('speaks the voicemail message anyway when no beep comes within the bound', async () => {
+    const h = harness({ afterBeep: true });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS - 100);
+    expect(h.signal()).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1_300);
+    expect(h.output.frames).toHaveLength(6);
+    expect(h.output.marks).toEqual([GREETING_MARK]);
+  });
+
+  it('stops waiting for the beep when the stream stops', async () => {
+    const h = harness({ afterBeep: true });
+    h.session.handle(start('good'));
+    await flush();
+    h.session.handle({ kind: 'stop' });
+    await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 2_000);
+    expect(h.signal()).toBeUndefined();
+    expect(h.output.frames).toHaveLength(0);
+    expect(h.hangups).toEqual([]);
   });
 });

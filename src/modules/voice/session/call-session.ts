@@ -7,6 +7,7 @@ import type { PacedStream } from '../audio/paced-stream';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
+import { BeepWait } from './beep-wait';
 import type { CallContext, CallContexts } from './call-contexts';
 import { Conversation, type ConversationServices } from './conversation';
 
@@ -35,7 +36,8 @@ type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
  * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
  * and paced out in real time → the conversation (listen, think, speak; see Conversation). With
  * no model configured, or no agent to talk (a voicemail message), the greeting is all: once its
- * mark is played the call is hung up over REST. Audio before the token is accepted is never
+ * mark is played the call is hung up over REST. A voicemail message waits for the machine's beep
+ * first, so it is recorded rather than spoken over the machine's greeting. Audio before the token is accepted is never
  * looked at.
  */
 export class CallSession {
@@ -45,6 +47,7 @@ export class CallSession {
   private readonly startTimer: NodeJS.Timeout;
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
+  private beepWait: BeepWait | undefined;
   private streamCallId = '';
 
   constructor(
@@ -71,6 +74,7 @@ export class CallSession {
         this.end();
         return;
       case 'audio':
+        this.beepWait?.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
         return;
       case 'cleared':
@@ -114,6 +118,8 @@ export class CallSession {
         'Media stream opened',
       );
       if (!call.speech) return await this.hangUp();
+      if (call.afterBeep) await this.awaitBeep();
+      if (this.isEnded()) return;
       const { agent } = call;
       const services = this.deps.conversation;
       if (agent && services) {
@@ -139,6 +145,18 @@ export class CallSession {
       );
       await this.hangUp();
     }
+  }
+
+  /** Holds the voicemail message until the machine's greeting ends in its beep (or the bound). */
+  private async awaitBeep(): Promise<void> {
+    this.beepWait = new BeepWait(this.abort.signal);
+    const outcome = await this.beepWait.outcome;
+    this.beepWait = undefined;
+    if (outcome !== 'aborted')
+      this.deps.logger.info(
+        { integration: this.integration, call: this.call?.phoneLogId, outcome },
+        'Voicemail message after the beep wait',
+      );
   }
 
   /** Synthesizes `text` in the call's voice into the paced stream, until `signal` aborts. */

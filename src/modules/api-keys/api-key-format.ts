@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../../common/crypto/sha256';
 
 // sb_<16 hex public id>_<43 base64url secret>: recognisable by secret scanners, and a
 // malformed key is refused without touching the database.
@@ -28,7 +29,7 @@ export function prefixOf(publicId: string): string {
 
 /** SHA-256 suffices: the secret has 256 bits of entropy, unlike a password. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 export function apiKeyMatches(key: string, storedHash: string): boolean {

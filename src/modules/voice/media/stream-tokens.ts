@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { sha256Hex } from '../../../common/crypto/sha256';
 import { type StreamGrant, StreamTokensRepository } from './stream-tokens.repository';
 
 /**
@@ -11,8 +12,6 @@ export const STREAM_TOKEN_TTL_SECONDS = 300;
 /** Longest token we hash; ours are 43 characters, anything far longer is not one of ours. */
 const MAX_TOKEN_LENGTH = 256;
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** Single-use stream tokens: 256 random bits handed to the provider, only their hash kept. */
 @Injectable()
 export class StreamTokens {
@@ -21,13 +20,18 @@ export class StreamTokens {
   /** A new token for this call (inside the answer's transaction: it exists once that commits). */
   async issue(organizationId: string, phoneLogId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.tokens.insert(organizationId, phoneLogId, hashOf(token), STREAM_TOKEN_TTL_SECONDS);
+    await this.tokens.insert(
+      organizationId,
+      phoneLogId,
+      sha256Hex(token),
+      STREAM_TOKEN_TTL_SECONDS,
+    );
     return token;
   }
 
   /** The call the token opens, once; null for a forged, expired or used token. */
   consume(token: string | undefined): Promise<StreamGrant | null> {
     if (!token || token.length > MAX_TOKEN_LENGTH) return Promise.resolve(null);
-    return this.tokens.consume(hashOf(token));
+    return this.tokens.consume(sha256Hex(token));
   }
 }

@@ -27,6 +27,8 @@ export default tseslint.config(
       'src/config/**',
       'src/main.ts',
       'src/worker.ts',
+      // OTEL_* belong to the OpenTelemetry SDK, which reads them before AppConfig exists.
+      'src/tracing/register-*.ts',
       'test/**',
       'scripts/**',
       'bench/**',

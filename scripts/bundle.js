@@ -9,6 +9,10 @@ const external = [
   'argon2', // native addon
   'onnxruntime-node', // native addon (voice activity detection), loads its binary by path
   'pg-native',
+  // OpenTelemetry patches these when they are required (start-tracing.ts): a bundled copy
+  // would never be required, so never traced.
+  'pg',
+  'ioredis',
   '@nestjs/microservices',
   '@nestjs/websockets',
   '@fastify/static',

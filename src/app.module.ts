@@ -10,6 +10,8 @@ import { createValidationPipe } from './common/validation';
 import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
 import { LoggingModule } from './logging/logging.module';
+import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { BatchesModule } from './modules/batches/batches.module';
 import { CallProgressModule } from './modules/call-progress/call-progress.module';
 import { ContactsModule } from './modules/contacts/contacts.module';
@@ -29,6 +31,7 @@ import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-de
 import { QueueModule } from './queue';
 import { RedisModule } from './redis/redis.module';
 import { StorageModule } from './storage/storage.module';
+import { TracingModule } from './tracing/tracing.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
@@ -50,11 +53,14 @@ export class AppModule {
         ConfigModule.forRoot(config),
         ClockModule,
         LoggingModule.forRoot(options.logStream),
+        MetricsModule,
+        TracingModule,
         DatabaseModule,
         RedisModule,
         QueueModule.forRoot(config),
         AuthModule,
         HealthModule,
+        MetricsEndpointModule,
         PhonesModule,
         AgentsModule,
         VideoAgentsModule,

@@ -5,6 +5,8 @@ import { AppModule, type AppModuleOptions } from './app.module';
 import type { AppConfig } from './config';
 import { bodySizeLimit } from './http/body-size-limit';
 import { SwitchboardHttpAdapter } from './http/http-server';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { SwitchboardMetrics } from './metrics/switchboard-metrics';
 import { serveOpenApi } from './openapi';
 
 /** Builds the HTTP application (not yet listening): used by main.ts, the tests and scripts. */
@@ -27,6 +29,7 @@ export async function createApp(
   if (logger !== false) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
+  app.use(httpMetrics(app.get(SwitchboardMetrics)));
   // Ahead of the body parsers: they read a body before refusing it.
   app.use(bodySizeLimit(config));
   app.useBodyParser('json', { limit: config.http.jsonBodyLimitBytes });

@@ -1,3 +1,4 @@
+import './tracing/register-api';
 import { Logger } from '@nestjs/common';
 import { createApp } from './create-app';
 import { ConfigError, loadConfig } from './config';

@@ -137,4 +137,9 @@ export interface AppConfig {
   /** The voices agents and video agents may use (VOICE_CATALOGUE, else the default). */
   voices: { catalogue: readonly CatalogueVoice[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /**
+   * Prometheus metrics: `/metrics` on the API port for `Authorization: Bearer <token>` (off
+   * when METRICS_TOKEN is unset), and/or an internal listener on `port` in every process role.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 }

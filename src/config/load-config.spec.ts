@@ -284,4 +284,26 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ ...server, MESSAGING_API_URL: 'ftp://graph' })).toThrow(ConfigError);
   });
+
+  it('reads the metrics settings: off by default, a short token refused', () => {
+    expect(loadConfig({ ...server }).metrics).toEqual({
+      token: undefined,
+      port: undefined,
+      host: '127.0.0.1',
+    });
+    expect(
+      loadConfig({
+        ...server,
+        METRICS_TOKEN: 'a-scrape-token-of-32-characters!',
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
+      }).metrics,
+    ).toEqual({ token: 'a-scrape-token-of-32-characters!', port: 9464, host: '0.0.0.0' });
+    expect(() => loadConfig({ ...server, METRICS_TOKEN: 'short' })).toThrow(
+      new ConfigError('METRICS_TOKEN', 'must be at least 16 characters'),
+    );
+    expect(() => loadConfig({ ...server, METRICS_PORT: '70000' })).toThrow(
+      new ConfigError('METRICS_PORT', 'must be between 1 and 65535'),
+    );
+  });
 });

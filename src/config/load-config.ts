@@ -144,6 +144,14 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
     speech: speechEngines(read),
     voice: { runtime: read.oneOf('VOICE_RUNTIME', 'on', ['on', 'off']) === 'on' },
     voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
+    metrics: {
+      token: metricsToken(read),
+      port:
+        read.raw('METRICS_PORT') === undefined
+          ? undefined
+          : read.integer('METRICS_PORT', 0, 1, 65_535),
+      host: read.string('METRICS_HOST', '127.0.0.1'),
+    },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',
@@ -156,6 +164,14 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ]),
     },
   };
+}
+
+/** A scrape token is a secret like any other: short ones are refused, not padded. */
+function metricsToken(read: EnvReaders): string | undefined {
+  const token = read.raw('METRICS_TOKEN');
+  if (token !== undefined && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  return token;
 }
 
 function graphApiVersion(read: EnvReaders): string {

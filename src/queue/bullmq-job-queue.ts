@@ -18,6 +18,7 @@ import {
   type JobName,
   type JobOptions,
   type JobPayloads,
+  type LaneCount,
 } from './jobs';
 import { describeUnknown } from '../common/describe-error';
 
@@ -99,6 +100,29 @@ export class BullMqJobQueue
     });
   }
 
+  async counts(): Promise<LaneCount[]> {
+    const lanes = Object.keys(JOB_LANES) as JobLane[];
+    const perLane = await Promise.all(
+      lanes.map(async (lane) => {
+        const c = await this.queues[lane].getJobCounts(
+          'waiting',
+          'prioritized',
+          'active',
+          'delayed',
+          'failed',
+        );
+        const counts: LaneCount[] = [
+          { lane, state: 'waiting', count: (c.waiting ?? 0) + (c.prioritized ?? 0) },
+          { lane, state: 'active', count: c.active ?? 0 },
+          { lane, state: 'delayed', count: c.delayed ?? 0 },
+          { lane, state: 'failed', count: c.failed ?? 0 },
+        ];
+        return counts;
+      }),
+    );
+    return perLane.flat();
+  }
+
   /** Stops taking jobs and lets the active ones finish while the database is still open. */
   async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((worker) => this.drain(worker)));
@@ -123,8 +147,7 @@ export class BullMqJobQueue
     if (!this.registry.has(job.name)) {
       throw new UnrecoverableError(`No handler for job "${job.name}"`);
     }
-    const handler = this.registry.get(job.name);
-    await handler.handle(job.data as JobPayloads[typeof job.name], {
+    await this.registry.run(job.name, job.data as JobPayloads[typeof job.name], {
       attempt: job.attemptsMade + 1,
       jobId: job.deduplicationId ?? job.id ?? '',
     });

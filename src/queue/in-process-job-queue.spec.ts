@@ -7,6 +7,7 @@ import { Database, DB } from '../database/database.service';
 import { InProcessJobQueue } from './in-process-job-queue';
 import type { JobContext, HandlesJob } from './job-handler';
 import { JobHandler } from './job-handler.decorator';
+import { SwitchboardMetrics } from '../metrics/switchboard-metrics';
 import { JobHandlerRegistry } from './job-handler.registry';
 import {
   JOB_LANES,
@@ -55,6 +56,7 @@ describe('InProcessJobQueue', () => {
     moduleRef = await Test.createTestingModule({
       imports: [DiscoveryModule],
       providers: [
+        SwitchboardMetrics,
         JobHandlerRegistry,
         InProcessJobQueue,
         // Never in a transaction here: jobs are sent at once (test/integration/queue.test.ts).

@@ -20,6 +20,7 @@ import {
   type JobOptions,
   type JobPayloads,
   type JobRetryPolicy,
+  type LaneCount,
 } from './jobs';
 
 /** How long shutdown waits for running jobs before giving up on them. */
@@ -44,7 +45,7 @@ export class InProcessJobQueue
 {
   /** Ids of jobs waiting, backing off or running: an id is deduped until its job is done. */
   private readonly pending = new Set<string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; lane: JobLane }>();
   private readonly running = new Set<Promise<void>>();
   private readonly lanes = Object.fromEntries(
     Object.keys(JOB_LANES).map((lane) => [lane, { running: 0, ready: [] }]),
@@ -73,6 +74,19 @@ export class InProcessJobQueue
     return this.pending.size;
   }
 
+  /** Failed jobs are not kept in embedded mode (they are logged), so `failed` is always 0. */
+  counts(): Promise<LaneCount[]> {
+    const delayed = [...this.timers.values()];
+    return Promise.resolve(
+      (Object.keys(JOB_LANES) as JobLane[]).flatMap((lane): LaneCount[] => [
+        { lane, state: 'waiting', count: this.lanes[lane].ready.length },
+        { lane, state: 'active', count: this.lanes[lane].running },
+        { lane, state: 'delayed', count: delayed.filter((entry) => entry.lane === lane).length },
+        { lane, state: 'failed', count: 0 },
+      ]),
+    );
+  }
+
   protected send<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
@@ -89,7 +103,7 @@ export class InProcessJobQueue
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     let dropped = this.timers.size;
     this.timers.clear();
     for (const lane of Object.values(this.lanes)) dropped += lane.ready.splice(0).length;
@@ -118,7 +132,7 @@ export class InProcessJobQueue
     );
     // A waiting job must not keep the process alive; shutdown drops it anyway.
     timer.unref();
-    this.timers.set(jobId, timer);
+    this.timers.set(jobId, { timer, lane });
   }
 
   private startReady(name: JobLane): void {
@@ -143,7 +157,7 @@ export class InProcessJobQueue
     attempt: number,
   ): Promise<void> {
     try {
-      await this.registry.get(name).handle(payload, { attempt, jobId });
+      await this.registry.run(name, payload, { attempt, jobId });
       this.pending.delete(jobId);
     } catch (error) {
       const reason = JSON.stringify(describeUnknown(error));

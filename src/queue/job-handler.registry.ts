@@ -1,8 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { HandlesJob } from './job-handler';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { SwitchboardMetrics } from '../metrics/switchboard-metrics';
+import { tracer } from '../tracing/tracer';
+import type { HandlesJob, JobContext } from './job-handler';
 import { JobHandlerMarker } from './job-handler.decorator';
-import { JobName } from './jobs';
+import { JobName, type JobPayloads } from './jobs';
 
 /** At most one handler per name, typed for that name's payload. */
 export type JobHandlerMap = { [N in JobName]?: HandlesJob<N> };
@@ -21,7 +25,10 @@ export interface FoundJobHandler {
 export class JobHandlerRegistry implements OnModuleInit {
   private handlers: JobHandlerMap = {};
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly metrics: SwitchboardMetrics,
+  ) {}
 
   onModuleInit(): void {
     const found = this.discovery
@@ -39,6 +46,35 @@ export class JobHandlerRegistry implements OnModuleInit {
     const handler = this.handlers[name];
     if (!handler) throw new Error(`No handler for job "${name}"`);
     return handler;
+  }
+
+  /**
+   * Runs one attempt of a job with its handler, in a span of its own and timed for the
+   * job-duration metric: both queue drivers run jobs through here.
+   */
+  run<N extends JobName>(name: N, payload: JobPayloads[N], context: JobContext): Promise<void> {
+    const handler = this.get(name);
+    return tracer.startActiveSpan(
+      `job ${name}`,
+      { attributes: { 'job.name': name, 'job.id': context.jobId, 'job.attempt': context.attempt } },
+      async (span) => {
+        const started = performance.now();
+        try {
+          await handler.handle(payload, context);
+          this.metrics.observeJob(name, 'completed', (performance.now() - started) / 1000);
+        } catch (error) {
+          this.metrics.observeJob(name, 'failed', (performance.now() - started) / 1000);
+          // The error class only: a message may quote a payload, and a stack has no place there.
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: error instanceof Error ? error.name : 'error',
+          });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
   }
 
   has(name: string): name is JobName {

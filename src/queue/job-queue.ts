@@ -1,7 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { describeUnknown } from '../common/describe-error';
 import { Database } from '../database/database.service';
-import { assertValidJobId, type JobName, type JobOptions, type JobPayloads } from './jobs';
+import {
+  assertValidJobId,
+  type JobName,
+  type JobOptions,
+  type JobPayloads,
+  type LaneCount,
+} from './jobs';
 
 /**
  * Where services send background work. QueueModule binds it to BullMQ when REDIS_URL is set,
@@ -36,6 +42,9 @@ export abstract class JobQueue {
       }),
     );
   }
+
+  /** Jobs per lane and state now (the queue-depth metric). */
+  abstract counts(): Promise<LaneCount[]>;
 
   /** Hands the job to the driver now; `options.jobId` is already valid. */
   protected abstract send<N extends JobName>(

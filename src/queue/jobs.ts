@@ -35,6 +35,13 @@ export const JOB_LANES = {
 
 export type JobLane = keyof typeof JOB_LANES;
 
+/** How many jobs of a lane are in one state, for the queue-depth metric. */
+export interface LaneCount {
+  lane: JobLane;
+  state: 'waiting' | 'active' | 'delayed' | 'failed';
+  count: number;
+}
+
 export const laneOf = (name: JobName): JobLane =>
   name === JobName.DeliverWebhook ? 'webhook-deliveries' : 'jobs';
 

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../config';
+import { MetricsModule } from '../metrics/metrics.module';
 import { BullMqJobQueue } from './bullmq-job-queue';
 import { bullMqQueueModules } from './bullmq-queues';
 import { InProcessJobQueue } from './in-process-job-queue';
@@ -20,7 +21,12 @@ export class QueueModule {
     const onRedis = config.redis.url !== undefined;
     return {
       module: QueueModule,
-      imports: [DiscoveryModule, JobRetryPolicyModule, ...(onRedis ? bullMqQueueModules() : [])],
+      imports: [
+        DiscoveryModule,
+        MetricsModule,
+        JobRetryPolicyModule,
+        ...(onRedis ? bullMqQueueModules() : []),
+      ],
       providers: [
         JobHandlerRegistry,
         { provide: JobQueue, useClass: onRedis ? BullMqJobQueue : InProcessJobQueue },

@@ -6,6 +6,7 @@ import {
   batchStatusCounts,
   callRecords,
   phoneLogs,
+  type CallStatus,
   type PhoneLogRow,
   type PhoneLogTurn,
 } from './call-records.schema';
@@ -164,5 +165,14 @@ export class PhoneLogsRepository {
       .update(batches)
       .set({ callsPicked: sql`${batches.callsPicked} + ${delta}` })
       .where(and(eq(batches.organizationId, organizationId), eq(batches.id, batchId)));
+  }
+
+  /** Calls not yet ended, per status, across every organization (the live-calls metric). */
+  async countLive(): Promise<Array<{ status: CallStatus; count: number }>> {
+    return this.database.db
+      .select({ status: phoneLogs.callStatus, count: sql<number>`count(*)::int` })
+      .from(phoneLogs)
+      .where(sql`${phoneLogs.callStatus} IN ('queued', 'ringing', 'in-progress')`)
+      .groupBy(phoneLogs.callStatus);
   }
 }

@@ -7,6 +7,7 @@ import { Database } from '../../database';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
 import { PhoneCredentials } from '../phones/phone-credentials';
+import { SwitchboardMetrics } from '../../metrics/switchboard-metrics';
 import { ProviderError } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import { AttemptEndings } from './attempt-endings';
@@ -45,6 +46,7 @@ export class CallPlacement {
     private readonly endings: AttemptEndings,
     private readonly events: AttemptEvents,
     private readonly clock: Clock,
+    private readonly metrics: SwitchboardMetrics,
   ) {}
 
   async place(claim: Claim): Promise<PlacementResult> {
@@ -86,6 +88,7 @@ export class CallPlacement {
       this.logger.warn(`Placement of ${claim.phoneLogId} unknown, left to recovery: ${reason}`);
       return 'unknown';
     }
+    this.metrics.callsPlaced.inc({ integration: phone.integration });
     await this.writes.run(() => this.recordPlaced(claim, providerCallId));
     return 'placed';
   }

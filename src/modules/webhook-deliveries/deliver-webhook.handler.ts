@@ -3,6 +3,7 @@ import { signWebhook } from '@app/webhooks';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Clock } from '../../common/clock';
 import { MicroBatcher } from '../../common/micro-batcher';
+import { SwitchboardMetrics } from '../../metrics/switchboard-metrics';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../queue';
 import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
@@ -87,6 +88,7 @@ export class DeliverWebhookHandler
     private readonly breaker: CircuitBreaker,
     private readonly queue: DeliveryQueue,
     private readonly clock: Clock,
+    private readonly metrics: SwitchboardMetrics,
     @Inject(DELIVERY_RANDOM) private readonly random: () => number,
   ) {
     this.allowPrivateTargets = config.webhooks.allowPrivateTargets;
@@ -111,6 +113,10 @@ export class DeliverWebhookHandler
       this.admission.release(slot, performance.now());
     }
     const outcome = this.outcomeOf(claimed, result);
+    this.metrics.observeWebhookAttempt(
+      outcome.status === 'pending' ? 'retrying' : outcome.status,
+      outcome.durationMs / 1000,
+    );
     await this.log.record(outcome);
     if (outcome.status === 'pending' && outcome.nextAttemptAt) {
       await this.queue.enqueue(deliveryId, attempt + 1, {

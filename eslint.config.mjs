@@ -27,6 +27,7 @@ export default tseslint.config(
       'src/config/**',
       'src/main.ts',
       'src/worker.ts',
+      'examples/*/src/main.ts',
       'test/**',
       'scripts/**',
       'bench/**',

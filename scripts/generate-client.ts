@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
+import { writeOrCheck } from './generated-file';
 
 /**
  * Writes the typed client's types (libs/client/src/openapi.generated.ts) from the committed
@@ -21,23 +22,12 @@ async function generate(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const text = await generate();
-  if (!process.argv.includes('--check')) {
-    writeFileSync(TARGET, text);
-    console.log(`Wrote ${TARGET}`);
-    return;
-  }
-  let committed = '';
-  try {
-    committed = readFileSync(TARGET, 'utf8');
-  } catch {
-    // missing counts as stale
-  }
-  if (committed !== text) {
-    console.error(`${TARGET} is stale: run "npm run openapi && npm run sdk" and commit it.`);
-    process.exit(1);
-  }
-  console.log(`${TARGET} is up to date`);
+  writeOrCheck(
+    TARGET,
+    await generate(),
+    process.argv.includes('--check'),
+    'npm run openapi && npm run sdk',
+  );
 }
 
 main().catch((error: unknown) => {

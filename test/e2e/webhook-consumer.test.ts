@@ -29,7 +29,7 @@ describe('the built example webhook consumer', () => {
     output = '';
   });
 
-  async function start(env: Record<string, string>): Promise<ChildProcess> {
+  function start(env: Record<string, string>): ChildProcess {
     child = spawn(process.execPath, [ENTRY], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -47,7 +47,7 @@ describe('the built example webhook consumer', () => {
   it('serves HTTPS, takes deliveries signed with either secret and refuses others', async () => {
     const [current, previous] = [secret(), secret()];
     const port = await freePort();
-    await start({
+    start({
       PORT: String(port),
       HOST: '127.0.0.1',
       SWITCHBOARD_WEBHOOK_SECRETS: `${current} ${previous}`,
@@ -85,7 +85,7 @@ describe('the built example webhook consumer', () => {
   });
 
   it('refuses to start with a malformed secret, naming the problem', async () => {
-    const started = await start({
+    const started = start({
       PORT: String(await freePort()),
       SWITCHBOARD_WEBHOOK_SECRETS: 'whsec_%%%',
     });

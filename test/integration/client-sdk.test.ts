@@ -7,9 +7,8 @@ import {
   unwrap,
 } from '@app/client';
 import { PlivoFake } from '../fakes';
-import { freePort } from '../support/free-port';
 import { nanp } from '../support/provider-cases';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type ListeningTestApp, startListeningTestApp } from '../support/test-app';
 
 /**
  * The typed client (libs/client) against the booted app over real HTTP: every call below is
@@ -17,17 +16,13 @@ import { startTestApp, type TestApp } from '../support/test-app';
  */
 describe('typed client (@app/client)', () => {
   let plivo: PlivoFake;
-  let t: TestApp;
+  let t: ListeningTestApp;
   let baseUrl: string;
 
   beforeAll(async () => {
     plivo = await PlivoFake.start();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    t = await startTestApp({
-      env: { PUBLIC_BASE_URL: baseUrl, PROVIDER_ONE_API_URL: plivo.baseUrl },
-    });
-    await t.app.listen(port, '127.0.0.1');
+    t = await startListeningTestApp({ env: { PROVIDER_ONE_API_URL: plivo.baseUrl } });
+    baseUrl = t.baseUrl;
   });
   afterAll(async () => {
     await t?.close();

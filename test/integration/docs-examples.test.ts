@@ -6,9 +6,8 @@ import { promisify } from 'node:util';
 import { quickStart } from '../../examples/rest-client/quick-start';
 import { PlivoFake } from '../fakes';
 import { createApiKey, registerOrganization } from '../support/factories';
-import { freePort } from '../support/free-port';
 import { nanp } from '../support/provider-cases';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type ListeningTestApp, startListeningTestApp } from '../support/test-app';
 
 /**
  * The copy-paste examples of docs/: a block under `<!-- file: path -->` must be that file,
@@ -58,18 +57,14 @@ describe('docs examples', () => {
 
   describe('against the service', () => {
     let plivo: PlivoFake;
-    let t: TestApp;
+    let t: ListeningTestApp;
     let baseUrl: string;
     let workDir: string;
 
     beforeAll(async () => {
       plivo = await PlivoFake.start();
-      const port = await freePort();
-      baseUrl = `http://127.0.0.1:${port}`;
-      t = await startTestApp({
-        env: { PUBLIC_BASE_URL: baseUrl, PROVIDER_ONE_API_URL: plivo.baseUrl },
-      });
-      await t.app.listen(port, '127.0.0.1');
+      t = await startListeningTestApp({ env: { PROVIDER_ONE_API_URL: plivo.baseUrl } });
+      baseUrl = t.baseUrl;
       workDir = await mkdtemp(join(tmpdir(), 'sb-docs-'));
     });
     afterAll(async () => {

@@ -7,8 +7,7 @@ import { createConsumerApp } from '../../examples/webhook-consumer/src/create-ap
 import type { ReceivedEvent } from '../../examples/webhook-consumer/src/received-events';
 import { TwilioFake } from '../fakes';
 import { DialerHarness } from '../support/dialer-harness';
-import { freePort } from '../support/free-port';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type ListeningTestApp, startListeningTestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 import { TEST_TLS, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -31,7 +30,7 @@ function suite(queue: 'bullmq' | 'in-process') {
     let consumerUrl: string;
     /** What the consumer accepts right now (its secrets option is a function). */
     let consumerSecrets: string[] = [];
-    let t: TestApp;
+    let t: ListeningTestApp;
     let h: DialerHarness;
     let client: SwitchboardClient;
 
@@ -44,22 +43,16 @@ function suite(queue: 'bullmq' | 'in-process') {
       });
       await consumer.listen(0, '127.0.0.1');
       consumerUrl = (await consumer.getUrl()).replace('[::1]', '127.0.0.1');
-      const port = await freePort();
-      t = await startTestApp({
+      t = await startListeningTestApp({
         redis: queue === 'bullmq',
         env: {
-          PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
           VOICE_RUNTIME: 'off',
           PROVIDER_TWO_API_URL: twilio.baseUrl,
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         },
       });
-      await t.app.listen(port, '127.0.0.1');
       h = await new DialerHarness(t, twilio).organization();
-      client = createSwitchboardClient({
-        baseUrl: `http://127.0.0.1:${port}`,
-        token: h.admin.token,
-      });
+      client = createSwitchboardClient({ baseUrl: t.baseUrl, token: h.admin.token });
     });
     afterAll(async () => {
       await twilio?.settled();

@@ -13,6 +13,9 @@ import { waitFor } from '../support/wait-for';
 const ROOT = resolve(__dirname, '../..');
 const ENTRY = join(ROOT, 'dist/bundle/webhook-consumer.js');
 const TLS = join(ROOT, 'test/fixtures/tls');
+// Starting a bundle takes seconds on a busy 2-core box.
+jest.setTimeout(90_000);
+
 const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 describe('the built example webhook consumer', () => {

@@ -29,6 +29,7 @@ export default tseslint.config(
       'src/worker.ts',
       // OTEL_* belong to the OpenTelemetry SDK, which reads them before AppConfig exists.
       'src/tracing/register-*.ts',
+      'examples/*/src/main.ts',
       'test/**',
       'scripts/**',
       'bench/**',

@@ -21,6 +21,8 @@ const common = {
     '^@app/contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
     '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
     '^@app/webhooks/(.*)$': '<rootDir>/libs/webhooks/src/$1',
+    '^@app/client$': '<rootDir>/libs/client/src',
+    '^@app/client/(.*)$': '<rootDir>/libs/client/src/$1',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform,

@@ -48,7 +48,12 @@ const cachedPatterns = {
 
 async function main() {
   await build({
-    entryPoints: { main: 'dist/src/main.js', worker: 'dist/src/worker.js' },
+    entryPoints: {
+      main: 'dist/src/main.js',
+      worker: 'dist/src/worker.js',
+      // The example webhook consumer (examples/webhook-consumer), built so CI proves it runs.
+      'webhook-consumer': 'dist/examples/webhook-consumer/src/main.js',
+    },
     outdir: 'dist/bundle',
     bundle: true,
     platform: 'node',

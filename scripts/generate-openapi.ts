@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../src/app.module';
 import { loadConfig } from '../src/config';
 import { buildOpenApiDocument } from '../src/openapi';
+import { writeOrCheck } from './generated-file';
 
 /**
  * Writes the OpenAPI description (openapi.json) from the code, without a database or a port:
@@ -22,22 +22,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false });
   const text = `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`;
   await app.close();
-  if (!check) {
-    writeFileSync(target, text);
-    console.log(`Wrote ${target}`);
-    return;
-  }
-  let committed = '';
-  try {
-    committed = readFileSync(target, 'utf8');
-  } catch {
-    // missing counts as stale
-  }
-  if (committed !== text) {
-    console.error(`${target} is stale: run "npm run build && npm run openapi" and commit it.`);
-    process.exit(1);
-  }
-  console.log(`${target} is up to date`);
+  writeOrCheck(target, text, check, 'npm run build && npm run openapi');
 }
 
 main().catch((error: unknown) => {

@@ -68,6 +68,9 @@ bash scripts/check-migrations.sh
 step "OpenAPI description up to date"
 npm run openapi:check
 
+step "Typed client (libs/client) up to date with openapi.json"
+npm run sdk:check
+
 results=.test-results
 rm -rf "$results" && mkdir -p "$results"
 export NODE_OPTIONS=--experimental-vm-modules

@@ -8,6 +8,7 @@ import { loadConfig, type AppConfig } from '../../src/config';
 import { createApp } from '../../src/create-app';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { WebhookDnsResolver } from '../../src/modules/webhooks/ssrf';
+import { freePort } from './free-port';
 import { createTestDatabase, type TestDatabase } from './postgres';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -71,6 +72,22 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (config.redis.url) await deleteRedisKeys(config.redis.url, config.redis.prefix);
     },
   };
+}
+
+export type ListeningTestApp = TestApp & { baseUrl: string };
+
+/**
+ * The app listening on 127.0.0.1 at a free port, with PUBLIC_BASE_URL there (providers' fakes
+ * call back to it), for clients that speak real HTTP: the typed client, curl, fetch.
+ */
+export async function startListeningTestApp(
+  options: TestAppOptions = {},
+): Promise<ListeningTestApp> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ ...options, env: { PUBLIC_BASE_URL: baseUrl, ...options.env } });
+  await t.app.listen(port, '127.0.0.1');
+  return { ...t, baseUrl };
 }
 
 /** Removes the keys this app wrote (its unique prefix), and nothing else. */

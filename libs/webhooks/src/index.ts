@@ -1,7 +1,8 @@
 /**
  * Signing and verification of Switchboard webhook deliveries (Standard Webhooks, `v1`
- * HMAC-SHA256). Switchboard signs with `signWebhook`; receivers verify with `verifyWebhook` or
- * the Nest guard from `createWebhookGuard`. Interoperable with the `standardwebhooks` package.
+ * HMAC-SHA256), and the payload types of every event. Switchboard signs with `signWebhook`;
+ * receivers verify with SwitchboardWebhooksModule (a Nest guard), `createWebhookGuard` or
+ * `verifyWebhook`. Verification computes signatures with the `standardwebhooks` package.
  */
 export { computeSignature, SECRET_PREFIX, secretKey, SIGNATURE_VERSION } from './signature';
 export { signWebhook, type SignWebhookInput, type WebhookHeaders } from './sign';
@@ -17,4 +18,41 @@ export {
   WEBHOOK_EVENT_KEY,
   WebhookEvent,
   type WebhookGuardOptions,
+  type WebhookSecrets,
 } from './nest';
+export {
+  SWITCHBOARD_WEBHOOKS_OPTIONS,
+  SwitchboardWebhookGuard,
+  SwitchboardWebhooksModule,
+  type SwitchboardWebhooksOptions,
+  SwitchboardWebhookVerifier,
+} from './webhooks.module';
+// The payloads, from the one definition the server raises them with (libs/contracts).
+export {
+  ANSWERED_BY,
+  type AnsweredBy,
+  CALL_ENDED_BY,
+  CALL_EVENT_TYPES,
+  CALL_FAILURE_REASONS,
+  CALL_SENTIMENTS,
+  type CallAnalysisCompletedEventData,
+  type CallAnsweredEventData,
+  type CallCompletedEventData,
+  type CallEndedBy,
+  type CallEvent,
+  type CallEventBase,
+  type CallEventType,
+  type CallFailedEventData,
+  type CallFailureReason,
+  type CallRecordingAvailableEventData,
+  type CallSentiment,
+  type CallStartedEventData,
+  type CallSummaryGeneratedEventData,
+  type CallTransferredEventData,
+  type TranscriptTurn,
+  WEBHOOK_TEST_EVENT_TYPE,
+  type WebhookDelivery,
+  type WebhookEventDataMap,
+  type WebhookEventType,
+  type WebhookTestEventData,
+} from '@app/contracts';

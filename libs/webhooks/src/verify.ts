@@ -1,5 +1,6 @@
+import { Webhook } from 'standardwebhooks';
 import type { WebhookEvent } from '@app/contracts';
-import { computeSignature, secretKey, SIGNATURE_VERSION, signaturesEqual } from './signature';
+import { SIGNATURE_VERSION, signaturesEqual } from './signature';
 
 /** Raised when a delivery is not authentic, too old or too new, or not a webhook body. */
 export class WebhookVerificationError extends Error {
@@ -30,12 +31,38 @@ function header(headers: IncomingHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** One `standardwebhooks` signer per secret; a rotation adds a secret, it does not churn. */
+const signers = new Map<string, Webhook>();
+const SIGNERS_KEPT = 100;
+
+/**
+ * The `standardwebhooks` instance of a `whsec_…` secret. Throws a TypeError for a secret that is
+ * empty or not base64, so a misconfigured receiver fails at start (see assertSecrets).
+ */
+export function signerOf(secret: string): Webhook {
+  let signer = signers.get(secret);
+  if (signer === undefined) {
+    try {
+      signer = new Webhook(secret);
+    } catch {
+      throw new TypeError('Webhook secret is empty or not base64 (whsec_ followed by base64)');
+    }
+    if (signers.size >= SIGNERS_KEPT) signers.clear();
+    signers.set(secret, signer);
+  }
+  return signer;
+}
+
 /**
  * Verifies a delivery and returns its parsed body `{ type, timestamp, data }`. Pass the raw body
  * exactly as received (not re-serialized JSON) and every secret that may sign (during your own
  * rotation). Any matching `v1` signature passes; other versions are ignored; comparison is
  * constant-time; `webhook-timestamp` must be within the tolerance of `now`, both ways.
  * Throws WebhookVerificationError otherwise. Deduplicate on `webhook-id`.
+ *
+ * The expected signatures are computed by the `standardwebhooks` package itself, so whatever it
+ * accepts we accept. Its own `verify` is not called because it fixes the tolerance at 5 minutes
+ * and reads the system clock; the window is checked here instead.
  */
 export function verifyWebhook<T = WebhookEvent>(
   rawBody: string | Buffer,
@@ -62,12 +89,14 @@ export function verifyWebhook<T = WebhookEvent>(
     .map((entry) => entry.split(','))
     .filter(([version, value]) => version === SIGNATURE_VERSION && value)
     .map(([, value]) => value);
-  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map(secretKey);
+  const signedAt = new Date(timestamp * 1000);
+  const expected = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
+    signerOf(secret).sign(id, signedAt, rawBody).slice(`${SIGNATURE_VERSION},`.length),
+  );
   // Every comparison runs: the time taken does not tell which secret or signature matched.
   let matched = false;
-  for (const key of keys) {
-    const expected = computeSignature(key, id, timestamp, rawBody);
-    for (const signature of received) matched = signaturesEqual(expected, signature) || matched;
+  for (const signature of expected) {
+    for (const candidate of received) matched = signaturesEqual(signature, candidate) || matched;
   }
   if (!matched) throw new WebhookVerificationError('No matching signature found');
 

@@ -76,9 +76,13 @@ export class CallAnalysisCompletedEventData
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    additionalProperties: {
+      oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }],
+      nullable: true,
+    },
     example: { callback_day: 'Tuesday', budget: 300 },
-    description: "Values of the campaign's analysis fields, by name",
+    description:
+      "Values of the campaign's analysis fields, by name; null when the call did not tell",
   })
   extracted_data!: Record<string, string | number | boolean | null>;
 }

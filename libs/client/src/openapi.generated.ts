@@ -88,6 +88,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prometheus metrics
+     * @description The Prometheus text exposition of this process: HTTP latency by route template, queue depth and job durations, webhook delivery outcomes and latency, calls placed and live per status, voice turn latency and barge-ins, and Node process metrics. Send `Authorization: Bearer <METRICS_TOKEN>` (a scrape token, not a user token); without METRICS_TOKEN configured the route answers 404. METRICS_PORT serves the same on an internal listener without a token.
+     */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/call/add-phone': {
     parameters: {
       query?: never;
@@ -3836,6 +3856,44 @@ export interface operations {
       };
       /** @description Not ready */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Prometheus text format 0.0.4 */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -99,7 +99,7 @@ export class MessagingMessagesRepository {
   async history(
     organizationId: string,
     conversationId: string,
-    until: Pick<MessagingMessageRow, 'createdAt'>,
+    until: Pick<MessagingMessageRow, 'id'>,
     limit: number,
   ): Promise<MessagingMessageRow[]> {
     const rows = await this.database.db
@@ -109,7 +109,11 @@ export class MessagingMessagesRepository {
         and(
           eq(messagingMessages.organizationId, organizationId),
           eq(messagingMessages.conversationId, conversationId),
-          lte(messagingMessages.createdAt, until.createdAt),
+          // Compared in the database: a JavaScript Date drops the microseconds.
+          lte(
+            messagingMessages.createdAt,
+            sql`(SELECT m.created_at FROM messaging_messages m WHERE m.id = ${until.id})`,
+          ),
           or(
             eq(messagingMessages.direction, 'inbound'),
             inArray(messagingMessages.status, SEEN_BY_CUSTOMER),

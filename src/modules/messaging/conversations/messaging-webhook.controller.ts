@@ -1,13 +1,13 @@
 import {
   Controller,
   Get,
-  Header,
   Headers,
   HttpCode,
   Post,
   Query,
   type RawBodyRequest,
   Req,
+  Res,
 } from '@nestjs/common';
 import {
   ApiBody,
@@ -18,7 +18,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../../auth/access';
 import { ApiErrors } from '../../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../../common/envelope.decorators';
@@ -31,7 +31,6 @@ export class MessagingWebhookController {
   constructor(private readonly webhook: MessagingWebhookService) {}
 
   @Get()
-  @Header('content-type', 'text/plain; charset=utf-8')
   @ApiOperation({
     summary: 'Platform: verify the webhook URL',
     description:
@@ -53,8 +52,12 @@ export class MessagingWebhookController {
     @Query('hub.mode') mode: unknown,
     @Query('hub.verify_token') token: unknown,
     @Query('hub.challenge') challenge: unknown,
+    @Res({ passthrough: true }) response: Response,
   ): string {
-    return this.webhook.verify(mode, token, challenge);
+    const echo = this.webhook.verify(mode, token, challenge);
+    // Only the success is plain text: refusals keep the JSON error envelope.
+    response.type('text/plain');
+    return echo;
   }
 
   @Post()

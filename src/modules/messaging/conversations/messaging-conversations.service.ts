@@ -1,5 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { docsPage } from '../../../common/docs-page.dto';
 import type { PageQuery } from '../../../common/page.query';
 import { Database } from '../../../database';
 import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
@@ -40,13 +41,8 @@ export class MessagingConversationsService {
   async list(organizationId: string, query: PageQuery): Promise<MessagingConversationListDto> {
     const { rows, total } = await this.conversations.list(organizationId, query.page, query.limit);
     const numbers = await this.phoneNumberIds(organizationId);
-    return {
-      docs: rows.map((row) => this.toConversationDto(row, numbers.get(row.integrationId))),
-      page: query.page,
-      limit: query.limit,
-      totalPages: Math.ceil(total / query.limit),
-      totalDocs: total,
-    };
+    const docs = rows.map((row) => this.toConversationDto(row, numbers.get(row.integrationId)));
+    return docsPage(docs, total, query.page, query.limit);
   }
 
   async messagesOf(organizationId: string, id: string): Promise<MessagingMessageDto[]> {

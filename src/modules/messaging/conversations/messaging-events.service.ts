@@ -36,16 +36,19 @@ export class MessagingEventsService {
     private readonly sender: OutgoingMessageSender,
   ) {}
 
-  /** Stores a verified delivery; its processing is queued once the row is committed. */
-  receive(payload: unknown): Promise<void> {
-    return this.database.transaction(async () => {
-      const eventId = await this.events.create(payload);
-      await this.jobs.enqueue(
-        JobName.ProcessMessagingEvent,
-        { eventId },
-        { jobId: `messaging-event-${eventId}` },
-      );
-    });
+  /**
+   * Stores a verified delivery and queues its processing. No transaction: the job is queued
+   * only once the row is there, and a failure to queue fails the request, so the platform
+   * delivers again (a stored row whose job was lost would otherwise be answered 200 and never
+   * processed). A redelivery is harmless: messages are deduplicated when processed.
+   */
+  async receive(payload: unknown): Promise<void> {
+    const eventId = await this.events.create(payload);
+    await this.jobs.enqueue(
+      JobName.ProcessMessagingEvent,
+      { eventId },
+      { jobId: `messaging-event-${eventId}` },
+    );
   }
 
   async process(eventId: string): Promise<void> {

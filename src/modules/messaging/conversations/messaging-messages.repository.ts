@@ -22,6 +22,12 @@ export interface MessageError {
 const inOrganization = (organizationId: string, id: string) =>
   and(eq(messagingMessages.organizationId, organizationId), eq(messagingMessages.id, id));
 
+const inConversation = (organizationId: string, conversationId: string) =>
+  and(
+    eq(messagingMessages.organizationId, organizationId),
+    eq(messagingMessages.conversationId, conversationId),
+  );
+
 /** Statuses only move up: pending < sent < delivered < read; failed and not_sent are final. */
 const rank = (status: unknown) =>
   sql`CASE ${status} WHEN 'pending' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 9 END`;
@@ -107,8 +113,7 @@ export class MessagingMessagesRepository {
       .from(messagingMessages)
       .where(
         and(
-          eq(messagingMessages.organizationId, organizationId),
-          eq(messagingMessages.conversationId, conversationId),
+          inConversation(organizationId, conversationId),
           // Compared in the database: a JavaScript Date drops the microseconds.
           lte(
             messagingMessages.createdAt,
@@ -130,12 +135,7 @@ export class MessagingMessagesRepository {
     return this.database.db
       .select()
       .from(messagingMessages)
-      .where(
-        and(
-          eq(messagingMessages.organizationId, organizationId),
-          eq(messagingMessages.conversationId, conversationId),
-        ),
-      )
+      .where(inConversation(organizationId, conversationId))
       .orderBy(asc(messagingMessages.createdAt), asc(messagingMessages.id));
   }
 

@@ -13,6 +13,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { DocsPageDto } from '../../../../common/docs-page.dto';
 import { IsOptionalNotNull } from '../../../../common/dto-rules';
 import type { TemplateVariableComponent } from '../../template-variables';
 import type {
@@ -69,22 +70,10 @@ export class MessagingConversationDto {
 }
 
 /** GET /api/messaging/conversations: the seed's page shape. */
-export class MessagingConversationListDto {
-  @ApiProperty({ type: [MessagingConversationDto], description: 'Latest activity first' })
-  docs!: MessagingConversationDto[];
-
-  @ApiProperty({ example: 1 })
-  page!: number;
-
-  @ApiProperty({ example: 10 })
-  limit!: number;
-
-  @ApiProperty({ example: 3 })
-  totalPages!: number;
-
-  @ApiProperty({ example: 21 })
-  totalDocs!: number;
-}
+export class MessagingConversationListDto extends DocsPageDto(
+  MessagingConversationDto,
+  'Latest activity first',
+) {}
 
 export class MessagingMessageErrorDto {
   @ApiProperty({

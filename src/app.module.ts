@@ -20,6 +20,7 @@ import { DncModule } from './modules/dnc/dnc.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KnowledgeBasesModule } from './modules/knowledge-bases/knowledge-bases.module';
+import { MessagingConversationsModule } from './modules/messaging/conversations/messaging-conversations.module';
 import { MessagingModule } from './modules/messaging/messaging.module';
 import { PhonesModule } from './modules/phones/phones.module';
 import { PostCallModule } from './modules/voice/post-call/post-call.module';
@@ -67,6 +68,7 @@ export class AppModule {
         StorageModule,
         KnowledgeBasesModule,
         MessagingModule,
+        MessagingConversationsModule,
         DialerModule,
         SuppliedSpeechModule.forRoot(options.speechEngines),
         VoiceModule,

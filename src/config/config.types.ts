@@ -116,6 +116,11 @@ export interface AppConfig {
     verifyToken: string | undefined;
     /** How long synchronised templates are served before the platform is asked again. */
     templateCacheSeconds: number;
+    /**
+     * How often a message the platform could not take (5xx, 429, no connection) is sent in all,
+     * with the queue's backoff between tries; at most the queue's own attempts.
+     */
+    sendAttempts: number;
   };
   /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
   llm: {

@@ -263,6 +263,7 @@ describe('loadConfig', () => {
       appSecret: undefined,
       verifyToken: undefined,
       templateCacheSeconds: 900,
+      sendAttempts: 5,
     });
     const config = loadConfig({
       ...server,
@@ -271,6 +272,7 @@ describe('loadConfig', () => {
       MESSAGING_APP_SECRET: 'app-secret',
       MESSAGING_VERIFY_TOKEN: 'verify',
       MESSAGING_TEMPLATE_CACHE_SECONDS: '60',
+      MESSAGING_SEND_ATTEMPTS: '2',
     });
     expect(config.messaging).toEqual({
       apiUrl: 'http://127.0.0.1:9004',
@@ -278,7 +280,10 @@ describe('loadConfig', () => {
       appSecret: 'app-secret',
       verifyToken: 'verify',
       templateCacheSeconds: 60,
+      sendAttempts: 2,
     });
+    // More tries than the queue makes could never happen.
+    expect(() => loadConfig({ ...server, MESSAGING_SEND_ATTEMPTS: '6' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...server, MESSAGING_API_VERSION: '23' })).toThrow(
       new ConfigError('MESSAGING_API_VERSION', 'must look like v23.0'),
     );

@@ -10,6 +10,7 @@ import type {
 import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
 import { createEnvReaders, type Env, type EnvReaders } from './env-readers';
 import { loadVoiceCatalogue } from './voice-catalogue';
+import { JOB_ATTEMPTS } from '../queue/jobs';
 
 const MIB = 1024 * 1024;
 
@@ -133,6 +134,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       appSecret: read.raw('MESSAGING_APP_SECRET'),
       verifyToken: read.raw('MESSAGING_VERIFY_TOKEN'),
       templateCacheSeconds: read.integer('MESSAGING_TEMPLATE_CACHE_SECONDS', 900, 0, 86_400),
+      sendAttempts: read.integer('MESSAGING_SEND_ATTEMPTS', JOB_ATTEMPTS, 1, JOB_ATTEMPTS),
     },
     llm: {
       apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),

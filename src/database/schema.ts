@@ -15,3 +15,4 @@ export * from '../modules/video-agents/video-agents.schema';
 export * from '../modules/knowledge-bases/knowledge-bases.schema';
 export * from '../modules/voice/media/stream-tokens.schema';
 export * from '../modules/messaging/messaging.schema';
+export * from '../modules/messaging/conversations/messaging-conversations.schema';

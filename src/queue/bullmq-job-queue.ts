@@ -53,10 +53,11 @@ export class BullMqJobQueue
     private readonly registry: JobHandlerRegistry,
     @InjectQueue('jobs') jobs: Queue,
     @InjectQueue('webhook-deliveries') webhookDeliveries: Queue,
+    @InjectQueue('messaging') messaging: Queue,
   ) {
     super(database);
     // LoggedQueues: they log their own errors.
-    this.queues = { jobs, 'webhook-deliveries': webhookDeliveries };
+    this.queues = { jobs, 'webhook-deliveries': webhookDeliveries, messaging };
   }
 
   onApplicationBootstrap(): void {

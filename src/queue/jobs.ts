@@ -8,6 +8,9 @@ export enum JobName {
   IndexCallRecordSearch = 'call-records.index-search',
   ExtractKnowledgeBaseDocument = 'knowledge-bases.extract-document',
   AnalyzeCall = 'voice.analyze-call',
+  ProcessMessagingEvent = 'messaging.process-event',
+  ReplyToMessage = 'messaging.reply',
+  SendMessage = 'messaging.send',
 }
 
 export interface JobPayloads {
@@ -19,6 +22,12 @@ export interface JobPayloads {
   [JobName.ExtractKnowledgeBaseDocument]: { organizationId: string; documentId: string };
   /** Summary and analysis of a completed call whose phone log holds a conversation. */
   [JobName.AnalyzeCall]: { organizationId: string; phoneLogId: string };
+  /** One stored delivery of the messaging platform's webhook (messages and statuses). */
+  [JobName.ProcessMessagingEvent]: { eventId: string };
+  /** The agent's answer (welcome first on a new conversation) to one incoming message. */
+  [JobName.ReplyToMessage]: { organizationId: string; messageId: string };
+  /** A retry of an outgoing message the platform could not take. */
+  [JobName.SendMessage]: { organizationId: string; messageId: string };
 }
 
 /**
@@ -31,6 +40,9 @@ export interface JobPayloads {
 export const JOB_LANES = {
   jobs: { concurrency: 5 },
   'webhook-deliveries': { concurrency: 800 },
+  // Messaging replies wait on the model for seconds each: many in flight keep a burst of
+  // customers from queueing behind one slow answer.
+  messaging: { concurrency: 200 },
 } as const;
 
 export type JobLane = keyof typeof JOB_LANES;
@@ -42,8 +54,16 @@ export interface LaneCount {
   count: number;
 }
 
-export const laneOf = (name: JobName): JobLane =>
-  name === JobName.DeliverWebhook ? 'webhook-deliveries' : 'jobs';
+const MESSAGING_JOBS: ReadonlySet<JobName> = new Set([
+  JobName.ProcessMessagingEvent,
+  JobName.ReplyToMessage,
+  JobName.SendMessage,
+]);
+
+export const laneOf = (name: JobName): JobLane => {
+  if (name === JobName.DeliverWebhook) return 'webhook-deliveries';
+  return MESSAGING_JOBS.has(name) ? 'messaging' : 'jobs';
+};
 
 export interface JobOptions {
   /**

@@ -32,6 +32,9 @@ export interface ChatFakeOptions {
   splitBytes?: number;
 }
 
+/** A number of milliseconds, the same for every request or drawn per request. */
+export type Latency = number | (() => number);
+
 /**
  * A local OpenAI-compatible `POST /chat/completions`: SSE streams (`data:` chunks, a keep-alive
  * comment, `finish_reason`, `data: [DONE]`) and plain JSON answers, scripted reply by reply.
@@ -41,6 +44,8 @@ export class ChatFake {
   readonly requests: ReceivedChatRequest[] = [];
   /** Decides replies once the script runs out (e.g. from the caller's last words). */
   respond: (request: ReceivedChatRequest) => ChatReply = () => ({ kind: 'text', pieces: ['OK.'] });
+  /** How long the model thinks before its first byte (a slow model, for benchmarks). */
+  latency: Latency = 0;
   private readonly script: ChatReply[] = [];
   private readonly stalled = new Set<ServerResponse>();
 
@@ -87,6 +92,8 @@ export class ChatFake {
     };
     this.requests.push(request);
     const reply = this.script.shift() ?? this.respond(request);
+    const delay = typeof this.latency === 'function' ? this.latency() : this.latency;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (reply.kind === 'error') {
       sendJson(res, reply.status, openAiError(reply.code ?? 'server_error', reply.message));
       return;

@@ -1,9 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { HttpFake, type AutoOutcome, type FakeResponse, type RouteContext } from './http-fake';
 import { graphError, graphId, type GraphBusinessAccount, type GraphNumber } from './graph.model';
+import { hubSignature, newWamid } from './graph.webhooks';
 
 export { graphError, sampleTemplate } from './graph.model';
 export type { GraphBusinessAccount, GraphNumber } from './graph.model';
+export { hubSignature, statusEvent, textMessageEvent } from './graph.webhooks';
+
+/** A message the business sent through `POST /{phone-number-id}/messages`. */
+export interface GraphSentMessage {
+  id: string;
+  phoneNumberId: string;
+  to: string;
+  type: string;
+  /** The text body, for text messages. */
+  text?: string;
+  template?: { name: string; language: { code: string }; components?: unknown[] };
+}
 
 const NUMBER_FIELDS = [
   'id',
@@ -27,6 +40,10 @@ export class GraphFake extends HttpFake {
   readonly tokens = new Map<string, Set<string>>();
   /** API versions seen in request paths. */
   readonly versions = new Set<string>();
+  /** Every message accepted for sending, in order. */
+  readonly sent: GraphSentMessage[] = [];
+  /** Recipient wa_id → the Graph error code a send to it answers (131026, 131047, …). */
+  readonly refusedRecipients = new Map<string, number>();
 
   static async start(): Promise<GraphFake> {
     const fake = new GraphFake();
@@ -59,6 +76,9 @@ export class GraphFake extends HttpFake {
             : [],
         },
       })),
+    );
+    this.route('POST', '/:version/:id/messages', (ctx) =>
+      this.withNumber(ctx, (number) => this.acceptMessage(number, ctx)),
     );
     this.route('GET', '/:version/:id', (ctx) =>
       this.withNumber(ctx, (number, account) => {
@@ -150,7 +170,65 @@ export class GraphFake extends HttpFake {
     return undefined;
   }
 
+  /**
+   * POSTs an event to the app's webhook the way the platform does: JSON, signed with the app
+   * secret in `X-Hub-Signature-256`. Resolves with the app's answer (recorded in `deliveries`).
+   */
+  deliverEvent(url: string, appSecret: string, payload: unknown, signature?: string) {
+    const body = JSON.stringify(payload);
+    return this.deliver({
+      callId: '',
+      kind: 'status',
+      event: 'messages',
+      method: 'POST',
+      url,
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signature ?? hubSignature(appSecret, body),
+      },
+      body,
+      payload,
+    });
+  }
+
   // ------------------------------------------------------------ wire
+
+  /** Text and template sends (Meta "Send messages"): validates the body, answers the wamid. */
+  private acceptMessage(number: GraphNumber, ctx: RouteContext): FakeResponse {
+    const body = (ctx.req.body ?? {}) as Record<string, unknown>;
+    const to = typeof body.to === 'string' ? body.to : '';
+    if (body.messaging_product !== 'whatsapp') {
+      return graphError(400, 'messaging_product must be whatsapp', 100);
+    }
+    if (!/^\+?\d{6,16}$/.test(to)) return graphError(400, 'Invalid parameter: to', 100);
+    const refusal = this.refusedRecipients.get(to.replace(/^\+/, ''));
+    if (refusal !== undefined) return graphError(400, 'Message failed to send', refusal);
+    const message: GraphSentMessage = { id: newWamid(), phoneNumberId: number.id, to, type: '' };
+    if (body.type === 'text') {
+      const text = (body.text as { body?: unknown } | undefined)?.body;
+      if (typeof text !== 'string' || text === '' || text.length > 4096) {
+        return graphError(400, 'text.body must be 1 to 4096 characters', 100);
+      }
+      Object.assign(message, { type: 'text', text });
+    } else if (body.type === 'template') {
+      const template = body.template as GraphSentMessage['template'] | undefined;
+      if (typeof template?.name !== 'string' || typeof template.language?.code !== 'string') {
+        return graphError(400, 'template.name and template.language.code are required', 131008);
+      }
+      Object.assign(message, { type: 'template', template });
+    } else {
+      return graphError(400, 'Unsupported message type', 131051);
+    }
+    this.sent.push(message);
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: to, wa_id: to.replace(/^\+/, '') }],
+        messages: [{ id: message.id }],
+      },
+    };
+  }
 
   protected progress(_id: string, _outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {
     return Promise.resolve();

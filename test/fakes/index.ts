@@ -31,6 +31,13 @@ export type {
   TelnyxWebhook,
 } from './telnyx.model';
 export { startProviderFakes, type ProviderFakes } from './sandbox';
-export { GraphFake, graphError, sampleTemplate } from './graph.fake';
-export type { GraphBusinessAccount, GraphNumber } from './graph.fake';
+export {
+  GraphFake,
+  graphError,
+  hubSignature,
+  sampleTemplate,
+  statusEvent,
+  textMessageEvent,
+} from './graph.fake';
+export type { GraphBusinessAccount, GraphNumber, GraphSentMessage } from './graph.fake';
 export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';

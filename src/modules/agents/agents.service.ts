@@ -4,6 +4,7 @@ import { Database } from '../../database';
 import { KnowledgeBasesRepository } from '../knowledge-bases/knowledge-bases.repository';
 import { type AgentValues, AgentsRepository } from './agents.repository';
 import type { AgentRow } from './agents.schema';
+import { docsPage } from '../../common/docs-page.dto';
 import type { AgentDto, AgentListDto } from './dto/agent.dto';
 import type { ListAgentsQuery } from './dto/agent-queries';
 import type { CreateAgentDto, UpdateAgentDto } from './dto/write-agent.dto';
@@ -43,13 +44,7 @@ export class AgentsService {
 
   async list(organizationId: string, query: ListAgentsQuery): Promise<AgentListDto> {
     const { rows, total } = await this.agents.list(organizationId, query);
-    return {
-      docs: rows.map(toAgentDto),
-      page: query.page,
-      limit: query.limit,
-      totalPages: Math.ceil(total / query.limit),
-      totalDocs: total,
-    };
+    return docsPage(rows.map(toAgentDto), total, query.page, query.limit);
   }
 
   async get(organizationId: string, id: string): Promise<AgentDto> {

@@ -35,3 +35,20 @@ export class FullTextPassageRetriever extends PassageRetriever {
     return this.passages.search(organizationId, knowledgeBaseId, query, limit);
   }
 }
+
+/** The best `limit` passages across several knowledge bases of the organization, best first. */
+export async function searchKnowledgeBases(
+  retriever: Pick<PassageRetriever, 'search'>,
+  organizationId: string,
+  knowledgeBaseIds: readonly string[],
+  query: string,
+  limit: number,
+): Promise<PassageHit[]> {
+  const hits = await Promise.all(
+    knowledgeBaseIds.map((id) => retriever.search(organizationId, id, query, limit)),
+  );
+  return hits
+    .flat()
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+}

@@ -22,6 +22,8 @@ export interface ChatRequest {
   /** Structured output (`response_format: {type: 'json_schema'}`). */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
   temperature?: number;
+  /** Another model than the configured LLM_MODEL (an agent's own choice). */
+  model?: string;
   signal?: AbortSignal;
 }
 

@@ -137,7 +137,7 @@ export class OpenAiChatModel implements ChatModel {
 
   private body(request: ChatRequest, stream: boolean): Record<string, unknown> {
     return {
-      model: this.options.model,
+      model: request.model ?? this.options.model,
       messages: request.messages,
       stream,
       ...(request.tools?.length ? { tools: request.tools } : {}),

@@ -32,6 +32,23 @@ export class MessagingAgentsRepository {
     return row;
   }
 
+  /** The agent that answers a connected number, if it has one. */
+  async findByIntegration(
+    organizationId: string,
+    integrationId: string,
+  ): Promise<MessagingAgentRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(messagingAgents)
+      .where(
+        and(
+          eq(messagingAgents.organizationId, organizationId),
+          eq(messagingAgents.integrationId, integrationId),
+        ),
+      );
+    return row;
+  }
+
   async update(
     organizationId: string,
     id: string,

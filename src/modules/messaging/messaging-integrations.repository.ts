@@ -55,6 +55,31 @@ export class MessagingIntegrationsRepository {
     return row;
   }
 
+  async findById(organizationId: string, id: string): Promise<MessagingIntegrationRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(messagingIntegrations)
+      .where(
+        and(
+          eq(messagingIntegrations.organizationId, organizationId),
+          eq(messagingIntegrations.id, id),
+        ),
+      );
+    return row;
+  }
+
+  /**
+   * The one lookup without an organization: the platform's events name only the number, and
+   * a number is connected to one organization at most (unique), so the number routes them.
+   */
+  async routeByPhoneNumberId(phoneNumberId: string): Promise<MessagingIntegrationRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(messagingIntegrations)
+      .where(eq(messagingIntegrations.phoneNumberId, phoneNumberId));
+    return row;
+  }
+
   async update(
     organizationId: string,
     id: string,

@@ -46,6 +46,9 @@ import { MessagingTokens } from './messaging-tokens';
   exports: [
     GraphClient,
     MessagingIntegrationsService,
+    MessagingIntegrationsRepository,
+    MessagingTemplatesService,
+    MessagingTemplatesRepository,
     MessagingNumbersRepository,
     MessagingAgentsRepository,
   ],

@@ -1,3 +1,4 @@
+import { DocsPageDto } from '../../../common/docs-page.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { AnalysisFieldDto } from './analysis-field.dto';
 import { CALL_SECONDS, CONVERSATION_TYPES, type ConversationType } from './write-agent.dto';
@@ -67,19 +68,4 @@ export class AgentDto {
 }
 
 /** GET /api/agents: the seed's page shape. */
-export class AgentListDto {
-  @ApiProperty({ type: [AgentDto], description: 'Newest first' })
-  docs!: AgentDto[];
-
-  @ApiProperty({ example: 1 })
-  page!: number;
-
-  @ApiProperty({ example: 10 })
-  limit!: number;
-
-  @ApiProperty({ example: 3 })
-  totalPages!: number;
-
-  @ApiProperty({ example: 21 })
-  totalDocs!: number;
-}
+export class AgentListDto extends DocsPageDto(AgentDto, 'Newest first') {}

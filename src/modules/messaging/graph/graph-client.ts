@@ -4,8 +4,10 @@ import { ProviderError } from '../../telephony/provider-error';
 import { bearerAuth, ProviderHttp, type ProviderRequest } from '../../telephony/provider-http';
 import { GraphError } from './graph-error';
 import type {
+  GraphOutgoingMessage,
   GraphPage,
   GraphPhoneNumber,
+  GraphSendAnswer,
   GraphTemplate,
   GraphWebhookConfiguration,
 } from './graph.types';
@@ -86,6 +88,29 @@ export class GraphClient {
       `/${encodeURIComponent(businessAccountId)}/message_templates`,
       { fields: TEMPLATE_FIELDS, limit: String(PAGE_SIZE) },
     );
+  }
+
+  /**
+   * Sends one message (`text` or `template` body, without `messaging_product` and `to`) and
+   * answers the platform's message id. Never repeated here: the platform has no idempotency key,
+   * so the caller decides whether a failure is worth a second message.
+   */
+  async sendMessage(
+    token: string,
+    phoneNumberId: string,
+    to: string,
+    message: GraphOutgoingMessage,
+  ): Promise<string> {
+    const body = await this.send<GraphSendAnswer>(token, {
+      method: 'POST',
+      url: `${this.base}/${encodeURIComponent(phoneNumberId)}/messages`,
+      json: { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message },
+    });
+    const id = body?.messages?.[0]?.id;
+    if (typeof id !== 'string' || id === '') {
+      throw new GraphError('upstream', 'Messaging platform answered without a message id');
+    }
+    return id;
   }
 
   private get<T>(token: string, path: string, query: Record<string, string>): Promise<T> {

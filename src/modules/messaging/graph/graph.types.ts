@@ -52,3 +52,22 @@ export interface GraphPage<T> {
   data: T[];
   paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
 }
+
+/** The part of a send body that says what is sent (`messaging_product` and `to` are added). */
+export type GraphOutgoingMessage =
+  | { type: 'text'; text: { body: string; preview_url: boolean } }
+  | {
+      type: 'template';
+      template: {
+        name: string;
+        language: { code: string; policy: 'deterministic' };
+        components: Record<string, unknown>[];
+      };
+    };
+
+/** `POST /{phone-number-id}/messages` answered. */
+export interface GraphSendAnswer {
+  messaging_product?: string;
+  contacts?: { input?: string; wa_id?: string }[];
+  messages?: { id?: string }[];
+}

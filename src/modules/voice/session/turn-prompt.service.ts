@@ -3,7 +3,7 @@ import { describeUnknown } from '../../../common/describe-error';
 import type { ChatRequest } from '../../llm/chat-model';
 import type { AgentRow } from '../../agents/agents.schema';
 import type { PassageHit } from '../../knowledge-bases/knowledge-base-passages.repository';
-import { PassageRetriever } from '../../knowledge-bases/passage-retriever';
+import { PassageRetriever, searchKnowledgeBases } from '../../knowledge-bases/passage-retriever';
 import { buildTurnRequest, lastCalleeWords, type TurnPromptInput } from './turn-prompt';
 
 /** Passages given to the model per turn: enough to answer, few enough to keep the turn fast. */
@@ -33,15 +33,13 @@ export class TurnPromptService {
   ): Promise<PassageHit[]> {
     if (query === undefined || agent.knowledgeBaseIds.length === 0) return [];
     try {
-      const hits = await Promise.all(
-        agent.knowledgeBaseIds.map((id) =>
-          this.retriever.search(organizationId, id, query, TURN_PASSAGE_LIMIT),
-        ),
+      return await searchKnowledgeBases(
+        this.retriever,
+        organizationId,
+        agent.knowledgeBaseIds,
+        query,
+        TURN_PASSAGE_LIMIT,
       );
-      return hits
-        .flat()
-        .sort((a, b) => b.score - a.score)
-        .slice(0, TURN_PASSAGE_LIMIT);
     } catch (error) {
       // A caller on the line is better answered without passages than not at all.
       this.logger.warn({ agentId: agent.id, ...describeUnknown(error) }, 'knowledge search failed');

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest } from '../../llm/chat-model';
+import { quotePromptData as quote } from '../../llm/prompt-data';
 import type { AgentRow } from '../../agents/agents.schema';
 import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PassageHit } from '../../knowledge-bases/knowledge-base-passages.repository';
@@ -21,10 +22,6 @@ const SPEAKING_RULES = [
   'Say numbers, dates and times the way a person would say them.',
   'If you do not know something, say so; never invent facts, prices or promises.',
 ];
-
-/** Quotes data for the prompt as JSON that cannot close its own tag. */
-const quote = (value: unknown): string =>
-  JSON.stringify(value, null, 1).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 
 /** The chat request for the agent's next reply: instructions, quoted data, the conversation, tools. */
 export function buildTurnRequest(input: TurnPromptInput): ChatRequest {

@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { JobRetryPolicyModule } from '../../../queue/job-retry-policy.module';
+import { KnowledgeBasesModule } from '../../knowledge-bases/knowledge-bases.module';
+import { LlmModule } from '../../llm/llm.module';
+import { MessagingModule } from '../messaging.module';
+import { ConversationRepliesService } from './conversation-replies.service';
+import { MessagingConversationsController } from './messaging-conversations.controller';
+import { MessagingConversationsRepository } from './messaging-conversations.repository';
+import { MessagingConversationsService } from './messaging-conversations.service';
+import { MessagingEventsService } from './messaging-events.service';
+import {
+  ProcessMessagingEventHandler,
+  ReplyToMessageHandler,
+  SendMessageHandler,
+} from './messaging-job.handlers';
+import { MessagingMessagesRepository } from './messaging-messages.repository';
+import { MessagingWebhookEventsRepository } from './messaging-webhook-events.repository';
+import { MessagingWebhookController } from './messaging-webhook.controller';
+import { MessagingWebhookService } from './messaging-webhook.service';
+import { OutgoingMessageSender } from './outgoing-message.sender';
+
+/**
+ * Conversations of the messaging agents: the platform's webhook (handshake, signed deliveries),
+ * the agent's answers (knowledge-base passages, the chat model), sending with retries, and the
+ * routes that read conversations and send a template. Its own module: it needs the knowledge
+ * bases, which themselves import MessagingModule.
+ */
+@Module({
+  imports: [MessagingModule, KnowledgeBasesModule, LlmModule, JobRetryPolicyModule],
+  controllers: [MessagingWebhookController, MessagingConversationsController],
+  providers: [
+    MessagingWebhookEventsRepository,
+    MessagingConversationsRepository,
+    MessagingMessagesRepository,
+    MessagingWebhookService,
+    MessagingEventsService,
+    OutgoingMessageSender,
+    ConversationRepliesService,
+    MessagingConversationsService,
+    ProcessMessagingEventHandler,
+    ReplyToMessageHandler,
+    SendMessageHandler,
+  ],
+})
+export class MessagingConversationsModule {}

@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../../database/columns';
+import { organizations } from '../../organizations/organizations.schema';
+import { messagingIntegrations } from '../messaging.schema';
+
+/**
+ * Every signed delivery of the platform's webhook, as received: answered 200 at once and
+ * processed from the queue (the job carries this row's id, never the personal data).
+ */
+export const messagingWebhookEvents = pgTable('messaging_webhook_events', {
+  id: objectIdPk(),
+  payload: jsonb('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  processedAt: timestamp('processed_at', { withTimezone: true }),
+});
+
+/** One customer (wa_id) writing to one connected business number. */
+export const messagingConversations = pgTable(
+  'messaging_conversations',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    integrationId: objectIdRef('integration_id')
+      .notNull()
+      .references(() => messagingIntegrations.id, { onDelete: 'cascade' }),
+    /** The customer's platform id: their number's digits. */
+    customerWaId: text('customer_wa_id').notNull(),
+    customerName: text('customer_name'),
+    /** The platform's time of the customer's latest message: it opens the 24-hour window. */
+    lastCustomerMessageAt: timestamp('last_customer_message_at', { withTimezone: true }).notNull(),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Free text was due outside the 24-hour window: only a template reaches the customer. */
+    needsTemplate: boolean('needs_template').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('messaging_conversations_customer_key').on(t.integrationId, t.customerWaId),
+    index('messaging_conversations_organization_recent_idx').on(
+      t.organizationId,
+      t.lastMessageAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
+);
+
+export type MessagingConversationRow = typeof messagingConversations.$inferSelect;
+
+export type MessageDirection = 'inbound' | 'outbound';
+/** What an outgoing message is for; null on incoming ones. */
+export type MessagePurpose = 'welcome' | 'reply' | 'template';
+/**
+ * inbound: received. outbound: pending (being sent, or waiting for a retry), then the platform's
+ * sent < delivered < read, or failed; not_sent when it was never handed to the platform (no
+ * model, model error, outside the 24-hour window).
+ */
+export type MessageStatus =
+  'received' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | 'not_sent';
+
+export interface SentTemplate {
+  name: string;
+  language: string;
+  /** The platform's `components` as sent (parameters filled in). */
+  components: Record<string, unknown>[];
+}
+
+/** The conversation log: what the customer wrote and what was (or could not be) sent back. */
+export const messagingMessages = pgTable(
+  'messaging_messages',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    conversationId: objectIdRef('conversation_id')
+      .notNull()
+      .references(() => messagingConversations.id, { onDelete: 'cascade' }),
+    integrationId: objectIdRef('integration_id').notNull(),
+    direction: text('direction').$type<MessageDirection>().notNull(),
+    /** The platform's message type: text, template, image, … */
+    type: text('type').notNull(),
+    purpose: text('purpose').$type<MessagePurpose>(),
+    text: text('text'),
+    template: jsonb('template').$type<SentTemplate>(),
+    /** The platform's wamid: given on receipt, or by the platform's answer to our send. */
+    platformMessageId: text('platform_message_id'),
+    status: text('status').$type<MessageStatus>().notNull(),
+    /** The platform's numeric code, or ours (llm_not_configured, llm_failed, outside_window). */
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    /** The incoming message an outgoing welcome or reply answers. */
+    replyToId: objectIdRef('reply_to_id'),
+    /** Incoming: the message that started its conversation (the welcome goes first). */
+    opensConversation: boolean('opens_conversation').notNull().default(false),
+    sendAttempts: integer('send_attempts').notNull().default(0),
+    /** Incoming: the platform's timestamp; outgoing: when the platform accepted it. */
+    platformAt: timestamp('platform_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Dedupe: a redelivered incoming message, or a status, finds its one row.
+    uniqueIndex('messaging_messages_platform_id_key').on(t.integrationId, t.platformMessageId),
+    // One welcome and one reply per incoming message, however often its job runs.
+    uniqueIndex('messaging_messages_reply_key')
+      .on(t.replyToId, t.purpose)
+      .where(sql`${t.replyToId} IS NOT NULL`),
+    index('messaging_messages_conversation_idx').on(t.conversationId, t.createdAt, t.id),
+  ],
+);
+
+export type MessagingMessageRow = typeof messagingMessages.$inferSelect;

@@ -1,0 +1,131 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../../common/clock';
+import { Database } from '../../../database';
+import { JobName, JobQueue } from '../../../queue';
+import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
+import type { MessagingIntegrationRow } from '../messaging.schema';
+import { MessagingConversationsRepository } from './messaging-conversations.repository';
+import { MessagingMessagesRepository } from './messaging-messages.repository';
+import { MessagingWebhookEventsRepository } from './messaging-webhook-events.repository';
+import { OutgoingMessageSender } from './outgoing-message.sender';
+import { type IncomingMessage, type IncomingStatus, parseDelivery } from './webhook-payload';
+
+/** The platform's code for "not on the platform / cannot receive". */
+const UNDELIVERABLE = 131026;
+/** The platform's code for "outside the 24-hour window: send a template". */
+const NEEDS_TEMPLATE = 131047;
+
+/**
+ * Processes one stored webhook delivery (the ProcessMessagingEvent job). Each message and status
+ * is routed by its business number to that number's organization; unknown numbers are ignored.
+ * A message is stored once per wamid (insert-or-ignore on a unique key): only the delivery that
+ * stored it queues the agent's reply, so redeliveries, even concurrent ones, answer once.
+ */
+@Injectable()
+export class MessagingEventsService {
+  private readonly logger = new Logger('Messaging');
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly jobs: JobQueue,
+    private readonly events: MessagingWebhookEventsRepository,
+    private readonly integrations: MessagingIntegrationsRepository,
+    private readonly conversations: MessagingConversationsRepository,
+    private readonly messages: MessagingMessagesRepository,
+    private readonly sender: OutgoingMessageSender,
+  ) {}
+
+  /**
+   * Stores a verified delivery and queues its processing. No transaction: the job is queued
+   * only once the row is there, and a failure to queue fails the request, so the platform
+   * delivers again (a stored row whose job was lost would otherwise be answered 200 and never
+   * processed). A redelivery is harmless: messages are deduplicated when processed.
+   */
+  async receive(payload: unknown): Promise<void> {
+    const eventId = await this.events.create(payload);
+    await this.jobs.enqueue(
+      JobName.ProcessMessagingEvent,
+      { eventId },
+      { jobId: `messaging-event-${eventId}` },
+    );
+  }
+
+  async process(eventId: string): Promise<void> {
+    const event = await this.events.findUnprocessed(eventId);
+    if (!event) return;
+    const { messages, statuses } = parseDelivery(event.payload, this.clock.now());
+    const routes = new Map<string, MessagingIntegrationRow | undefined>();
+    const route = async (phoneNumberId: string) => {
+      if (!routes.has(phoneNumberId)) {
+        const integration = await this.integrations.routeByPhoneNumberId(phoneNumberId);
+        if (!integration) this.logger.log({ phoneNumberId }, 'Event for an unknown number ignored');
+        routes.set(phoneNumberId, integration);
+      }
+      return routes.get(phoneNumberId);
+    };
+    for (const message of messages) {
+      const integration = await route(message.phoneNumberId);
+      if (integration) await this.store(integration, message);
+    }
+    for (const status of statuses) {
+      const integration = await route(status.phoneNumberId);
+      if (integration) await this.applyStatus(integration, status);
+    }
+    await this.events.markProcessed(eventId, this.clock.now());
+  }
+
+  private store(integration: MessagingIntegrationRow, message: IncomingMessage): Promise<void> {
+    const { organizationId } = integration;
+    return this.database.transaction(async () => {
+      const { conversation, created } = await this.conversations.upsertForCustomer(organizationId, {
+        integrationId: integration.id,
+        waId: message.from,
+        name: message.customerName,
+        messageAt: message.sentAt,
+      });
+      const stored = await this.messages.insertInbound(organizationId, {
+        conversationId: conversation.id,
+        integrationId: integration.id,
+        direction: 'inbound',
+        type: message.type,
+        text: message.text ?? null,
+        platformMessageId: message.id,
+        status: 'received',
+        opensConversation: created,
+        platformAt: message.sentAt,
+      });
+      if (!stored) return;
+      await this.jobs.enqueue(
+        JobName.ReplyToMessage,
+        { organizationId, messageId: stored.id },
+        { jobId: `messaging-reply-${stored.id}` },
+      );
+    });
+  }
+
+  /** Statuses only move up (sent < delivered < read; failed wins); see applyStatus. */
+  private async applyStatus(
+    integration: MessagingIntegrationRow,
+    status: IncomingStatus,
+  ): Promise<void> {
+    const { organizationId } = integration;
+    const error = status.error
+      ? { code: String(status.error.code), message: status.error.message }
+      : undefined;
+    const conversationId = await this.messages.applyStatus(
+      organizationId,
+      integration.id,
+      status.id,
+      status.status,
+      error,
+    );
+    if (status.status !== 'failed') return;
+    if (status.error?.code === UNDELIVERABLE && status.recipientId !== '') {
+      await this.sender.markUndeliverable(organizationId, status.recipientId, UNDELIVERABLE);
+    }
+    if (status.error?.code === NEEDS_TEMPLATE && conversationId) {
+      await this.conversations.setNeedsTemplate(organizationId, conversationId, true);
+    }
+  }
+}

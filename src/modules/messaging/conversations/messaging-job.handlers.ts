@@ -1,0 +1,46 @@
+import {
+  type HandlesJob,
+  type JobContext,
+  JobHandler,
+  JobName,
+  type JobPayloads,
+} from '../../../queue';
+import { ConversationRepliesService } from './conversation-replies.service';
+import { MessagingEventsService } from './messaging-events.service';
+import { OutgoingMessageSender } from './outgoing-message.sender';
+
+/** A stored webhook delivery: its messages and statuses. */
+@JobHandler(JobName.ProcessMessagingEvent)
+export class ProcessMessagingEventHandler implements HandlesJob<JobName.ProcessMessagingEvent> {
+  constructor(private readonly events: MessagingEventsService) {}
+
+  handle({ eventId }: JobPayloads[JobName.ProcessMessagingEvent]): Promise<void> {
+    return this.events.process(eventId);
+  }
+}
+
+/** The agent's welcome and reply to one incoming message. */
+@JobHandler(JobName.ReplyToMessage)
+export class ReplyToMessageHandler implements HandlesJob<JobName.ReplyToMessage> {
+  constructor(private readonly replies: ConversationRepliesService) {}
+
+  handle(
+    { organizationId, messageId }: JobPayloads[JobName.ReplyToMessage],
+    { attempt }: JobContext,
+  ): Promise<void> {
+    return this.replies.reply(organizationId, messageId, attempt);
+  }
+}
+
+/** Another try of a message the platform could not take. */
+@JobHandler(JobName.SendMessage)
+export class SendMessageHandler implements HandlesJob<JobName.SendMessage> {
+  constructor(private readonly sender: OutgoingMessageSender) {}
+
+  handle(
+    { organizationId, messageId }: JobPayloads[JobName.SendMessage],
+    { attempt }: JobContext,
+  ): Promise<void> {
+    return this.sender.retry(organizationId, messageId, attempt);
+  }
+}

@@ -677,6 +677,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/messaging/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Platform: verify the webhook URL
+     * @description Called by the messaging platform when the webhook URL is set. With hub.mode=subscribe and hub.verify_token equal to MESSAGING_VERIFY_TOKEN, answers hub.challenge as plain text; otherwise 403 (always, while MESSAGING_VERIFY_TOKEN is unset). 400: the token matched but hub.challenge is missing or not a short token.
+     */
+    get: operations['verifyMessagingWebhook'];
+    put?: never;
+    /**
+     * Platform: incoming messages and delivery statuses
+     * @description Called by the messaging platform. X-Hub-Signature-256 must be `sha256=` and the hex HMAC-SHA256 of the raw body with MESSAGING_APP_SECRET; missing or wrong (or the secret unset) answers 401 and stores nothing. A verified delivery is stored and answered 200 at once; a queued job then routes each message and status by its business number (unknown numbers are ignored), stores each message once by its id (redeliveries change nothing) and has the number’s agent answer it; statuses only move up (sent < delivered < read; failed wins) and a failure 131026 marks the customer’s number undeliverable.
+     */
+    post: operations['receiveMessagingEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/messaging/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the conversations of the messaging agents
+     * @description One conversation per customer and business number, latest activity first. 400: page or limit out of range.
+     */
+    get: operations['listMessagingConversations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/messaging/conversations/{id}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a conversation
+     * @description Every message, oldest first: what the customer wrote, what the agent sent (welcome, replies, templates) with its delivery status, and entries for answers that could not be sent (status not_sent: no model configured, a model error, or outside the 24-hour window), each with its error. 400: malformed id; 404: no such conversation here.
+     */
+    get: operations['listMessagingConversationMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/messaging/conversations/{id}/template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a template to re-open a conversation
+     * @description Sends an APPROVED template of the conversation’s number with its variables filled in (the only message the platform takes more than 24 hours after the customer last wrote) and clears needsTemplate; when the customer answers, the agent takes over again. Answers the stored message: sent, failed (the platform refused it, see error) or pending (the platform is unavailable; retried with backoff). 400: invalid body, or variables that do not match the template’s (each named); 404: no such conversation, or no template of that name and language for the number; 409: the template is not APPROVED, or the templates were never synchronised and the platform refused the token; 502: never synchronised and the platform is unavailable.
+     */
+    post: operations['sendMessagingConversationTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/telephony/{integration}/{phoneId}/answer': {
     parameters: {
       query?: never;
@@ -2088,6 +2172,135 @@ export interface components {
       model?: string;
       /** @example 0.3 */
       temperature?: number;
+    };
+    MessagingConversationDto: {
+      /** @example 65f1c0ffee0123456789abcd */
+      _id: string;
+      /**
+       * @description The business number written to
+       * @example 106540352242922
+       */
+      phoneNumberId: string;
+      /**
+       * @description The customer's platform id (digits)
+       * @example 16505551234
+       */
+      customerWaId: string;
+      /** @example Sheena Nelson */
+      customerName: string | null;
+      /**
+       * @description The customer's latest message: free text may be sent for 24 hours after it
+       * @example 2026-03-01T12:00:00.000Z
+       */
+      lastCustomerMessageAt: string;
+      /**
+       * @description Within 24 hours of the customer’s latest message
+       * @example true
+       */
+      windowOpen: boolean;
+      /**
+       * @description An answer was due outside the 24-hour window and was not sent: only a template (POST /api/messaging/conversations/{id}/template) reaches the customer now
+       * @example false
+       */
+      needsTemplate: boolean;
+      /** @example 2026-03-01T12:00:05.000Z */
+      lastMessageAt: string;
+      /** @example 2026-03-01T12:00:00.000Z */
+      createdAt: string;
+    };
+    MessagingConversationListDto: {
+      /** @description Latest activity first */
+      docs: components['schemas']['MessagingConversationDto'][];
+      /** @example 1 */
+      page: number;
+      /** @example 10 */
+      limit: number;
+      /** @example 3 */
+      totalPages: number;
+      /** @example 21 */
+      totalDocs: number;
+    };
+    MessagingMessageErrorDto: {
+      /**
+       * @description The platform's error code, or ours: llm_not_configured, llm_failed, outside_window, number_removed
+       * @example 131026
+       */
+      code: string;
+      /** @example Message undeliverable */
+      message: string;
+    };
+    MessagingMessageDto: {
+      /** @example 65f1c0ffee0123456789abcd */
+      _id: string;
+      /**
+       * @example inbound
+       * @enum {string}
+       */
+      direction: 'inbound' | 'outbound';
+      /**
+       * @description The platform's type: text, template, image, …
+       * @example text
+       */
+      type: string;
+      /**
+       * @description What an outgoing message is for; null on incoming ones
+       * @example reply
+       * @enum {string|null}
+       */
+      purpose: 'welcome' | 'reply' | 'template' | null;
+      /**
+       * @description The text (a template: its body as the customer reads it)
+       * @example We open at 9.
+       */
+      text: string | null;
+      /**
+       * @description inbound: received. outbound: pending (being sent or waiting for a retry), sent, delivered, read, failed (the platform refused it or kept failing), not_sent (never sent: no model, a model error or outside the 24-hour window; see error)
+       * @example delivered
+       * @enum {string}
+       */
+      status: 'received' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | 'not_sent';
+      error: components['schemas']['MessagingMessageErrorDto'] | null;
+      /** @example wamid.HBgLMTY1MDU1NTEyMzQVAgASGBQ */
+      platformMessageId: string | null;
+      /** @example 2026-03-01T12:00:00.000Z */
+      createdAt: string;
+      /** @example 2026-03-01T12:00:01.000Z */
+      updatedAt: string;
+    };
+    TemplateValueDto: {
+      /**
+       * @example body
+       * @enum {string}
+       */
+      component: 'header' | 'body' | 'button';
+      /**
+       * @description Position of a `{{1}}`-style variable
+       * @example 1
+       */
+      index?: number;
+      /**
+       * @description Name of a `{{name}}` variable
+       * @example first_name
+       */
+      name?: string;
+      /**
+       * @description Position of the button (button variables)
+       * @example 0
+       */
+      buttonIndex?: number;
+      /** @example Ana */
+      value: string;
+    };
+    SendConversationTemplateDto: {
+      /**
+       * @description An APPROVED template of the number
+       * @example order_update
+       */
+      name: string;
+      /** @example en_US */
+      language: string;
+      /** @description One value per variable that GET /api/messaging/get-variable-by-template-id lists (component, index or name, buttonIndex for buttons) */
+      variables?: components['schemas']['TemplateValueDto'][];
     };
     AddDncDto: {
       /**
@@ -6269,6 +6482,316 @@ export interface operations {
       };
       /** @description Unknown, in another organization, or already deleted: deleting twice answers 404 */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  verifyMessagingWebhook: {
+    parameters: {
+      query: {
+        'hub.challenge': unknown;
+        'hub.verify_token': unknown;
+        'hub.mode': unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The challenge, echoed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  receiveMessagingEvent: {
+    parameters: {
+      query?: never;
+      header: {
+        'X-Hub-Signature-256': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The platform’s event: { object: "whatsapp_business_account", entry: [...] } */
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Event received */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Event received */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 200 */
+            code: number;
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listMessagingConversations: {
+    parameters: {
+      query?: {
+        page?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Conversations fetched */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Conversations fetched */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 200 */
+            code: number;
+            data: components['schemas']['MessagingConversationListDto'];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  listMessagingConversationMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Conversation id (24 hex characters) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Messages fetched */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Messages fetched */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 200 */
+            code: number;
+            data: components['schemas']['MessagingMessageDto'][];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  sendMessagingConversationTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Conversation id (24 hex characters) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SendConversationTemplateDto'];
+      };
+    };
+    responses: {
+      /** @description Template sent */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Template sent */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 201 */
+            code: number;
+            data: components['schemas']['MessagingMessageDto'];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Conflicts with an existing resource */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The telephony provider is down, timed out or failed; errorMessage gives its reason */
+      502: {
         headers: {
           [name: string]: unknown;
         };

@@ -14,6 +14,7 @@ import { startDialerApp } from '../test/support/dialer-app';
 import {
   runSchedulerSimulation,
   SIMULATION_DIALER_ENV,
+  type SchedulerSimulationRun,
 } from '../test/support/scheduler-simulation';
 import {
   auditSchedulerSimulation,
@@ -34,9 +35,10 @@ const DAY = 86_400_000;
 const DST_CHANGE = new Date('2026-11-01T06:00:00Z');
 
 function parseArgs(argv: string[]) {
-  const options = { contacts: 100_000, write: false, check: false };
+  const options = { contacts: 100_000, write: false, check: false, synchronousCommit: true };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--contacts') options.contacts = Number(argv[++i]);
+    else if (argv[i] === '--synchronous-commit') options.synchronousCommit = argv[++i] !== 'off';
     else if (argv[i] === '--write') options.write = true;
     else if (argv[i] === '--check') options.check = true;
     else throw new Error(`unknown option ${argv[i]}`);
@@ -56,9 +58,12 @@ const violations = (audit: SchedulerAudit): number =>
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const app = await startDialerApp(SIMULATION_DIALER_ENV);
+  const app = await startDialerApp(SIMULATION_DIALER_ENV, {
+    database: { synchronousCommit: options.synchronousCommit },
+  });
   const { t, twilio } = app;
   let audit: SchedulerAudit;
+  let phases: SchedulerSimulationRun['phases'];
   try {
     const run = await runSchedulerSimulation(t, twilio, {
       contacts: options.contacts,
@@ -73,6 +78,7 @@ async function main(): Promise<void> {
       },
     });
     audit = await auditSchedulerSimulation(t, run, DST_CHANGE);
+    phases = run.phases;
   } finally {
     await app.close();
   }
@@ -99,6 +105,11 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   console.log(text);
+  console.error(
+    `where the wall time went (s): ${Object.entries(phases)
+      .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)}`)
+      .join(', ')}`,
+  );
   if (audit.examples.length) console.log(audit.examples.join('\n'));
   if (options.write) await harness.writeSection(HEADING, m, text);
   if (options.check && (violations(audit) > 0 || audit.perDecisionMeanMs > TARGET_MS)) {

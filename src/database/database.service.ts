@@ -16,9 +16,20 @@ export const BACKGROUND_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 /** Work to run once the outermost transaction has committed (never after a rollback). */
 export type AfterCommitHook = () => Promise<void> | void;
 
+/**
+ * Writes gathered during a transaction and made at the end of its work, just before it commits
+ * (Database.gatherUntilCommit): `create` makes the transaction's value on first use, `write`
+ * writes it, inside the transaction.
+ */
+export interface Gathering<T> {
+  create(): T;
+  write(value: T): Promise<void>;
+}
+
 interface TransactionScope {
   tx: AppDatabase;
   afterCommit: AfterCommitHook[];
+  gathered: Map<Gathering<unknown>, unknown>;
 }
 
 /**
@@ -50,7 +61,15 @@ export class Database {
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.current.getStore();
     const afterCommit: AfterCommitHook[] = [];
-    const result = await this.db.transaction((tx) => this.current.run({ tx, afterCommit }, work));
+    const gathered = new Map<Gathering<unknown>, unknown>();
+    const result = await this.db.transaction((tx) =>
+      this.current.run({ tx, afterCommit, gathered }, async () => {
+        const value = await work();
+        // In the order first used; a write may gather more (the loop visits what it adds).
+        for (const [gathering, gatheredValue] of gathered) await gathering.write(gatheredValue);
+        return value;
+      }),
+    );
     // A savepoint's hooks belong to the enclosing transaction: they wait for its commit and
     // are dropped with it. Reaching here means the savepoint was released, not rolled back.
     if (outer) outer.afterCommit.push(...afterCommit);
@@ -69,6 +88,20 @@ export class Database {
       );
       return work();
     });
+  }
+
+  /**
+   * The value the current transaction (or savepoint) gathers for `gathering`, written at the end
+   * of its work, just before it commits (a savepoint: before it is released, so a rollback drops
+   * it). For hot rows many transactions write, such as counters: each transaction then locks
+   * them for its last statements only, instead of from its first move to its commit. Throws
+   * outside a transaction.
+   */
+  gatherUntilCommit<T>(gathering: Gathering<T>): T {
+    const scope = this.current.getStore();
+    if (!scope) throw new Error('gatherUntilCommit() must be called inside Database.transaction()');
+    if (!scope.gathered.has(gathering)) scope.gathered.set(gathering, gathering.create());
+    return scope.gathered.get(gathering) as T;
   }
 
   /** Registers work for after the current transaction commits; throws outside a transaction. */

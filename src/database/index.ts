@@ -1,5 +1,5 @@
 export { DatabaseModule, DATABASE_CONNECTION } from './database.module';
-export { Database } from './database.service';
+export { Database, type Gathering } from './database.service';
 export type { AppDatabase, DatabaseConnection, DatabaseDriver } from './database.types';
 export { isInvalidRegex, isUniqueViolation, sqlStateOf } from './errors';
 export { rowsOf } from './rows';

@@ -59,6 +59,8 @@ interface Fault {
   message?: string;
   /** Answer 200 with an endless body instead of an error. */
   flood?: boolean;
+  /** Never answer (an outage: the client runs into its timeout); closed with the server. */
+  stall?: boolean;
 }
 
 /** How a callback is signed, for tests of the receiver's rejection paths. */
@@ -240,6 +242,11 @@ export abstract class HttpFake {
     this.faults.push({ remaining: count, status: 200, match, flood: true });
   }
 
+  /** The next `count` matching requests get no answer at all, until the fake closes. */
+  stallNext(count: number, match?: FaultMatch): void {
+    this.faults.push({ remaining: count, status: 0, match, stall: true });
+  }
+
   /** Resolves once every automatic run started so far has sent its last callback. */
   async settled(): Promise<void> {
     while (this.autoRuns.size > 0) await Promise.all([...this.autoRuns]);
@@ -305,12 +312,13 @@ export abstract class HttpFake {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let response: FakeResponse | 'flood';
+    let response: FakeResponse | 'flood' | 'stall';
     try {
       const recorded = await record(req);
       this.requests.push(recorded);
       response = (await this.dispatch(recorded)) ?? this.errorResponse(404);
       if (response === 'flood') return void this.floods.push(flood(res));
+      if (response === 'stall') return;
     } catch (error) {
       response = this.errorResponse(500, error instanceof Error ? error.message : undefined);
     }
@@ -322,7 +330,9 @@ export abstract class HttpFake {
     res.end(body);
   }
 
-  private async dispatch(req: RecordedRequest): Promise<FakeResponse | 'flood' | undefined> {
+  private async dispatch(
+    req: RecordedRequest,
+  ): Promise<FakeResponse | 'flood' | 'stall' | undefined> {
     const fault = this.faults.find(
       (f) =>
         f.remaining > 0 &&
@@ -333,6 +343,7 @@ export abstract class HttpFake {
       fault.remaining -= 1;
       if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
       if (fault.flood) return 'flood';
+      if (fault.stall) return 'stall';
       return this.errorResponse(fault.status, fault.message, fault.retryAfterSeconds);
     }
     let pathMatched = false;

@@ -88,4 +88,39 @@ describe('Database.transaction after-commit hooks', () => {
       expect(database.inTransaction).toBe(true);
     });
   });
+
+  it('writes what a transaction gathered at its end, inside it; a rolled-back savepoint drops it', async () => {
+    const gathering = {
+      create: (): number[] => [],
+      write: async (ids: number[]) => {
+        for (const id of ids) await database.db.execute(sql`INSERT INTO hook_probe VALUES (${id})`);
+      },
+    };
+    const before = await committedRows();
+    await database.transaction(async () => {
+      database.gatherUntilCommit(gathering).push(10);
+      database.gatherUntilCommit(gathering).push(11);
+      // Written at the end of the work, not when gathered.
+      expect(await committedRows()).toBe(before);
+      await database
+        .transaction(async () => {
+          database.gatherUntilCommit(gathering).push(12);
+          throw new Error('inner');
+        })
+        .catch(() => undefined);
+    });
+    const rows = rowsOf<{ id: number }>(
+      await database.db.execute(sql`SELECT id FROM hook_probe WHERE id >= 10 ORDER BY id`),
+    );
+    expect(rows.map((row) => row.id)).toEqual([10, 11]);
+    await expect(
+      database.transaction(async () => {
+        database.gatherUntilCommit(gathering).push(13);
+        await database.db.execute(sql`SELECT 1`);
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await committedRows()).toBe(before + 2);
+    expect(() => database.gatherUntilCommit(gathering)).toThrow('inside Database.transaction()');
+  });
 });

@@ -42,17 +42,7 @@ describe('dialer through each provider', () => {
     const h = await new DialerHarness(t, twilio).organization();
     const account = plivo.addAccount();
     const ids: string[] = [];
-    for (let i = 0; i < 2; i += 1) {
-      const e164 = randomE164('+1415');
-      plivo.addNumber(account, e164);
-      const phone = await h.storedNumber({
-        e164,
-        integration: 'provider_one',
-        credentials: { accountId: account.authId, secret: account.authToken },
-        providerNumberId: e164.slice(1),
-      });
-      ids.push(phone.id);
-    }
+    for (let i = 0; i < 2; i += 1) ids.push((await h.plivoNumber(plivo, account)).id);
     const { batch, numbers } = await h.batch(2, { callingNumbers: ids });
     await h.tick();
     const logs = await h.logs(batch.id);

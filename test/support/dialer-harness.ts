@@ -18,7 +18,7 @@ import { events } from '../../src/modules/events/events.schema';
 import { PhoneCredentials } from '../../src/modules/phones/phone-credentials';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
 import type { Integration, ProviderCredentials } from '../../src/modules/telephony/telephony.types';
-import type { TwilioAccount, TwilioFake } from '../fakes';
+import type { PlivoAccount, PlivoFake, TwilioAccount, TwilioFake } from '../fakes';
 import { CallingFactories } from './calling-factories';
 import { registerOrganization, type RegisteredAdmin } from './factories';
 import type { TestApp } from './test-app';
@@ -81,6 +81,18 @@ export class DialerHarness {
       credentials: { accountId: this.account.sid, secret: this.account.authToken },
       providerNumberId: owned.sid,
       status,
+    });
+  }
+
+  /** A Plivo number owned on the fake (in `account`, else a new one), stored like any other. */
+  plivoNumber(plivo: PlivoFake, account: PlivoAccount = plivo.addAccount()) {
+    const e164 = randomE164('+1415');
+    plivo.addNumber(account, e164);
+    return this.storedNumber({
+      e164,
+      integration: 'provider_one',
+      credentials: { accountId: account.authId, secret: account.authToken },
+      providerNumberId: e164.slice(1),
     });
   }
 

@@ -22,20 +22,31 @@ const OUTCOMES: Array<[AttemptEnd['status'], number]> = [
 /** How long a placed call lasts in simulated time before it ends. */
 export const CALL_SECONDS = 90;
 
-/** Ends each live attempt with a seeded outcome, as a final callback would, a few at a time. */
-export async function endAll(t: TestApp, ids: string[], random: () => number, endedAt: Date) {
+/** A placed attempt still live: the simulation ends it. */
+export interface LiveAttempt {
+  id: string;
+  batchId: string;
+}
+
+/**
+ * Ends each live attempt with a seeded outcome, as a final callback would, a few at a time.
+ * The outcomes are drawn in the order given (fixed, so the same attempts get the same outcomes
+ * run after run); the endings are made across batches in turn, as callbacks of several
+ * campaigns arrive, rather than batch after batch.
+ */
+export async function endAll(t: TestApp, live: LiveAttempt[], random: () => number, endedAt: Date) {
   const database = t.app.get(Database);
   const attempts = t.app.get(AttemptsRepository);
   const endings = t.app.get(AttemptEndings);
   const gate = new Semaphore(8);
-  const outcomes = ids.map(() => pick(random()));
+  const outcomes = new Map(live.map(({ id }) => [id, pick(random())]));
   await Promise.all(
-    ids.map((id, i) =>
+    acrossBatches(live).map(({ id }) =>
       gate.run(() =>
         database.transaction(async () => {
           const attempt = await attempts.lock(id);
           if (!attempt) return;
-          const status = outcomes[i];
+          const status = outcomes.get(id)!;
           await endings.end(attempt, {
             status,
             endedReason: 'simulation',
@@ -47,6 +58,18 @@ export async function endAll(t: TestApp, ids: string[], random: () => number, en
       ),
     ),
   );
+}
+
+/** The first of each batch, then the second of each, and so on. */
+function acrossBatches(live: LiveAttempt[]): LiveAttempt[] {
+  const byBatch = new Map<string, LiveAttempt[]>();
+  for (const attempt of live)
+    byBatch.set(attempt.batchId, [...(byBatch.get(attempt.batchId) ?? []), attempt]);
+  const queues = [...byBatch.values()];
+  const ordered: LiveAttempt[] = [];
+  for (let i = 0; ordered.length < live.length; i += 1)
+    for (const queue of queues) if (i < queue.length) ordered.push(queue[i]);
+  return ordered;
 }
 
 function pick(roll: number): AttemptEnd['status'] {

@@ -67,7 +67,11 @@ export interface SchedulerSimulationRun {
   breakerResumes: number;
   endedAt: Date;
   wallMs: number;
+  /** Wall ms of each step of the loop, summed over the run (where a run's time goes). */
+  phases: Record<SimulationPhase, number>;
 }
+
+export type SimulationPhase = 'dnc' | 'tick' | 'live' | 'end' | 'resume' | 'nextDue';
 
 /** The dialer's settings of the simulation: room for every batch's 400 calls at once. */
 export const SIMULATION_DIALER_ENV = {
@@ -198,12 +202,28 @@ export async function runSchedulerSimulation(
   const db = t.app.get(Database).db;
   const ticks: TickMeasure[] = [];
   let breakerResumes = 0;
+  const phases: Record<SimulationPhase, number> = {
+    dnc: 0,
+    tick: 0,
+    live: 0,
+    end: 0,
+    resume: 0,
+    nextDue: 0,
+  };
+  const timed = async <T>(name: SimulationPhase, step: () => Promise<T>): Promise<T> => {
+    const stepStarted = performance.now();
+    try {
+      return await step();
+    } finally {
+      phases[name] += performance.now() - stepStarted;
+    }
+  };
   const started = performance.now();
   for (;;) {
-    await dnc.addDue(clock.current);
+    await timed('dnc', () => dnc.addDue(clock.current));
     Object.assign(phase, { ms: 0, held: 0, blocked: 0 });
     const tickStarted = performance.now();
-    const report = await scheduler.tick();
+    const report = await timed('tick', () => scheduler.tick());
     ticks.push({
       at: clock.current,
       claimMs: phase.ms,
@@ -212,24 +232,23 @@ export async function runSchedulerSimulation(
       placed: report.placed,
       tickMs: performance.now() - tickStarted,
     });
-    const live = await db
-      .select({ id: phoneLogs.id })
-      .from(phoneLogs)
-      .where(and(eq(phoneLogs.organizationId, organizationId), inArray(phoneLogs.callStatus, LIVE)))
-      // A fixed order, so the seeded outcomes fall on the same attempts run after run.
-      .orderBy(asc(phoneLogs.id));
+    const live = await timed('live', () =>
+      db
+        .select({ id: phoneLogs.id, batchId: phoneLogs.batchId })
+        .from(phoneLogs)
+        .where(
+          and(eq(phoneLogs.organizationId, organizationId), inArray(phoneLogs.callStatus, LIVE)),
+        )
+        // A fixed order, so the seeded outcomes fall on the same attempts run after run.
+        .orderBy(asc(phoneLogs.id)),
+    );
     options.onTick?.(ticks[ticks.length - 1], live.length);
     if (live.length > 0) {
       clock.advance(CALL_SECONDS);
-      await endAll(
-        t,
-        live.map((log) => log.id),
-        random,
-        clock.current,
-      );
+      await timed('end', () => endAll(t, live, random, clock.current));
     }
-    breakerResumes += await resumeTripped(harness, organizationId);
-    const next = await nextDue(t, organizationId, clock.current);
+    breakerResumes += await timed('resume', () => resumeTripped(harness, organizationId));
+    const next = await timed('nextDue', () => nextDue(t, organizationId, clock.current));
     if (next === 'done') break;
     const now = clock.current.getTime();
     const target =
@@ -249,5 +268,6 @@ export async function runSchedulerSimulation(
     breakerResumes,
     endedAt: clock.current,
     wallMs: performance.now() - started,
+    phases,
   };
 }

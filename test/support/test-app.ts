@@ -9,7 +9,7 @@ import { createApp } from '../../src/create-app';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { WebhookDnsResolver } from '../../src/modules/webhooks/ssrf';
 import { freePort } from './free-port';
-import { createTestDatabase, type TestDatabase } from './postgres';
+import { createTestDatabase, type TestDatabase, type TestDatabaseSettings } from './postgres';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -33,11 +33,13 @@ export interface TestAppOptions {
   webhookDnsResolver?: WebhookDnsResolver;
   /** Replaces the configured speech engines (a test synthesis engine, readiness true). */
   speechEngines?: SpeechEngines;
+  /** Settings of the fresh database (see TestDatabaseSettings). */
+  database?: TestDatabaseSettings;
 }
 
 /** Boots the whole app against a fresh PostgreSQL database (and optionally real Redis). */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.database);
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import { Database } from '../../database';
-import { batches } from '../batches/batches.schema';
+import { BatchCountersRepository } from './batch-counters.repository';
 import {
-  batchStatusCounts,
   callRecords,
   phoneLogs,
   type CallStatus,
@@ -17,37 +16,15 @@ export type NewPhoneLog = Omit<
 >;
 
 /**
- * The statement that moves a batch's per-status counters, in the order of their keys: every
- * writer takes the counter rows in one order, so two transactions never wait for each other in
- * a cycle. One statement: PostgreSQL upserts the rows of a VALUES list one after another, in its
- * order. Undefined when nothing moves. The claim runs it inside its one write statement.
- */
-export function countMovesUpsert(
-  db: Database['db'],
-  batchId: string,
-  deltas: Record<string, number>,
-) {
-  const rows = Object.keys(deltas)
-    .sort()
-    .filter((callStatus) => deltas[callStatus] !== 0)
-    .map((callStatus) => ({ batchId, callStatus, count: deltas[callStatus] }));
-  if (rows.length === 0) return undefined;
-  return db
-    .insert(batchStatusCounts)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [batchStatusCounts.batchId, batchStatusCounts.callStatus],
-      set: { count: sql`${batchStatusCounts.count} + excluded.count` },
-    });
-}
-
-/**
  * Writes call attempts. Every write also moves the record's lastCallStatus and the batch's
  * per-status counters in the same transaction, so filtered totals never need a count.
  */
 @Injectable()
 export class PhoneLogsRepository {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly counters: BatchCountersRepository,
+  ) {}
 
   append(organizationId: string, callRecordId: string, values: NewPhoneLog): Promise<PhoneLogRow> {
     return this.database.transaction(async () => {
@@ -69,7 +46,7 @@ export class PhoneLogsRepository {
           .update(callRecords)
           .set({ lastCallStatus: log.callStatus })
           .where(eq(callRecords.id, callRecordId));
-        await this.moveCounts(record.batchId, {
+        this.counters.moveStatuses(organizationId, record.batchId, {
           ...(record.previous !== null ? { [record.previous]: -1 } : {}),
           [log.callStatus]: 1,
         });
@@ -84,7 +61,7 @@ export class PhoneLogsRepository {
    * batch's counters when this attempt is the record's latest.
    */
   async update(
-    log: Pick<PhoneLogRow, 'id' | 'callRecordId' | 'batchId' | 'callStatus'>,
+    log: Pick<PhoneLogRow, 'id' | 'organizationId' | 'callRecordId' | 'batchId' | 'callStatus'>,
     values: Partial<NewPhoneLog>,
   ): Promise<void> {
     const db = this.database.db;
@@ -104,13 +81,10 @@ export class PhoneLogsRepository {
       )
       .returning({ id: callRecords.id });
     if (moved.length === 0) return;
-    await this.moveCounts(log.batchId, { [log.callStatus]: -1, [next]: 1 });
-  }
-
-  /** Moves a batch's per-status counters (countMovesUpsert), inside the caller's transaction. */
-  async moveCounts(batchId: string, deltas: Record<string, number>): Promise<void> {
-    const upsert = countMovesUpsert(this.database.db, batchId, deltas);
-    if (upsert) await upsert;
+    this.counters.moveStatuses(log.organizationId, log.batchId, {
+      [log.callStatus]: -1,
+      [next]: 1,
+    });
   }
 
   async findById(organizationId: string, id: string): Promise<PhoneLogRow | undefined> {
@@ -156,15 +130,6 @@ export class PhoneLogsRepository {
       )
       .limit(1);
     return row !== undefined;
-  }
-
-  /** Moves the batch's callsPicked (records with an answered attempt) by `delta`. */
-  async addCallsPicked(organizationId: string, batchId: string, delta: number): Promise<void> {
-    if (delta === 0) return;
-    await this.database.db
-      .update(batches)
-      .set({ callsPicked: sql`${batches.callsPicked} + ${delta}` })
-      .where(and(eq(batches.organizationId, organizationId), eq(batches.id, batchId)));
   }
 
   /** Calls not yet ended, per status, across every organization (the live-calls metric). */

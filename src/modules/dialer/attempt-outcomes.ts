@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { eq, sql } from 'drizzle-orm';
 import { Database } from '../../database';
-import { rowsOf } from '../../database/rows';
-import { BatchesRepository } from '../batches/batches.repository';
-import { batches, type BatchRow } from '../batches/batches.schema';
-import {
-  type CallRecordRow,
-  type CallStatus,
-  callRecords,
-} from '../call-records/call-records.schema';
+import type { BatchRow } from '../batches/batches.schema';
+import { BatchCountersRepository } from '../call-records/batch-counters.repository';
+import type { CallStatus } from '../call-records/call-records.schema';
+import { AttemptOutcomesRepository, type EndedRecord } from './attempt-outcomes.repository';
 import { windowOf } from './batch-window';
 import { nextAllowedAt } from './calling-window';
-import { DialerClaimsRepository } from './dialer-claims.repository';
 import {
   BREAKER_FAILURE_RATIO,
   BREAKER_MIN_ENDED,
@@ -48,78 +42,45 @@ export interface NextAttempt {
  * to the batch's `retry` extra attempts, at the first time the calling window allows at least
  * `delay` seconds later) or done; the batch completes when nothing is left to place; a failed
  * attempt may trip the breaker. Runs inside the caller's transaction, the one that has written
- * the attempt's final status (and ended_at), so the two never disagree.
+ * the attempt's final status (and ended_at), so the two never disagree. The batch's counters
+ * and its completion are written at that transaction's end (BatchCountersRepository).
  */
 @Injectable()
 export class AttemptOutcomes {
   constructor(
     private readonly database: Database,
-    private readonly claims: DialerClaimsRepository,
-    private readonly batches: BatchesRepository,
+    private readonly outcomes: AttemptOutcomesRepository,
+    private readonly counters: BatchCountersRepository,
   ) {}
 
   async attemptEnded({ callRecordId, outcome, endedAt }: AttemptEnded): Promise<NextAttempt> {
     if (!this.database.inTransaction) {
       throw new Error('attemptEnded() must run inside the transaction that ends the attempt');
     }
-    const db = this.database.db;
-    const [row] = await db
-      .select({ record: callRecords, batch: batches })
-      .from(callRecords)
-      .innerJoin(batches, eq(batches.id, callRecords.batchId))
-      .where(eq(callRecords.id, callRecordId))
-      .for('update', { of: callRecords });
+    // Attempts from a day before the end on: a superset of those the next attempt's state cap
+    // counts (the window only counts the 24 h before the instant it tries, `delay` or more later).
+    const ended = await this.outcomes.lockRecord(
+      callRecordId,
+      new Date(endedAt.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
+    );
     // Already closed (a replayed or late final callback): nothing more to decide.
-    if (!row || row.record.status !== 'in_progress')
+    if (!ended || ended.record.status !== 'in_progress')
       return { willRetry: false, nextAttemptAt: null };
-    const { record, batch } = row;
+    const { record, batch } = ended;
     const dialing = batch.queueStatus !== 'completed' && !batch.isDeleted;
     if (outcome === 'failed' && dialing) await this.tripBreakerIfFailing(batch, endedAt);
     const nextAttemptAt =
       dialing && RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry
-        ? await this.nextAttempt(batch, record, endedAt)
+        ? nextAttempt(ended, endedAt)
         : null;
     if (nextAttemptAt) {
-      await db
-        .update(callRecords)
-        .set({ status: 'pending', nextAttemptAt })
-        .where(eq(callRecords.id, record.id));
+      await this.outcomes.scheduleRetry(record.id, nextAttemptAt);
       return { willRetry: true, nextAttemptAt };
     }
-    await db
-      .update(callRecords)
-      .set({ status: outcome === 'completed' ? 'completed' : 'failed', nextAttemptAt: null })
-      .where(eq(callRecords.id, record.id));
-    if (outcome === 'completed') {
-      await db
-        .update(batches)
-        .set({ callsCompleted: sql`${batches.callsCompleted} + 1` })
-        .where(eq(batches.id, batch.id));
-    }
-    await this.batches.completeIfDone(batch.organizationId, batch.id);
+    await this.outcomes.close(record.id, outcome === 'completed' ? 'completed' : 'failed');
+    if (outcome === 'completed') this.counters.addCallsCompleted(batch.organizationId, batch.id);
+    this.counters.completeIfDoneAtCommit(batch.organizationId, batch.id);
     return { willRetry: false, nextAttemptAt: null };
-  }
-
-  /** The first instant the window allows, `delay` after the end; null: never again. */
-  private async nextAttempt(
-    batch: BatchRow,
-    record: CallRecordRow,
-    endedAt: Date,
-  ): Promise<Date | null> {
-    const earliest = new Date(endedAt.getTime() + batch.delay * 1000);
-    const recent = await this.claims.recentAttempts(
-      [record.id],
-      new Date(earliest.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
-    );
-    return nextAllowedAt(
-      windowOf(batch),
-      {
-        phoneNumber: record.phoneNumber,
-        timezone: record.contact.timezone,
-        recentAttempts: recent.get(record.id) ?? [],
-      },
-      earliest,
-    );
   }
 
   /**
@@ -129,14 +90,18 @@ export class AttemptOutcomes {
   private async tripBreakerIfFailing(batch: BatchRow, endedAt: Date): Promise<void> {
     if (batch.queueStatus !== 'active') return;
     const since = new Date(endedAt.getTime() - BREAKER_WINDOW_SECONDS * 1000);
-    const result = await this.database.db.execute(sql`
-      SELECT count(*)::int AS ended, (count(*) FILTER (WHERE call_status = 'failed'))::int AS failed
-      FROM phone_logs
-      WHERE batch_id = ${batch.id} AND ended_at IS NOT NULL
-        AND ended_at >= ${since.toISOString()}::timestamptz`);
-    const [{ ended, failed }] = rowsOf<{ ended: number; failed: number }>(result);
+    const { ended, failed } = await this.outcomes.endedSince(batch.id, since);
     if (ended >= BREAKER_MIN_ENDED && failed >= ended * BREAKER_FAILURE_RATIO) {
-      await this.claims.pause(batch.id, 'failure_rate');
+      this.counters.pauseAtCommit(batch.organizationId, batch.id, 'failure_rate');
     }
   }
+}
+
+/** The first instant the window allows, `delay` after the end; null: never again. */
+function nextAttempt({ batch, record, recent }: EndedRecord, endedAt: Date): Date | null {
+  return nextAllowedAt(
+    windowOf(batch),
+    { phoneNumber: record.phoneNumber, timezone: record.contact.timezone, recentAttempts: recent },
+    new Date(endedAt.getTime() + batch.delay * 1000),
+  );
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { BatchCountersRepository } from '../call-records/batch-counters.repository';
 import type { PhoneLogRow } from '../call-records/call-records.schema';
 import { type NewPhoneLog, PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { AttemptOutcomes, type NextAttempt } from './attempt-outcomes';
@@ -50,6 +51,7 @@ const NOTHING: NextAttempt = { willRetry: false, nextAttemptAt: null };
 export class CallProgress {
   constructor(
     private readonly logs: PhoneLogsRepository,
+    private readonly counters: BatchCountersRepository,
     private readonly outcomes: AttemptOutcomes,
     private readonly events: AttemptEvents,
     private readonly clock: Clock,
@@ -117,7 +119,7 @@ export class CallProgress {
     const after: Attempt = { ...attempt, log };
     if (pickMayMove) {
       const pickedAfter = await this.logs.recordPicked(organizationId, before.callRecordId);
-      await this.logs.addCallsPicked(
+      this.counters.addCallsPicked(
         organizationId,
         attempt.batch.id,
         Number(pickedAfter) - Number(pickedBefore),

@@ -5,8 +5,6 @@ import {
   type Column,
   eq,
   getTableColumns,
-  gte,
-  inArray,
   isNull,
   lte,
   not,
@@ -26,7 +24,7 @@ import {
   type DialPermit,
   phoneLogs,
 } from '../call-records/call-records.schema';
-import { countMovesUpsert } from '../call-records/phone-logs.repository';
+import { countMovesUpsert } from '../call-records/batch-counters.repository';
 import { speakingAgent } from '../agents/agents.repository';
 import { agents, type AgentRow } from '../agents/agents.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
@@ -63,7 +61,11 @@ export interface ClaimWrites {
   holds: Hold[];
   /** The claimed records' attempts, in pick order. */
   attempts: NewAttempt[];
-  shared: { agentId: string; leaseExpiresAt: Date };
+  /**
+   * `claimedAt`: the claim's `now` (the injected Clock), the phone logs' created_at, so the
+   * attempts a later claim counts (created_at since a day before its own `now`) are on one clock.
+   */
+  shared: { agentId: string; claimedAt: Date; leaseExpiresAt: Date };
   /** The numbers' next pacing slots. */
   slots: Array<{ id: string; at: Date }>;
   /** The batch's status counter moves. */
@@ -245,24 +247,6 @@ export class DialerClaimsRepository {
     }));
   }
 
-  /** When each record's attempts since `since` were placed (or claimed, if never placed). */
-  async recentAttempts(recordIds: string[], since: Date): Promise<Map<string, Date[]>> {
-    const out = new Map<string, Date[]>();
-    if (recordIds.length === 0) return out;
-    const rows = await this.db
-      .select({
-        callRecordId: phoneLogs.callRecordId,
-        at: sql<Date>`coalesce(${phoneLogs.placedAt}, ${phoneLogs.createdAt})`.mapWith(
-          (value: string | Date) => new Date(value),
-        ),
-      })
-      .from(phoneLogs)
-      .where(and(inArray(phoneLogs.callRecordId, recordIds), gte(phoneLogs.createdAt, since)));
-    for (const row of rows)
-      out.set(row.callRecordId, [...(out.get(row.callRecordId) ?? []), row.at]);
-    return out;
-  }
-
   /**
    * The claim's writes in one statement (one round trip, whatever the number of records): the
    * listed records become do_not_call; held ones wait until their `at` (a null `at`, never
@@ -359,10 +343,11 @@ export class DialerClaimsRepository {
     ];
     return sql`(
       INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
-        attempt, agent_id, from_number, phone_id, permit, lease_expires_at)
+        attempt, agent_id, from_number, phone_id, permit, lease_expires_at, created_at)
       SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
         ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
-        ${shared.leaseExpiresAt.toISOString()}::timestamptz
+        ${shared.leaseExpiresAt.toISOString()}::timestamptz,
+        ${shared.claimedAt.toISOString()}::timestamptz
       FROM unnest(${sql.join(columns, sql`, `)})
         AS a(id, call_record_id, attempt, from_number, phone_id, permit)
       RETURNING id, call_record_id)`;

@@ -107,6 +107,7 @@ export class DialerClaims {
       })),
       shared: {
         agentId: agent.id,
+        claimedAt: now,
         leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
       },
       slots: nextDialAts(picks),

@@ -8,12 +8,21 @@ import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
 import { PeriodicTask } from '../../common/periodic-task';
 import { Semaphore } from '../../common/semaphore';
+import { withTimeout } from '../../common/with-timeout';
 import { type AppConfig, InjectConfig } from '../../config';
 import { AttemptRecovery, type RecoveryReport } from './attempt-recovery';
 import { CallPlacement, type PlacementResult } from './call-placement';
 import { type Claim, DialerClaims } from './dialer-claims';
 import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
-import { PLACEMENT_CONCURRENCY } from './dialer.constants';
+import type { Integration } from '../telephony/telephony.types';
+import { PLACEMENT_CONCURRENCY, PLACEMENT_WAIT_MS } from './dialer.constants';
+
+/** One pass: what it claimed and recovered, and its placements (tick() waits for them). */
+interface TickPass {
+  claimed: number;
+  recovery: RecoveryReport;
+  placements: Promise<PlacementResult[]>;
+}
 
 export interface TickReport {
   claimed: number;
@@ -30,7 +39,9 @@ export interface TickReport {
  * places the tick's claims concurrently. Several processes tick at once safely: the claim
  * locks the organization and skips locked records, so a record is claimed, and a phone log
  * placed, by one of them only; no leader or queue job is needed, and losing Redis does not
- * stop dialing.
+ * stop dialing. A provider that hangs (an outage: every request runs into its timeout) slows
+ * nobody else: each provider has its own placement slots, and the timer's pass waits for the
+ * placements at most PLACEMENT_WAIT_MS before the next pass may start (they finish on their own).
  */
 @Injectable()
 export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,7 +49,10 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
   private readonly task = new PeriodicTask(() => this.pass(), this.logger, 'Dialer tick');
   /** Rotates which organization, and which of its batches, claims first. */
   private round = 0;
-  private readonly placements = new Semaphore(PLACEMENT_CONCURRENCY);
+  /** Placement slots per provider: one provider's hung requests never hold another's. */
+  private readonly gates = new Map<Integration, Semaphore>();
+  /** Placements still running (shutdown waits for them). */
+  private readonly placing = new Set<Promise<unknown>>();
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -55,16 +69,26 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.task.stop();
+  async onApplicationShutdown(): Promise<void> {
+    await this.task.stop();
+    await Promise.all(this.placing);
   }
 
   /** One tick now; resolves once its placements have answered (tests call it). */
-  tick(): Promise<TickReport> {
-    return this.task.run();
+  async tick(): Promise<TickReport> {
+    const { claimed, recovery, placements } = await this.task.run();
+    const results = await placements;
+    const count = (result: PlacementResult) => results.filter((r) => r === result).length;
+    return {
+      claimed,
+      placed: count('placed'),
+      refused: count('refused'),
+      unknown: count('unknown'),
+      recovery,
+    };
   }
 
-  private async pass(): Promise<TickReport> {
+  private async pass(): Promise<TickPass> {
     const recovery = await this.recovery.pass();
     const now = this.clock.now();
     const claimed: Claim[] = [];
@@ -76,17 +100,24 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
         this.logger.warn(`Claim for batch ${batch.id} failed: ${reason}`);
       }
     }
-    const results = await Promise.all(
-      claimed.map((claim) => this.placements.run(() => this.placeSafely(claim))),
+    const placements = Promise.all(
+      claimed.map((claim) => this.gateOf(claim).run(() => this.placeSafely(claim))),
     );
-    const count = (result: PlacementResult) => results.filter((r) => r === result).length;
-    return {
-      claimed: claimed.length,
-      placed: count('placed'),
-      refused: count('refused'),
-      unknown: count('unknown'),
-      recovery,
-    };
+    this.placing.add(placements);
+    void placements.finally(() => this.placing.delete(placements));
+    // Placements never reject (placeSafely), so a timeout is the only rejection here.
+    await withTimeout(placements, PLACEMENT_WAIT_MS).catch(() => undefined);
+    return { claimed: claimed.length, recovery, placements };
+  }
+
+  private gateOf(claim: Claim): Semaphore {
+    const integration = claim.phone.integration;
+    let gate = this.gates.get(integration);
+    if (!gate) {
+      gate = new Semaphore(PLACEMENT_CONCURRENCY);
+      this.gates.set(integration, gate);
+    }
+    return gate;
   }
 
   private async placeSafely(claim: Claim): Promise<PlacementResult> {

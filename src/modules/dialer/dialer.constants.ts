@@ -41,8 +41,16 @@ export const BREAKER_WINDOW_SECONDS = 120;
 export const BREAKER_MIN_ENDED = 5;
 export const BREAKER_FAILURE_RATIO = 0.5;
 
-/** Provider requests a process's placements keep in flight at once. */
+/** Provider requests a process's placements keep in flight at once, per provider. */
 export const PLACEMENT_CONCURRENCY = 32;
+
+/**
+ * How long the scheduler's timer waits for a tick's placements before its next tick may start:
+ * a provider outage (each request running into the 10 s timeout) must not hold up the claims
+ * of every other batch and organization. Placements still running finish on their own; their
+ * phone logs stay live, so the capacity they hold is counted until they do.
+ */
+export const PLACEMENT_WAIT_MS = 2_000;
 
 /**
  * Placement results written at once: a tick's placements answer together, and their writes must

@@ -9,6 +9,7 @@ import { TelephonyModule } from '../telephony/telephony.module';
 import { AttemptEndings } from './attempt-endings';
 import { AttemptEvents } from './attempt-events';
 import { AttemptOutcomes } from './attempt-outcomes';
+import { AttemptOutcomesRepository } from './attempt-outcomes.repository';
 import { AttemptRecovery } from './attempt-recovery';
 import { AttemptRecoveryRepository } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
@@ -23,6 +24,7 @@ import { DialerScheduler } from './dialer-scheduler';
   imports: [AgentsModule, BatchAccessModule, CallRecordsModule, EventsModule, TelephonyModule],
   providers: [
     AttemptOutcomes,
+    AttemptOutcomesRepository,
     AttemptsRepository,
     AttemptEndings,
     AttemptEvents,

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { eq, sql } from 'drizzle-orm';
+import { Database } from '../../database';
+import { rowsOf } from '../../database/rows';
+import { batches, type BatchRow } from '../batches/batches.schema';
+import { type CallRecordRow, callRecords } from '../call-records/call-records.schema';
+
+/** A call record whose attempt ended, locked, with its batch and its recent attempts. */
+export interface EndedRecord {
+  record: CallRecordRow;
+  batch: BatchRow;
+  /** When its attempts since the given instant were placed (or claimed, if never placed). */
+  recent: Date[];
+}
+
+/** The queries of AttemptOutcomes: each inside the transaction that ends the attempt. */
+@Injectable()
+export class AttemptOutcomesRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /**
+   * The record locked until the commit, with its batch and its attempts since `since` (for the
+   * next attempt's state cap): one statement.
+   */
+  async lockRecord(callRecordId: string, since: Date): Promise<EndedRecord | undefined> {
+    const [row] = await this.db
+      .select({
+        record: callRecords,
+        batch: batches,
+        recent: sql<
+          string[]
+        >`(SELECT coalesce(json_agg(coalesce(log.placed_at, log.created_at)), '[]')
+          FROM phone_logs log WHERE log.call_record_id = ${callRecords.id}
+            AND log.created_at >= ${since.toISOString()}::timestamptz)`,
+      })
+      .from(callRecords)
+      .innerJoin(batches, eq(batches.id, callRecords.batchId))
+      .where(eq(callRecords.id, callRecordId))
+      .for('update', { of: callRecords });
+    return row && { ...row, recent: row.recent.map((at) => new Date(at)) };
+  }
+
+  /** The batch's attempts that ended since `since`, and how many of them `failed`. */
+  async endedSince(batchId: string, since: Date): Promise<{ ended: number; failed: number }> {
+    const result = await this.db.execute(sql`
+      SELECT count(*)::int AS ended, (count(*) FILTER (WHERE call_status = 'failed'))::int AS failed
+      FROM phone_logs
+      WHERE batch_id = ${batchId} AND ended_at IS NOT NULL
+        AND ended_at >= ${since.toISOString()}::timestamptz`);
+    return rowsOf<{ ended: number; failed: number }>(result)[0];
+  }
+
+  /** The record waits for its next attempt at `at`. */
+  async scheduleRetry(callRecordId: string, at: Date): Promise<void> {
+    await this.db
+      .update(callRecords)
+      .set({ status: 'pending', nextAttemptAt: at })
+      .where(eq(callRecords.id, callRecordId));
+  }
+
+  /** The record is done: no attempt follows. */
+  async close(callRecordId: string, status: 'completed' | 'failed'): Promise<void> {
+    await this.db
+      .update(callRecords)
+      .set({ status, nextAttemptAt: null })
+      .where(eq(callRecords.id, callRecordId));
+  }
+}

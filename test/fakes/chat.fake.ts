@@ -42,6 +42,8 @@ export class ChatFake {
   /** Decides replies once the script runs out (e.g. from the caller's last words). */
   respond: (request: ReceivedChatRequest) => ChatReply = () => ({ kind: 'text', pieces: ['OK.'] });
   private readonly script: ChatReply[] = [];
+  /** Replies kept for requests that mention a marker (one call's, among calls held at once). */
+  private readonly scriptFor = new Map<string, ChatReply[]>();
   private readonly stalled = new Set<ServerResponse>();
 
   private constructor(
@@ -68,6 +70,19 @@ export class ChatFake {
     this.script.push(...replies);
   }
 
+  /**
+   * Queues replies for the next requests whose body mentions `marker` (e.g. a word of one
+   * agent's prompt), so calls held at the same time each get their own; they go before `reply`'s.
+   */
+  replyTo(marker: string, ...replies: ChatReply[]): void {
+    this.scriptFor.set(marker, [...(this.scriptFor.get(marker) ?? []), ...replies]);
+  }
+
+  /** The requests whose body mentions `marker`, in order. */
+  requestsMentioning(marker: string): ReceivedChatRequest[] {
+    return this.requests.filter((request) => JSON.stringify(request.body).includes(marker));
+  }
+
   async stop(): Promise<void> {
     for (const res of this.stalled) res.destroy();
     this.server.closeAllConnections();
@@ -86,7 +101,11 @@ export class ChatFake {
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
     };
     this.requests.push(request);
-    const reply = this.script.shift() ?? this.respond(request);
+    const text = JSON.stringify(request.body);
+    const keyed = [...this.scriptFor].find(
+      ([marker, replies]) => replies.length > 0 && text.includes(marker),
+    );
+    const reply = keyed?.[1].shift() ?? this.script.shift() ?? this.respond(request);
     if (reply.kind === 'error') {
       sendJson(res, reply.status, openAiError(reply.code ?? 'server_error', reply.message));
       return;

@@ -12,6 +12,7 @@ export const CALLER_UTTERANCES = {
   'opening-hours': 'what are your opening hours',
   'uh-huh': 'uh-huh',
   'hello-world': 'hello world',
+  'call-back': 'can you call me back tomorrow morning',
 } as const;
 
 export type CallerUtterance = keyof typeof CALLER_UTTERANCES;

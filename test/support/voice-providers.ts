@@ -52,7 +52,8 @@ export interface VoiceApp {
 }
 
 export async function startVoiceApp(options: {
-  speechEngines: SpeechEngines;
+  /** Outside engines standing in for the configured ones (STT_PROVIDER, TTS_PROVIDER). */
+  speechEngines?: SpeechEngines;
   env?: Record<string, string>;
   logStream?: LogCapture;
 }): Promise<VoiceApp> {

@@ -4,26 +4,17 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EspeakTextToSpeech } from '../src/modules/voice/speech/offline/espeak-tts';
-
-export const CALLER_UTTERANCES: Record<string, string> = {
-  'yes-please': 'yes please',
-  'no-thank-you': 'no thank you',
-  'stop-calling': 'please stop calling me',
-  'opening-hours': 'what are your opening hours',
-  'uh-huh': 'uh-huh',
-  'hello-world': 'hello world',
-};
+import { CALLER_UTTERANCES, VOICE_FIXTURES_DIR } from '../test/support/caller-utterances';
 
 async function main(): Promise<void> {
   const tts = new EspeakTextToSpeech('en-us');
-  const dir = join(__dirname, '..', 'test', 'fixtures', 'voice');
   for (const [name, text] of Object.entries(CALLER_UTTERANCES)) {
     const chunks: Buffer[] = [];
     const signal = new AbortController().signal;
     for await (const chunk of tts.synthesize(text, { voice: 'en-us', language: 'en-US', signal })) {
       chunks.push(chunk);
     }
-    await writeFile(join(dir, `${name}.ulaw`), Buffer.concat(chunks));
+    await writeFile(join(VOICE_FIXTURES_DIR, `${name}.ulaw`), Buffer.concat(chunks));
   }
 }
 

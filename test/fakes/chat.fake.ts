@@ -47,6 +47,8 @@ export class ChatFake {
   /** How long the model thinks before its first byte (a slow model, for benchmarks). */
   latency: Latency = 0;
   private readonly script: ChatReply[] = [];
+  /** Replies kept for requests that mention a marker (one call's, among calls held at once). */
+  private readonly scriptFor = new Map<string, ChatReply[]>();
   private readonly stalled = new Set<ServerResponse>();
 
   private constructor(
@@ -73,6 +75,19 @@ export class ChatFake {
     this.script.push(...replies);
   }
 
+  /**
+   * Queues replies for the next requests whose body mentions `marker` (e.g. a word of one
+   * agent's prompt), so calls held at the same time each get their own; they go before `reply`'s.
+   */
+  replyTo(marker: string, ...replies: ChatReply[]): void {
+    this.scriptFor.set(marker, [...(this.scriptFor.get(marker) ?? []), ...replies]);
+  }
+
+  /** The requests whose body mentions `marker`, in order. */
+  requestsMentioning(marker: string): ReceivedChatRequest[] {
+    return this.requests.filter((request) => JSON.stringify(request.body).includes(marker));
+  }
+
   async stop(): Promise<void> {
     for (const res of this.stalled) res.destroy();
     this.server.closeAllConnections();
@@ -91,7 +106,11 @@ export class ChatFake {
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
     };
     this.requests.push(request);
-    const reply = this.script.shift() ?? this.respond(request);
+    const text = JSON.stringify(request.body);
+    const keyed = [...this.scriptFor].find(
+      ([marker, replies]) => replies.length > 0 && text.includes(marker),
+    );
+    const reply = keyed?.[1].shift() ?? this.script.shift() ?? this.respond(request);
     const delay = typeof this.latency === 'function' ? this.latency() : this.latency;
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (reply.kind === 'error') {

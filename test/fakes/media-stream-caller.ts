@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { ULAW_SILENCE } from '../../src/modules/voice/audio/paced-stream';
+import { FRAME_BYTES } from '../../src/modules/voice/media/media-stream';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 
 /** Where the answer instructions told the provider to stream, and the token it must present. */
@@ -68,6 +70,7 @@ export class MediaStreamCaller {
   closeCode: number | undefined;
   readonly closed: Promise<number>;
   readonly streamId = randomUUID();
+  private chunk = 0;
 
   private constructor(
     readonly integration: Integration,
@@ -125,7 +128,8 @@ export class MediaStreamCaller {
             tracks: ['inbound'],
             mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000 },
           },
-          extra_headers: JSON.stringify({ token }),
+          // As Plivo sends the <Stream extraHeaders> (its reference shows `;` between pairs).
+          extra_headers: `token=${token}`,
         });
         return;
       case 'provider_three':
@@ -142,6 +146,31 @@ export class MediaStreamCaller {
         });
         return;
     }
+  }
+
+  /**
+   * Plays `audio` into the stream at real time, 20 ms a message (the last frame padded with
+   * silence), then `trailingMs` of silence, as the provider streams what the caller says.
+   * Returns when the first frame and the last frame of the audio itself were sent.
+   */
+  async play(audio: Buffer, trailingMs = 1_200): Promise<{ startedAt: number; endedAt: number }> {
+    const frames: Buffer[] = [];
+    for (let at = 0; at < audio.length; at += FRAME_BYTES) {
+      const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
+      audio.copy(frame, 0, at, Math.min(at + FRAME_BYTES, audio.length));
+      frames.push(frame);
+    }
+    const spoken = frames.length;
+    for (let i = 0; i < trailingMs / 20; i++) frames.push(Buffer.alloc(FRAME_BYTES, ULAW_SILENCE));
+    const startedAt = performance.now();
+    let endedAt = startedAt;
+    for (const [i, frame] of frames.entries()) {
+      this.sendAudio(frame, (this.chunk += 1));
+      if (i === spoken - 1) endedAt = performance.now();
+      const due = startedAt + (i + 1) * 20;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    }
+    return { startedAt, endedAt };
   }
 
   /** 20 ms of caller audio in the provider's media message. */
@@ -182,8 +211,11 @@ export class MediaStreamCaller {
     const payload = (message.media as { payload?: string } | undefined)?.payload;
     switch (message.event) {
       case 'clear':
+        this.clears.push(at);
+        return;
       case 'clearAudio':
         this.clears.push(at);
+        this.send({ event: 'clearedAudio', streamId: this.streamId });
         return;
       case 'media':
       case 'playAudio':

@@ -1,38 +1,31 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
-import { encodeUlaw } from '../../src/modules/voice/audio/g711';
+import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
-import { TwilioFake } from '../fakes';
 import { ChatFake, type ChatReply } from '../fakes/chat.fake';
-import { scriptedRecognition } from '../fakes/scripted-recognition';
-import { MediaStreamCaller, twimlStream } from '../fakes/media-stream-caller';
-import { registerOrganization, type RegisteredAdmin } from '../support/factories';
-import { freePort } from '../support/free-port';
-import { placedCall } from '../support/placed-call';
-import { providerCases } from '../support/provider-cases';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { fixtureRecognition } from '../fakes/fixture-recognition';
+import { MediaStreamCaller } from '../fakes/media-stream-caller';
+import { ulawTone } from '../fakes/ulaw-tone';
+import { CALLER_UTTERANCES, callerAudio } from '../support/caller-utterances';
+import {
+  onEachProvider,
+  placeVoiceCall,
+  startVoiceApp,
+  type VoiceApp,
+  type VoiceProvider,
+} from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(90_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 /** 300 ms of a 440 Hz tone per sentence synthesized: 15 frames. */
-const TONE = encodeUlaw(
-  Int16Array.from({ length: 2400 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
-  ),
-);
-const SILENCE = Buffer.alloc(160, 0xff);
-const fixture = (name: string) =>
-  readFileSync(path.join(__dirname, '..', 'fixtures', 'voice', name));
+const TONE = ulawTone(440, 300);
 
-/** Outside engines: the recogniser returns scripted transcripts, synthesis a known tone. */
-function scriptedEngines(transcripts: string[], spoken: string[]): SpeechEngines {
+/** Outside engines: a recogniser that knows the committed utterances, synthesis a known tone. */
+function engines(spoken: string[]): SpeechEngines {
   return {
-    stt: scriptedRecognition(transcripts),
+    stt: fixtureRecognition(),
     tts: {
       async *synthesize(text) {
         spoken.push(text);
@@ -44,193 +37,248 @@ function scriptedEngines(transcripts: string[], spoken: string[]): SpeechEngines
   };
 }
 
-/** Streams `audio` at real time, then `trailingMs` of silence, as the provider does. */
-async function speak(caller: MediaStreamCaller, audio: Buffer, trailingMs = 1_200) {
-  const frames: Buffer[] = [];
-  for (let at = 0; at < audio.length; at += 160) {
-    const frame = Buffer.alloc(160, 0xff);
-    audio.copy(frame, 0, at, Math.min(at + 160, audio.length));
-    frames.push(frame);
-  }
-  for (let i = 0; i < trailingMs / 20; i++) frames.push(SILENCE);
-  const startedAt = performance.now();
-  for (const [i, frame] of frames.entries()) {
-    caller.sendAudio(frame, i);
-    const due = startedAt + (i + 1) * 20;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-  }
-  return startedAt;
+/** The agent turn stored for a reply of `sentences` cut short: which of them it kept. */
+function keptSentences(stored: string, sentences: string[]): number {
+  const kept = sentences.findIndex((_, i) => sentences.slice(0, i + 1).join(' ') === stored);
+  if (kept === -1) throw new Error(`"${stored}" is not the start of the reply`);
+  return kept + 1;
 }
 
-describe('voice conversation: the session listens, thinks and speaks back', () => {
-  const transcripts: string[] = [];
+// Each test holds one call per provider at once on one app (onEachProvider): the three
+// providers' wire formats through one session runtime, in the time of one call.
+describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () => {
   const spoken: string[] = [];
-  let twilio: TwilioFake;
   let chat: ChatFake;
-  let t: TestApp;
-  let admin: RegisteredAdmin;
-  let sequence = 7000;
+  let voice: VoiceApp;
+  let calls = 0;
 
   beforeAll(async () => {
-    [twilio, chat] = await Promise.all([TwilioFake.start(), ChatFake.start()]);
-    const port = await freePort();
-    t = await startTestApp({
-      speechEngines: scriptedEngines(transcripts, spoken),
-      env: {
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        LLM_API_URL: chat.url,
-        LLM_API_KEY: 'test-key',
-      },
+    chat = await ChatFake.start();
+    voice = await startVoiceApp({
+      speechEngines: engines(spoken),
+      env: { LLM_API_URL: chat.url, LLM_API_KEY: 'test-key' },
     });
-    await t.app.listen(port, '127.0.0.1');
-    admin = await registerOrganization(t.http);
   });
   afterAll(async () => {
-    await t?.close();
-    await Promise.all([twilio?.close(), chat?.stop()]);
+    await voice?.close();
+    await chat?.stop();
   });
 
-  /** A call answered and streaming, its greeting heard (the caller echoes every mark). */
-  async function greetedCall(...replies: ChatReply[]) {
-    const number = `+1415556${(sequence += 1)}`;
-    const call = await placedCall(t, admin, {
-      integration: 'provider_two',
-      number,
-      credentials: providerCases({ twilio } as never).provider_two.seed(number),
-      agent: { greeting: GREETING, voice: null, language: 'en-US' },
+  const eachProvider = (scenario: (provider: VoiceProvider) => Promise<void>) =>
+    onEachProvider(voice.providers, scenario);
+
+  /**
+   * A call answered and streaming, its greeting's first frame arrived within 1.5 s of the
+   * stream's start. The agent's prompt names the call, so `replies` and `requests` are its own.
+   */
+  async function streamingCall(
+    provider: VoiceProvider,
+    options: { greeting?: string; replies?: ChatReply[] } = {},
+  ) {
+    const tag = `call-${(calls += 1)}`;
+    const call = await placeVoiceCall(voice, provider, {
+      greeting: options.greeting ?? GREETING,
+      prompt: `You are Ada from Acme (${tag}).`,
+      voice: null,
+      language: 'en-US',
     });
-    await twilio.advanceCall(call.id, 'ringing');
-    await twilio.advanceCall(call.id, 'in-progress');
-    const stream = twimlStream(twilio.call(call.id).answerFetch!.responseBody);
-    const caller = await MediaStreamCaller.connect('provider_two', stream.url);
+    chat.replyTo(tag, ...(options.replies ?? []));
+    const stream = await provider.answer(call.id);
+    const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
     caller.start(call.id, stream.token);
-    await waitFor(() => caller.marks.some((mark) => mark.name === 'greeting-end'), {
+    const first = await waitFor(() => caller.frames[0], {
       timeoutMs: 10_000,
       what: 'the greeting',
     });
-    chat.reply(...replies);
+    expect(first.at - caller.startedAt).toBeLessThan(1_500);
     const turns = async () =>
-      (await t.app.get(PhoneLogsRepository).findById(admin.organizationId, call.log.id))!.turns;
-    return { call, caller, turns };
+      (await voice.t.app
+        .get(PhoneLogsRepository)
+        .findById(voice.admin.organizationId, call.log.id))!.turns.map(({ role, text }) => ({
+        role,
+        text,
+      }));
+    return { call, caller, turns, requests: () => chat.requestsMentioning(tag) };
   }
 
-  it('answers what the caller said: transcript to the model, the reply spoken, both stored', async () => {
-    const { call, caller, turns } = await greetedCall({
-      kind: 'text',
-      pieces: ['We open at ', 'nine. We close', ' at five.'],
-    });
-    const requestsBefore = chat.requests.length;
-    transcripts.push('What are your opening hours?');
-    const framesBefore = caller.frames.length;
-    await speak(caller, fixture('opening-hours.ulaw'));
-
-    await waitFor(() => chat.requests.length > requestsBefore, { what: 'the chat request' });
-    expect(JSON.stringify(chat.requests.at(-1)!.body.messages)).toContain(
-      'What are your opening hours?',
-    );
-    await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('reply-')), {
+  /** A streaming call whose greeting has played to its end (the caller echoes every mark). */
+  async function greetedCall(provider: VoiceProvider, ...replies: ChatReply[]) {
+    const greeted = await streamingCall(provider, { replies });
+    await waitFor(() => greeted.caller.marks.some((mark) => mark.name === GREETING_MARK), {
       timeoutMs: 10_000,
-      what: 'the reply',
+      what: 'the end of the greeting',
     });
-    await waitFor(
-      () => caller.marks.filter((mark) => mark.name.startsWith('reply-')).length === 2,
-      {
+    return greeted;
+  }
+
+  it('hears the caller, asks the model with their words, speaks the reply once they stop, stores it all', () =>
+    eachProvider(async (provider) => {
+      const { call, caller, turns, requests } = await greetedCall(provider, {
+        kind: 'text',
+        pieces: ['We open at ', 'nine. We close', ' at five.'],
+      });
+      const said = CALLER_UTTERANCES['opening-hours'];
+      const { startedAt, endedAt } = await caller.play(callerAudio('opening-hours'));
+
+      const [request] = await waitFor(() => requests().length > 0 && requests(), {
+        what: 'the chat request',
+      });
+      expect(JSON.stringify(request.body.messages)).toContain(said);
+      await waitFor(
+        () => caller.marks.filter((mark) => mark.name.startsWith('reply-')).length === 2,
+        { timeoutMs: 10_000, what: 'both sentences played' },
+      );
+      expect(spoken).toEqual(expect.arrayContaining(['We open at nine.', 'We close at five.']));
+      // Nothing was sent while the caller spoke; the reply came after they stopped.
+      const reply = caller.frames.filter((frame) => frame.at > startedAt);
+      expect(reply.length).toBeGreaterThanOrEqual(30);
+      expect(reply[0].at).toBeGreaterThan(endedAt);
+      // Marks in the provider's own message (Plivo: checkpoint, answered by playedStream).
+      expect(caller.received.filter((m) => m.event === provider.markEvent)).toHaveLength(4);
+      const stored = await waitFor(async () => ((await turns()).length === 3 ? turns() : false), {
+        what: 'the stored turns',
+      });
+      expect(stored).toEqual([
+        { role: 'agent', text: GREETING },
+        { role: 'callee', text: said },
+        { role: 'agent', text: 'We open at nine. We close at five.' },
+      ]);
+      expect(provider.hangupRequested(call.id)).toBe(false);
+      caller.close();
+    }));
+
+  it('keeps listening after a backchannel, without asking the model', () =>
+    eachProvider(async (provider) => {
+      const { caller, requests } = await greetedCall(provider);
+      await caller.play(callerAudio('uh-huh'));
+      await caller.play(callerAudio('hello-world'));
+      const [request] = await waitFor(() => requests().length > 0 && requests(), {
+        what: 'the chat request',
+      });
+      const messages = JSON.stringify(request.body.messages);
+      expect(messages).toContain(CALLER_UTTERANCES['hello-world']);
+      expect(messages).not.toContain('uh-huh');
+      expect(requests()).toHaveLength(1);
+      caller.close();
+    }));
+
+  it('clears the reply within 600 ms when the caller barges in, and stores only what was heard', () =>
+    eachProvider(async (provider) => {
+      const long = Array.from(
+        { length: 12 },
+        (_, i) => `Sentence number ${i + 1} of a long reply.`,
+      );
+      const { caller, turns } = await greetedCall(provider, {
+        kind: 'text',
+        pieces: [long.join(' ')],
+      });
+      await caller.play(callerAudio('hello-world'));
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-2'), {
         timeoutMs: 10_000,
-        what: 'both sentences',
-      },
-    );
-    expect(spoken.slice(-2)).toEqual(['We open at nine.', 'We close at five.']);
-    expect(caller.frames.length - framesBefore).toBeGreaterThanOrEqual(30);
-    const stored = await waitFor(async () => ((await turns()).length === 3 ? turns() : false), {
-      what: 'the stored turns',
-    });
-    expect(stored.map(({ role, text }) => ({ role, text }))).toEqual([
-      { role: 'agent', text: GREETING },
-      { role: 'callee', text: 'What are your opening hours?' },
-      { role: 'agent', text: 'We open at nine. We close at five.' },
-    ]);
-    expect(twilio.call(call.id).hangupRequested).toBe(false);
-    caller.close();
-  });
+        what: 'the reply under way',
+      });
+      const { startedAt } = await caller.play(callerAudio('no-thank-you'), 1_000);
+      const clearedAt = await waitFor(() => caller.clears.at(0) ?? false, { what: 'the clear' });
+      // From the first frame of the utterance (its speech starts a little after): within 600 ms.
+      expect(clearedAt - startedAt).toBeLessThan(600);
+      expect(caller.received.filter((m) => m.event === provider.clearEvent)).toHaveLength(1);
 
-  it('keeps listening after a backchannel, without asking the model', async () => {
-    const { caller } = await greetedCall();
-    const requestsBefore = chat.requests.length;
-    transcripts.push('uh-huh');
-    await speak(caller, fixture('uh-huh.ulaw'));
-    transcripts.push('Hello world');
-    await speak(caller, fixture('hello-world.ulaw'));
-    await waitFor(() => chat.requests.length > requestsBefore, { what: 'the chat request' });
-    const messages = JSON.stringify(chat.requests.at(-1)!.body.messages);
-    expect(messages).toContain('Hello world');
-    expect(messages).not.toContain('uh-huh');
-    expect(chat.requests.length).toBe(requestsBefore + 1);
-    caller.close();
-  });
+      const said = CALLER_UTTERANCES['no-thank-you'];
+      const stored = await waitFor(
+        async () => ((await turns()).some((turn) => turn.text === said) ? turns() : false),
+        { what: 'the callee turn' },
+      );
+      const reply = stored.find(
+        (turn) => turn.role === 'agent' && turn.text.startsWith('Sentence'),
+      );
+      // At least the two sentences heard before the barge-in, at most those played before the clear.
+      const played = caller.marks.filter(
+        (mark) => mark.name.startsWith('reply-1-') && mark.at <= clearedAt,
+      ).length;
+      const kept = keptSentences(reply!.text, long);
+      expect(kept).toBeGreaterThanOrEqual(2);
+      expect(kept).toBeLessThanOrEqual(played);
+      expect(played).toBeLessThan(long.length);
+      caller.close();
+    }));
 
-  it('clears the reply when the caller barges in, and stores only what was heard', async () => {
-    const long = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a long reply.`);
-    const { caller, turns } = await greetedCall({ kind: 'text', pieces: [long.join(' ')] });
-    transcripts.push('Hello world');
-    await speak(caller, fixture('hello-world.ulaw'));
-    await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-2'), {
-      timeoutMs: 10_000,
-      what: 'the reply under way',
-    });
-    transcripts.push('No thank you');
-    const speechAt = await speak(caller, fixture('no-thank-you.ulaw'), 1_000);
-    const clearedAt = await waitFor(() => caller.clears.at(0) ?? false, { what: 'the clear' });
-    // From the first frame of the utterance (its speech starts a little after): within 600 ms.
-    expect(clearedAt - speechAt).toBeLessThan(600);
-    const stored = await waitFor(
-      async () => ((await turns()).some((turn) => turn.text === 'No thank you') ? turns() : false),
-      { what: 'the callee turn' },
-    );
-    const reply = stored.find((turn) => turn.role === 'agent' && turn.text.startsWith('Sentence'));
-    expect(reply).toBeDefined();
-    expect(reply!.text).not.toContain('Sentence number 12');
-    caller.close();
-  });
+  it('hangs up at the provider when the model calls end_call', () =>
+    eachProvider(async (provider) => {
+      const { call, caller } = await greetedCall(provider, {
+        kind: 'tool-calls',
+        text: 'Goodbye!',
+        calls: [{ name: 'end_call', arguments: { reason: 'done' } }],
+      });
+      await caller.play(callerAudio('no-thank-you'));
+      await waitFor(() => provider.hangupRequested(call.id), {
+        timeoutMs: 10_000,
+        what: 'the hang-up',
+      });
+      expect(spoken).toContain('Goodbye!');
+      expect(await caller.closed).toBe(1000);
+    }));
 
-  it('hangs up at the provider when the model calls end_call', async () => {
-    const { call, caller } = await greetedCall({
-      kind: 'tool-calls',
-      text: 'Goodbye!',
-      calls: [{ name: 'end_call', arguments: { reason: 'done' } }],
-    });
-    transcripts.push('No thank you');
-    await speak(caller, fixture('no-thank-you.ulaw'));
-    await waitFor(() => twilio.call(call.id).hangupRequested, {
-      timeoutMs: 10_000,
-      what: 'the hang-up',
-    });
-    expect(spoken).toContain('Goodbye!');
-    expect(await caller.closed).toBe(1000);
-  });
+  it('puts the number on the DNC list when the model calls record_opt_out', () =>
+    eachProvider(async (provider) => {
+      const { call, caller } = await greetedCall(provider, {
+        kind: 'tool-calls',
+        calls: [{ name: 'record_opt_out', arguments: { reason: 'asked' } }],
+      });
+      const listed = async () =>
+        (
+          (
+            await voice.t.http
+              .get('/api/dnc/check')
+              .query({ phoneNumber: call.record.phoneNumber })
+              .set({ Authorization: `Bearer ${voice.admin.token}` })
+          ).body as { data: { onDncList: boolean } }
+        ).data.onDncList;
+      expect(await listed()).toBe(false);
+      await caller.play(callerAudio('stop-calling'));
+      await waitFor(listed, { timeoutMs: 10_000, what: 'the DNC entry' });
+      await waitFor(() => provider.hangupRequested(call.id), {
+        timeoutMs: 10_000,
+        what: 'the hang-up',
+      });
+    }));
 
-  it('puts the number on the DNC list when the model calls record_opt_out', async () => {
-    const { call, caller } = await greetedCall({
-      kind: 'tool-calls',
-      calls: [{ name: 'record_opt_out', arguments: { reason: 'asked' } }],
-    });
-    const listed = async () =>
-      (
-        await t.http
-          .get('/api/dnc/check')
-          .query({ phoneNumber: call.record.phoneNumber })
-          .set({ Authorization: `Bearer ${admin.token}` })
-      ).body as { data: { onDncList: boolean } };
-    expect((await listed()).data.onDncList).toBe(false);
-    transcripts.push('Please stop calling me');
-    await speak(caller, fixture('stop-calling.ulaw'));
-    await waitFor(async () => (await listed()).data.onDncList, {
-      timeoutMs: 10_000,
-      what: 'the DNC entry',
-    });
-    await waitFor(() => twilio.call(call.id).hangupRequested, {
-      timeoutMs: 10_000,
-      what: 'the hang-up',
-    });
-  });
+  it('lets the caller cut the greeting short (a backchannel does not), keeping what they heard', () =>
+    eachProvider(async (provider) => {
+      const greeting = Array.from({ length: 12 }, (_, i) => `Part ${i + 1} of the greeting.`);
+      const { caller, turns, requests } = await streamingCall(provider, {
+        greeting: greeting.join(' '),
+        replies: [{ kind: 'text', pieces: ['Sorry to bother you.'] }],
+      });
+      await caller.play(callerAudio('uh-huh'), 600);
+      expect(caller.clears).toHaveLength(0);
+      const { startedAt } = await caller.play(callerAudio('no-thank-you'), 1_000);
+      const clearedAt = await waitFor(() => caller.clears.at(0) ?? false, { what: 'the clear' });
+      expect(clearedAt - startedAt).toBeLessThan(600);
+      expect(caller.received.filter((m) => m.event === provider.clearEvent)).toHaveLength(1);
+      expect(caller.marks.map((mark) => mark.name)).not.toContain(GREETING_MARK);
+
+      const said = CALLER_UTTERANCES['no-thank-you'];
+      await waitFor(() => requests().length > 0, { what: 'the chat request' });
+      const stored = await waitFor(async () => ((await turns()).length === 3 ? turns() : false), {
+        what: 'the stored turns',
+      });
+      expect(stored.slice(1)).toEqual([
+        { role: 'callee', text: said },
+        { role: 'agent', text: 'Sorry to bother you.' },
+      ]);
+      const played = caller.marks.filter(
+        (mark) => mark.name.startsWith('greeting-') && mark.at <= clearedAt,
+      ).length;
+      const kept = keptSentences(stored[0].text, greeting);
+      // The backchannel alone took 1.3 s: the greeting had played on through it.
+      expect(kept).toBeGreaterThanOrEqual(3);
+      expect(kept).toBeLessThanOrEqual(played);
+      expect(requests()[0].body.messages).toEqual(
+        expect.arrayContaining([
+          { role: 'assistant', content: stored[0].text },
+          { role: 'user', content: said },
+        ]),
+      );
+      caller.close();
+    }));
 });

@@ -4,22 +4,16 @@ import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
-import type { Integration } from '../../src/modules/telephony/telephony.types';
-import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
-import {
-  MediaStreamCaller,
-  plivoXmlStream,
-  type StreamInstructions,
-  telnyxStream,
-  twimlStream,
-} from '../fakes/media-stream-caller';
+import { MediaStreamCaller, plivoXmlStream } from '../fakes/media-stream-caller';
 import { ulawTone } from '../fakes/ulaw-tone';
-import { registerOrganization, type RegisteredAdmin } from '../support/factories';
-import { freePort } from '../support/free-port';
 import { LogCapture } from '../support/log-capture';
-import { placedCall } from '../support/placed-call';
-import { providerCases } from '../support/provider-cases';
-import { startTestApp, type TestApp } from '../support/test-app';
+import {
+  placeVoiceCall,
+  startVoiceApp,
+  telnyxStreamingStart,
+  VOICE_INTEGRATIONS,
+  type VoiceApp,
+} from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(60_000);
@@ -53,155 +47,76 @@ function toneEngines(
   };
 }
 
-interface Provider {
-  integration: Integration;
-  /** Rings and answers the call; returns what the answer instructions said to connect. */
-  answer(id: string): Promise<StreamInstructions>;
-  hangupRequested(id: string): boolean;
-}
-
-let sequence = 5000;
-const nextNumber = () => `+1415557${(sequence += 1)}`;
-
-/** The three providers' fakes and the app listening on its PUBLIC_BASE_URL, pointed at them. */
-async function startWithFakes(options: {
-  speechEngines: SpeechEngines;
-  env?: Record<string, string>;
-  logStream?: LogCapture;
-}) {
-  const [plivo, twilio, telnyx] = await Promise.all([
-    PlivoFake.start(),
-    TwilioFake.start(),
-    TelnyxFake.start(),
-  ]);
-  const port = await freePort();
-  const t = await startTestApp({
-    logStream: options.logStream,
-    speechEngines: options.speechEngines,
-    env: {
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      PROVIDER_ONE_API_URL: plivo.baseUrl,
-      PROVIDER_TWO_API_URL: twilio.baseUrl,
-      PROVIDER_THREE_API_URL: telnyx.baseUrl,
-      PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
-      ...options.env,
-    },
-  });
-  await t.app.listen(port, '127.0.0.1');
-  const admin = await registerOrganization(t.http);
-  return {
-    t,
-    admin,
-    port,
-    fakes: { plivo, twilio, telnyx },
-    async close() {
-      await t.close();
-      await Promise.all([plivo.close(), twilio.close(), telnyx.close()]);
-    },
-  };
-}
-
 describe('media stream: the agent speaks its greeting over the provider stream', () => {
   const logs = new LogCapture();
   const spoken: Array<{ text: string; voice: string; language: string }> = [];
-  let plivo: PlivoFake;
-  let twilio: TwilioFake;
-  let telnyx: TelnyxFake;
-  let t: TestApp;
-  let admin: RegisteredAdmin;
-  let port: number;
-  let close: () => Promise<void>;
+  let voice: VoiceApp;
 
   beforeAll(async () => {
-    ({
-      t,
-      admin,
-      port,
-      close,
-      fakes: { plivo, twilio, telnyx },
-    } = await startWithFakes({
+    voice = await startVoiceApp({
       speechEngines: toneEngines(spoken),
       logStream: logs,
       env: { LOG_LEVEL: 'info' },
-    }));
+    });
   });
-  afterAll(() => close?.());
+  afterAll(() => voice?.close());
 
-  const streamingStart = (id: string) =>
-    telnyx.call(id).actions.find((action) => action.action === 'streaming_start')?.body as
-      { stream_url: string; [field: string]: unknown } | undefined;
+  for (const integration of VOICE_INTEGRATIONS) {
+    describe(integration, () => {
+      const provider = () => voice.providers.find((p) => p.integration === integration)!;
+      const sessions = () => voice.t.app.get(CallSessions);
 
-  const providers: Provider[] = [
-    {
-      integration: 'provider_two',
-      async answer(id) {
-        await twilio.advanceCall(id, 'ringing');
-        await twilio.advanceCall(id, 'in-progress');
-        return twimlStream(twilio.call(id).answerFetch!.responseBody);
-      },
-      hangupRequested: (id) => twilio.call(id).hangupRequested,
-    },
-    {
-      integration: 'provider_one',
-      async answer(id) {
-        await plivo.advanceCall(id, 'ringing');
-        await plivo.advanceCall(id, 'in-progress', { Machine: 'false' });
-        const stream = plivoXmlStream(plivo.call(id).answerFetch!.responseBody);
-        expect(stream.attributes).toContain('bidirectional="true"');
-        expect(stream.attributes).toContain('keepCallAlive="true"');
-        expect(stream.attributes).toContain('contentType="audio/x-mulaw;rate=8000"');
-        return stream;
-      },
-      hangupRequested: (id) => plivo.call(id).hangupRequested,
-    },
-    {
-      integration: 'provider_three',
-      async answer(id) {
-        await telnyx.advanceCall(id, 'call.initiated');
-        await telnyx.advanceCall(id, 'call.answered');
-        const body = await waitFor(() => streamingStart(id), { what: 'streaming_start' });
-        expect(body).toMatchObject({
-          stream_track: 'inbound_track',
-          stream_bidirectional_mode: 'rtp',
-          stream_bidirectional_codec: 'PCMU',
+      /** Places and answers a call, checking the answer instructions this provider got. */
+      const placeAndAnswer = async (
+        agent: { voicemailMessage?: string } = {},
+        answeredBy: 'human' | 'machine' = 'human',
+      ) => {
+        const call = await placeVoiceCall(voice, provider(), {
+          greeting: GREETING,
+          voice: null,
+          language: 'en-US',
+          ...agent,
         });
-        expect(telnyx.call(id).actions.map((action) => action.action)).not.toContain('speak');
-        return telnyxStream(body);
-      },
-      hangupRequested: (id) => telnyx.call(id).hangupRequested,
-    },
-  ];
-
-  for (const provider of providers) {
-    describe(provider.integration, () => {
-      const placeAndAnswer = async () => {
-        const number = nextNumber();
-        const call = await placedCall(t, admin, {
-          integration: provider.integration,
-          number,
-          credentials: providerCases({ plivo, twilio, telnyx })[provider.integration].seed(number),
-          agent: { greeting: GREETING, voice: null, language: 'en-US' },
-        });
-        const stream = await provider.answer(call.id);
+        const stream = await provider().answer(call.id, answeredBy);
         expect(stream.url).toBe(
-          `ws://127.0.0.1:${port}/api/telephony/${provider.integration}/stream${provider.integration === 'provider_three' ? `?token=${encodeURIComponent(stream.token)}` : ''}`,
+          `ws://127.0.0.1:${voice.port}/api/telephony/${integration}/stream${integration === 'provider_three' ? `?token=${encodeURIComponent(stream.token)}` : ''}`,
         );
-        expect(stream.token).toMatch(/^[\w-]{43}$/);
+        expect(stream.token).toMatch(/^[0-9a-f]{64}$/);
+        const { plivo, telnyx } = voice.fakes;
+        if (integration === 'provider_one') {
+          const { attributes } = plivoXmlStream(plivo.call(call.id).answerFetch!.responseBody);
+          expect(attributes).toContain('bidirectional="true"');
+          expect(attributes).toContain('keepCallAlive="true"');
+          expect(attributes).toContain('contentType="audio/x-mulaw;rate=8000"');
+          // Plivo takes only letters and digits in extraHeaders values.
+          expect(attributes).toContain(`extraHeaders="token=${stream.token}"`);
+          expect(stream.token).toMatch(/^[A-Za-z0-9]+$/);
+        }
+        if (integration === 'provider_three') {
+          expect(telnyxStreamingStart(telnyx, call.id)).toMatchObject({
+            stream_track: 'inbound_track',
+            stream_bidirectional_mode: 'rtp',
+            stream_bidirectional_codec: 'PCMU',
+          });
+          expect(telnyx.call(call.id).actions.map((action) => action.action)).not.toContain(
+            'speak',
+          );
+        }
         return { call, stream };
       };
 
       it('speaks the greeting in frames paced at real time, marks its end, then hangs up', async () => {
         const { call, stream } = await placeAndAnswer();
-        const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
+        const caller = await MediaStreamCaller.connect(integration, stream.url);
         caller.start(call.id, stream.token);
-        await waitFor(() => provider.hangupRequested(call.id), {
+        await waitFor(() => provider().hangupRequested(call.id), {
           timeoutMs: 10_000,
           what: 'the hang-up at the provider',
         });
         const hungUpAt = performance.now();
         // Then the service closes the stream and forgets the call.
         expect(await caller.closed).toBe(1000);
-        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+        await waitFor(() => sessions().size === 0, { what: 'the session to end' });
 
         expect(spoken.at(-1)).toEqual({ text: GREETING, voice: 'en-us', language: 'en-US' });
         const { frames, marks } = caller;
@@ -231,15 +146,15 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         const first = caller.received.find(
           (message) => message.event !== 'mark' && message.event !== 'checkpoint',
         )!;
-        if (provider.integration === 'provider_two')
+        if (integration === 'provider_two')
           expect(first).toMatchObject({ event: 'media', streamSid: caller.streamId });
-        if (provider.integration === 'provider_one')
+        if (integration === 'provider_one')
           expect(first).toMatchObject({
             event: 'playAudio',
             streamId: caller.streamId,
             media: { contentType: 'audio/x-mulaw', sampleRate: 8000 },
           });
-        if (provider.integration === 'provider_three')
+        if (integration === 'provider_three')
           expect(Object.keys(first).sort()).toEqual(['event', 'media']);
         expect(logs.text).not.toContain(stream.token);
       });
@@ -249,99 +164,90 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         const forgedUrl = new URL(stream.url);
         if (forgedUrl.searchParams.has('token'))
           forgedUrl.searchParams.set('token', `${stream.token}x`);
-        const forged = await MediaStreamCaller.connect(provider.integration, forgedUrl.toString());
+        const forged = await MediaStreamCaller.connect(integration, forgedUrl.toString());
         forged.start(call.id, `${stream.token}x`);
         forged.sendAudio(TONE.subarray(0, 160), 1);
         expect(await forged.closed).toBe(1008);
         expect(forged.frames).toHaveLength(0);
 
-        const valid = await MediaStreamCaller.connect(provider.integration, stream.url);
+        const valid = await MediaStreamCaller.connect(integration, stream.url);
         valid.start(call.id, stream.token);
         await waitFor(() => valid.frames.length > 0, { what: 'the greeting' });
         valid.send({ event: 'stop' });
         valid.close();
         await valid.closed;
         // The caller's stop ends the session mid-greeting: nothing more is sent, nothing is kept.
-        await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+        await waitFor(() => sessions().size === 0, { what: 'the session to end' });
         const heard = valid.frames.length;
         expect(heard).toBeLessThan(FRAMES);
 
-        const reused = await MediaStreamCaller.connect(provider.integration, stream.url);
+        const reused = await MediaStreamCaller.connect(integration, stream.url);
         reused.start(call.id, stream.token);
         expect(await reused.closed).toBe(1008);
         expect(reused.frames).toHaveLength(0);
-        expect(provider.hangupRequested(call.id)).toBe(false);
+        expect(provider().hangupRequested(call.id)).toBe(false);
         expect(valid.frames).toHaveLength(heard);
 
         const refusals = logs.lines.filter(
-          (line) =>
-            line.msg === 'Media stream refused' && line.integration === provider.integration,
+          (line) => line.msg === 'Media stream refused' && line.integration === integration,
         );
         expect(refusals.map((line) => line.reason)).toEqual(['bad token', 'bad token']);
         expect(logs.text).not.toContain(stream.token);
       });
+
+      it('leaves the voicemail message only after the machine greeting ends in its beep, then hangs up', async () => {
+        const VOICEMAIL = 'Sorry we missed you, Grace. Please call Acme back.';
+        const { call, stream } = await placeAndAnswer({ voicemailMessage: VOICEMAIL }, 'machine');
+        const caller = await MediaStreamCaller.connect(integration, stream.url);
+        caller.start(call.id, stream.token);
+        await waitFor(
+          () =>
+            logs.lines.some(
+              (line) => line.msg === 'Media stream opened' && line.call === call.log.id,
+            ),
+          { what: 'the session to open' },
+        );
+
+        // The machine's greeting (1 s of a 300 Hz tone), its 1 kHz beep (300 ms), then silence,
+        // in real time as a provider streams it.
+        const { endedAt: beepEndedAt } = await caller.play(
+          Buffer.concat([ulawTone(300, 1_000), ulawTone(1_000, 300)]),
+          0,
+        );
+        const silence = Buffer.alloc(160, 0xff);
+        for (let i = 0; i < 500 && !provider().hangupRequested(call.id); i++)
+          await caller.play(silence, 0);
+        await waitFor(() => provider().hangupRequested(call.id), {
+          timeoutMs: 10_000,
+          what: 'the hang-up at the provider',
+        });
+        const hungUpAt = performance.now();
+        expect(await caller.closed).toBe(1000);
+
+        expect(spoken.at(-1)).toEqual({ text: VOICEMAIL, voice: 'en-us', language: 'en-US' });
+        expect(caller.frames).toHaveLength(FRAMES);
+        expect(caller.frames[0].at).toBeGreaterThanOrEqual(beepEndedAt);
+        expect(caller.marks.map((mark) => mark.name)).toEqual(['greeting-end']);
+        expect(hungUpAt).toBeGreaterThanOrEqual(caller.marks[0].at);
+        expect(
+          logs.lines.find(
+            (line) =>
+              line.msg === 'Voicemail message after the beep wait' && line.call === call.log.id,
+          ),
+        ).toMatchObject({ outcome: 'beep' });
+
+        // The provider's final callback after the machine verdict makes the attempt voicemail.
+        await provider().complete(call.id);
+        const log = await voice.t.app
+          .get(PhoneLogsRepository)
+          .findById(voice.admin.organizationId, call.log.id);
+        expect(log).toMatchObject({ callStatus: 'voicemail', answeredBy: 'machine' });
+      });
     });
   }
 
-  it('leaves the voicemail message only after the machine greeting ends in its beep, then hangs up', async () => {
-    const VOICEMAIL = 'Sorry we missed you, Grace. Please call Acme back.';
-    const number = nextNumber();
-    const call = await placedCall(t, admin, {
-      integration: 'provider_two',
-      number,
-      credentials: providerCases({ plivo, twilio, telnyx }).provider_two.seed(number),
-      agent: { greeting: GREETING, voicemailMessage: VOICEMAIL, voice: null, language: 'en-US' },
-    });
-    await twilio.advanceCall(call.id, 'ringing');
-    // MachineDetection=Enable reports the machine as it answers, before its greeting.
-    await twilio.advanceCall(call.id, 'in-progress', { AnsweredBy: 'machine_start' });
-    const stream = twimlStream(twilio.call(call.id).answerFetch!.responseBody);
-    const caller = await MediaStreamCaller.connect('provider_two', stream.url);
-    caller.start(call.id, stream.token);
-    await waitFor(
-      () =>
-        logs.lines.some((line) => line.msg === 'Media stream opened' && line.call === call.log.id),
-      { what: 'the session to open' },
-    );
-
-    // The machine's greeting (1 s of a 300 Hz tone), its 1 kHz beep (300 ms), then silence, in
-    // real time as a provider streams it.
-    const machine = Buffer.concat([ulawTone(300, 1_000), ulawTone(1_000, 300)]);
-    let chunk = 0;
-    const sendFrame = async (frame: Buffer) => {
-      caller.sendAudio(frame, (chunk += 1));
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    for (let at = 0; at < machine.length; at += 160)
-      await sendFrame(machine.subarray(at, at + 160));
-    const beepEndedAt = performance.now();
-    const silence = Buffer.alloc(160, 0xff);
-    while (!twilio.call(call.id).hangupRequested && chunk < 500) await sendFrame(silence);
-    await waitFor(() => twilio.call(call.id).hangupRequested, {
-      timeoutMs: 10_000,
-      what: 'the hang-up at the provider',
-    });
-    const hungUpAt = performance.now();
-    expect(await caller.closed).toBe(1000);
-
-    expect(spoken.at(-1)).toEqual({ text: VOICEMAIL, voice: 'en-us', language: 'en-US' });
-    expect(caller.frames).toHaveLength(FRAMES);
-    expect(caller.frames[0].at).toBeGreaterThanOrEqual(beepEndedAt);
-    expect(caller.marks.map((mark) => mark.name)).toEqual(['greeting-end']);
-    expect(hungUpAt).toBeGreaterThanOrEqual(caller.marks[0].at);
-    expect(
-      logs.lines.find(
-        (line) => line.msg === 'Voicemail message after the beep wait' && line.call === call.log.id,
-      ),
-    ).toMatchObject({ outcome: 'beep' });
-
-    // The provider's final callback with the machine verdict makes the attempt voicemail.
-    await twilio.advanceCall(call.id, 'completed');
-    const log = await t.app.get(PhoneLogsRepository).findById(admin.organizationId, call.log.id);
-    expect(log).toMatchObject({ callStatus: 'voicemail', answeredBy: 'machine' });
-  });
-
   it('closes a stream that sends malformed JSON, and refuses other upgrade paths', async () => {
+    const { port, t } = voice;
     const url = `ws://127.0.0.1:${port}/api/telephony/provider_two/stream`;
     const caller = await MediaStreamCaller.connect('provider_two', url);
     caller.sendRaw('{"event": "start",');
@@ -365,41 +271,28 @@ describe.each([
   { case: 'VOICE_RUNTIME=off', runtime: 'off', ready: true },
   { case: 'speech engines not ready', runtime: 'on', ready: false },
 ])('answer instructions when the voice runtime cannot run ($case)', ({ runtime, ready }) => {
-  let plivo: PlivoFake;
-  let twilio: TwilioFake;
-  let telnyx: TelnyxFake;
-  let t: TestApp;
-  let admin: RegisteredAdmin;
-  let close: () => Promise<void>;
+  let voice: VoiceApp;
 
   beforeAll(async () => {
     const engines = toneEngines([]);
-    ({
-      t,
-      admin,
-      close,
-      fakes: { plivo, twilio, telnyx },
-    } = await startWithFakes({
+    voice = await startVoiceApp({
       speechEngines: { ...engines, readiness: () => Promise.resolve({ ready }) },
       env: { VOICE_RUNTIME: runtime },
-    }));
+    });
   });
-  afterAll(() => close?.());
+  afterAll(() => voice?.close());
 
   const streamTokenCount = async () =>
-    (await t.app.get(Database).db.select().from(streamTokens)).length;
+    (await voice.t.app.get(Database).db.select().from(streamTokens)).length;
 
   it('says the greeting with the provider speech verb and hangs up, issuing no stream token', async () => {
-    const call = async (integration: 'provider_two' | 'provider_three') => {
-      const number = nextNumber();
-      const credentials = providerCases({ plivo, twilio, telnyx })[integration].seed(number);
-      return placedCall(t, admin, {
-        integration,
-        number,
-        credentials,
-        agent: { greeting: GREETING },
-      });
-    };
+    const { twilio, telnyx } = voice.fakes;
+    const call = (integration: 'provider_two' | 'provider_three') =>
+      placeVoiceCall(
+        voice,
+        voice.providers.find((provider) => provider.integration === integration)!,
+        { greeting: GREETING },
+      );
     const viaTwilio = await call('provider_two');
     await twilio.advanceCall(viaTwilio.id, 'in-progress');
     const twiml = twilio.call(viaTwilio.id).answerFetch!.responseBody;

@@ -61,10 +61,12 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
     this.logger.setContext(MediaGateway.name);
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     // Absent when the app is built without an HTTP server (the OpenAPI generator, the worker).
     this.httpServer = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
-    this.httpServer?.on('upgrade', this.upgrade);
+    if (!this.httpServer) return;
+    this.httpServer.on('upgrade', this.upgrade);
+    await this.sessions.warmUp();
   }
 
   onModuleDestroy(): void {

@@ -37,7 +37,8 @@ export function plivoExtraHeaders(value: unknown): Record<string, string> {
 
 /**
  * provider_one (Plivo bidirectional audio streams): `start` {streamId, callId} with the
- * extraHeaders, `media`, `playedStream` (a checkpoint reached), `clearedAudio`, `stop`.
+ * extraHeaders (`k=v` pairs, as the <Stream> attribute gave them), `media`, `playedStream` (a
+ * checkpoint reached), `clearedAudio`, `stop`.
  * Outbound: playAudio, checkpoint, clearAudio, each naming the streamId.
  */
 export class PlivoStream implements ProviderStream {
@@ -60,7 +61,9 @@ export class PlivoStream implements ProviderStream {
       }
       case 'media':
         return audioEvent(message);
+      // `played` is the name older Plivo documents give the checkpoint's answer.
       case 'playedStream':
+      case 'played':
         return markEvent(stringAt(message, 'name'));
       case 'clearedAudio':
         return { kind: 'cleared' };

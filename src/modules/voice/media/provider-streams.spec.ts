@@ -63,12 +63,16 @@ describe('provider media streams', () => {
       stream.read({
         event: 'start',
         start: { streamId: 'S1', callId: 'C1' },
-        extra_headers: '{"token":"t0k"}',
+        extra_headers: 'token=t0k;other=1',
       }),
     ).toEqual({ kind: 'start', streamId: 'S1', providerCallId: 'C1', token: 't0k' });
     expect(stream.read({ event: 'playedStream', streamId: 'S1', name: 'm1' })).toEqual({
       kind: 'mark',
       name: 'm1',
+    });
+    expect(stream.read({ event: 'played', streamId: 'S1', name: 'm0' })).toEqual({
+      kind: 'mark',
+      name: 'm0',
     });
     expect(stream.read({ event: 'clearedAudio', streamId: 'S1' })).toEqual({ kind: 'cleared' });
     stream.sendAudio(frame);

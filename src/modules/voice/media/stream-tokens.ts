@@ -9,17 +9,21 @@ import { type StreamGrant, StreamTokensRepository } from './stream-tokens.reposi
  */
 export const STREAM_TOKEN_TTL_SECONDS = 300;
 
-/** Longest token we hash; ours are 43 characters, anything far longer is not one of ours. */
+/** Longest token we hash; ours are 64 characters, anything far longer is not one of ours. */
 const MAX_TOKEN_LENGTH = 256;
 
-/** Single-use stream tokens: 256 random bits handed to the provider, only their hash kept. */
+/**
+ * Single-use stream tokens: 256 random bits handed to the provider, only their hash kept. Hex,
+ * because Plivo's <Stream extraHeaders> carries only [A-Za-z0-9] values: a base64url token's
+ * '-' or '_' (in three tokens of four) would not reach the stream.
+ */
 @Injectable()
 export class StreamTokens {
   constructor(private readonly tokens: StreamTokensRepository) {}
 
   /** A new token for this call (inside the answer's transaction: it exists once that commits). */
   async issue(organizationId: string, phoneLogId: string): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
+    const token = randomBytes(32).toString('hex');
     await this.tokens.insert(
       organizationId,
       phoneLogId,

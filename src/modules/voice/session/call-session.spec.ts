@@ -11,7 +11,8 @@ import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import type { CallContext, CallContexts } from './call-contexts';
 import { BEEP_WAIT_MS } from './beep-wait';
-import { CallSession, GREETING_MARK, START_TIMEOUT_MS } from './call-session';
+import { CallSession, START_TIMEOUT_MS } from './call-session';
+import { GREETING_MARK } from './conversation';
 
 class Output implements MediaOutput {
   readonly frames: Buffer[] = [];

@@ -9,10 +9,7 @@ import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import { BeepWait } from './beep-wait';
 import type { CallContext, CallContexts } from './call-contexts';
-import { Conversation, type ConversationServices } from './conversation';
-
-/** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
-export const GREETING_MARK = 'greeting-end';
+import { Conversation, type ConversationServices, GREETING_MARK } from './conversation';
 
 /** A socket that has not presented its token by then is closed. */
 export const START_TIMEOUT_MS = 10_000;
@@ -34,10 +31,11 @@ type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
 
 /**
  * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
- * and paced out in real time → the conversation (listen, think, speak; see Conversation). With
- * no model configured, or no agent to talk (a voicemail message), the greeting is all: once its
- * mark is played the call is hung up over REST. A voicemail message waits for the machine's beep
- * first, so it is recorded rather than spoken over the machine's greeting. Audio before the token is accepted is never
+ * and paced out in real time → the conversation (listen, think, speak; see Conversation, which
+ * speaks the greeting itself so the caller can interrupt it). With no model configured, or no
+ * agent to talk (a voicemail message), the greeting is all: once its mark is played the call is
+ * hung up over REST. A voicemail message waits for the machine's beep first, so it is recorded
+ * rather than spoken over the machine's greeting. Audio before the token is accepted is never
  * looked at.
  */
 export class CallSession {
@@ -133,7 +131,9 @@ export class CallSession {
             hangUp: () => this.hangUp(),
           },
         );
-        this.conversation.greeted(call.speech.text, new Date().toISOString());
+        // The conversation speaks the greeting itself, so the caller can interrupt it.
+        await this.conversation.greet(call.speech.text);
+        return;
       }
       await this.speak(call.speech.text, this.abort.signal);
       if (this.state === 'speaking') this.paced.mark(GREETING_MARK);

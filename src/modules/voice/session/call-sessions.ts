@@ -21,13 +21,13 @@ export class CallSessions implements OnModuleDestroy {
   private readonly deps: SessionDependencies;
 
   constructor(
-    @InjectConfig() config: AppConfig,
+    @InjectConfig() private readonly config: AppConfig,
     @Inject(SPEECH_ENGINES) engines: SpeechEngines,
     tokens: StreamTokens,
     pacer: OutboundPacer,
     calls: CallContexts,
-    logger: PinoLogger,
-    vad: VoiceActivityDetector,
+    private readonly logger: PinoLogger,
+    private readonly vad: VoiceActivityDetector,
     @Inject(CHAT_MODEL) chat: ChatModel,
     prompts: TurnPromptService,
     turns: PhoneLogsRepository,
@@ -46,6 +46,18 @@ export class CallSessions implements OnModuleDestroy {
           ? null
           : { vad, stt: engines.stt, chat, prompts, turns, dnc },
     };
+  }
+
+  /**
+   * Loads the voice activity model before the first call when calls hold conversations: the
+   * load blocks the event loop for a few hundred ms, which on a live call would hold back its
+   * greeting and every other call's paced audio.
+   */
+  async warmUp(): Promise<void> {
+    if (!this.config.voice.runtime || !this.deps.conversation) return;
+    const readiness = await this.vad.readiness();
+    if (!readiness.ready)
+      this.logger.warn({ reason: readiness.reason }, 'Voice activity model not loaded');
   }
 
   open(integration: Integration, output: MediaOutput): CallSession {

@@ -8,7 +8,7 @@ import type { ProbabilityListener } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { CallContext } from './call-contexts';
-import { Conversation } from './conversation';
+import { Conversation, GREETING_MARK } from './conversation';
 import {
   APOLOGY,
   isBackchannel,
@@ -52,6 +52,8 @@ function harness(options: {
   interruptible?: boolean;
   maxCallSeconds?: number;
   silenceMs?: number;
+  /** How long each sentence synthesized plays (one frame by default). */
+  sentenceMs?: number;
 }) {
   let hangUps = 0;
   const transferNumbers: Array<string | null> = [];
@@ -124,7 +126,7 @@ function harness(options: {
       output,
       speak: (said) => {
         spoken.push(said);
-        paced.enqueue(Buffer.alloc(160, 1));
+        paced.enqueue(Buffer.alloc(8 * (options.sentenceMs ?? 20), 1));
         return Promise.resolve();
       },
       hangUp: () => {
@@ -164,7 +166,7 @@ describe('Conversation', () => {
 
   it('answers a turn sentence by sentence and stores both turns, ignoring a backchannel', async () => {
     const h = harness({ replies: [text('We open at ', 'nine. We close at five.')] });
-    h.conversation.greeted('Hello!', new Date().toISOString());
+    await h.conversation.greet('Hello!');
     h.utter('uh-huh');
     h.utter('');
     await until(() => h.transcripts.length === 0, 'both turns to be heard');
@@ -172,8 +174,8 @@ describe('Conversation', () => {
     expect(h.requests).toHaveLength(0);
     h.utter('When are you open?');
     await until(() => h.stored.length === 3, 'the reply to be stored');
-    expect(h.spoken).toEqual(['We open at nine.', 'We close at five.']);
-    expect(h.marks).toEqual(['reply-1-1', 'reply-1-2']);
+    expect(h.spoken).toEqual(['Hello!', 'We open at nine.', 'We close at five.']);
+    expect(h.marks).toEqual(['greeting-1', GREETING_MARK, 'reply-1-1', 'reply-1-2']);
     // transfer_call is not carried out yet, so the model is not offered it.
     expect(h.transferNumbers).toEqual([null]);
     expect(h.roles()).toEqual([
@@ -248,12 +250,71 @@ describe('Conversation', () => {
     }
   });
 
+  describe('the greeting', () => {
+    const GREETING = 'Hello Grace. This is Ada from Acme. I am calling about your order.';
+
+    it('is cut off by a caller who talks over it; only the sentences heard are stored', async () => {
+      const h = harness({ replies: [text('Sorry to bother you.')], sentenceMs: 300 });
+      const greeted = h.conversation.greet(GREETING);
+      await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
+      h.utter('No thank you');
+      await greeted;
+      expect(h.cleared).toHaveLength(1);
+      await until(() => h.stored.length === 3, 'the reply');
+      expect(h.roles()).toEqual([
+        'agent: Hello Grace.',
+        'callee: No thank you',
+        'agent: Sorry to bother you.',
+      ]);
+      expect(h.marks).not.toContain(GREETING_MARK);
+      expect(h.requests[0].messages.map((m) => m.content)).toEqual([
+        'Hello Grace.',
+        'No thank you',
+      ]);
+      h.conversation.end();
+    });
+
+    it('plays on through a backchannel and a short sound', async () => {
+      const h = harness({ replies: [], sentenceMs: 300 });
+      const greeted = h.conversation.greet(GREETING);
+      await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
+      h.utter('uh-huh', 320);
+      h.utter('', 200);
+      await greeted;
+      expect(h.cleared).toHaveLength(0);
+      expect(h.marks).toContain(GREETING_MARK);
+      expect(h.roles()).toEqual([`agent: ${GREETING}`]);
+      expect(h.requests).toHaveLength(0);
+      h.conversation.end();
+    });
+
+    it('of an agent that is not interruptible plays to the end; the turn is answered after', async () => {
+      const h = harness({
+        replies: [text('Sorry to bother you.')],
+        interruptible: false,
+        sentenceMs: 300,
+      });
+      const greeted = h.conversation.greet(GREETING);
+      await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
+      h.utter('No thank you');
+      await greeted;
+      await until(() => h.stored.length === 3, 'the reply');
+      expect(h.cleared).toHaveLength(0);
+      expect(h.roles()).toEqual([
+        `agent: ${GREETING}`,
+        'callee: No thank you',
+        'agent: Sorry to bother you.',
+      ]);
+      h.conversation.end();
+    });
+  });
+
   it('asks once whether a silent caller is there, then says goodbye and hangs up', async () => {
     const h = harness({ replies: [], silenceMs: 40 });
-    h.conversation.greeted('Hello!', new Date().toISOString());
-    h.conversation.markPlayed('greeting-end');
+    await h.conversation.greet('Hello!');
+    h.conversation.markPlayed(GREETING_MARK);
     await until(() => h.hangUps() === 1, 'the hang-up');
-    expect(h.spoken).toEqual([STILL_THERE, SILENT_GOODBYE]);
+    expect(h.spoken).toEqual(['Hello!', STILL_THERE, SILENT_GOODBYE]);
     expect(h.roles()).toEqual([
       'agent: Hello!',
       `agent: ${STILL_THERE}`,

@@ -30,6 +30,9 @@ export interface ConversationTiming {
 
 export const DEFAULT_TIMING: ConversationTiming = { silenceMs: 8_000 };
 
+/** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
+export const GREETING_MARK = 'greeting-end';
+
 /** What a conversation needs of the services around it (injected: the session's unit tests fake them). */
 export interface ConversationServices {
   vad: Pick<VoiceActivityDetector, 'open'>;
@@ -52,9 +55,13 @@ export interface SessionSide {
 
 type Agent = NonNullable<CallContext['agent']>;
 
-/** One reply in progress: aborted by barge-in, a newer caller turn, or the end of the call. */
+/**
+ * One reply in progress (the greeting is one too): aborted by barge-in, a newer caller turn, or
+ * the end of the call.
+ */
 interface Reply {
-  id: number;
+  /** Names the marks sent after its sentences: `${name}-1`, `${name}-2`… */
+  name: string;
   abort: AbortController;
   /** Each sentence queued, with the mark sent after it. */
   sentences: { text: string; mark: string }[];
@@ -102,9 +109,23 @@ export class Conversation {
     this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
   }
 
-  /** The greeting, already spoken by the session: the first turn of the conversation. */
-  greeted(text: string, startedAt: string): void {
-    this.record({ role: 'agent', text, startedAt });
+  /**
+   * Speaks the greeting as the first reply, sentence by sentence, so a caller who talks over it
+   * interrupts it like any reply (an interruptible agent) and the stored turn keeps only what
+   * they heard; its end is marked GREETING_MARK. Resolves once it has played or was cut off.
+   */
+  greet(text: string): Promise<void> {
+    const reply = this.startReply('greeting');
+    const splitter = new SentenceSplitter();
+    const played = (async () => {
+      await this.say(reply, [...splitter.push(text), ...splitter.flush()]);
+      if (reply.abort.signal.aborted || this.ended) return;
+      this.session.paced.mark(GREETING_MARK);
+      await this.finishReply(reply);
+    })();
+    // A synthesis failure is the session's to handle; a turn waiting on the greeting only waits.
+    this.replied = played.catch(() => undefined);
+    return played;
   }
 
   hear(ulaw: Buffer): void {
@@ -177,14 +198,25 @@ export class Conversation {
     this.storeReply(reply, (sentence) => this.heard.has(sentence.mark));
   }
 
-  private async respond(): Promise<void> {
-    const reply: Reply = {
-      id: ++this.replies,
+  private startReply(name: string): Reply {
+    this.reply = {
+      name,
       abort: new AbortController(),
       sentences: [],
       startedAt: new Date().toISOString(),
     };
-    this.reply = reply;
+    return this.reply;
+  }
+
+  /** Once every frame of the reply has gone out, stores all of it (unless it was cut off). */
+  private async finishReply(reply: Reply): Promise<void> {
+    await this.session.paced.drained();
+    if (reply.abort.signal.aborted || this.ended) return;
+    this.storeReply(reply, () => true);
+  }
+
+  private async respond(): Promise<void> {
+    const reply = this.startReply(`reply-${++this.replies}`);
     const { signal } = reply.abort;
     const tools: ChatToolCall[] = [];
     try {
@@ -214,9 +246,8 @@ export class Conversation {
     if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall)) this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
-    await this.session.paced.drained();
+    await this.finishReply(reply);
     if (signal.aborted || this.ended) return;
-    this.storeReply(reply, () => true);
     if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
   }
@@ -226,7 +257,7 @@ export class Conversation {
       if (reply.abort.signal.aborted) return;
       await this.session.speak(text, reply.abort.signal);
       if (reply.abort.signal.aborted) return;
-      const mark = `reply-${reply.id}-${reply.sentences.length + 1}`;
+      const mark = `${reply.name}-${reply.sentences.length + 1}`;
       reply.sentences.push({ text, mark });
       this.session.paced.mark(mark);
     }

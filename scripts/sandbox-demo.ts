@@ -1,14 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { verifyWebhook } from '@app/webhooks';
-import { loadConfig } from '../src/config';
-import { createApp } from '../src/create-app';
-import type { AutoOutcome, CallbackDelivery, HttpFake } from '../test/fakes';
-import { startProviderFakes, type ProviderFakes } from '../test/fakes/sandbox';
-import { freePort } from '../test/support/free-port';
-import { type ReceivedDelivery, WebhookReceiver } from '../test/support/webhook-receiver';
+import type { AutoOutcome, CallbackDelivery } from '../test/fakes';
+import type { ReceivedDelivery } from '../test/support/webhook-receiver';
+import { SandboxServices } from './sandbox-services';
 
 /** How each demo callee answers, one outcome per attempt (the batch retries once). */
 const SCRIPTS: AutoOutcome[][] = [['completed'], ['busy', 'completed'], ['no-answer', 'no-answer']];
@@ -36,11 +28,6 @@ export interface DemoResult {
   unverified: number;
 }
 
-interface Envelope<T> {
-  status: boolean;
-  message: string;
-  data: T;
-}
 interface PhoneLog {
   callStatus: string;
   callDuration: number;
@@ -59,12 +46,7 @@ interface CallRecord {
  * removes everything it started or wrote.
  */
 export class SandboxDemo {
-  private fakes?: ProviderFakes;
-  private receiver?: WebhookReceiver;
-  private app?: NestExpressApplication;
-  private dataDir?: string;
-  private base = '';
-  private token = '';
+  private services?: SandboxServices;
   private secret = '';
   private callbacks = 0;
   private events = 0;
@@ -76,20 +58,9 @@ export class SandboxDemo {
 
   async run(): Promise<DemoResult> {
     const { print } = this.options;
-    await this.start();
-    const registered = await this.call<{ accessToken: string; user: { _id: string } }>(
-      'POST',
-      '/api/auth/register',
-      {
-        organizationName: 'Sandbox Demo',
-        name: 'Demo Admin',
-        email: 'demo@example.com',
-        password: 'sandbox demo password',
-      },
-    );
-    this.token = registered.accessToken;
-    const userId = registered.user._id;
-    const fakes = this.fakes!;
+    const services = await this.start();
+    const { userId } = await services.register();
+    const { fakes, receiver } = services;
     const phones = [
       {
         integration: 'provider_one',
@@ -112,7 +83,7 @@ export class SandboxDemo {
     ];
     const phoneIds: string[] = [];
     for (const phone of phones) {
-      const added = await this.call<{ _id: string }>('POST', '/api/call/add-phone', {
+      const added = await services.call<{ _id: string }>('POST', '/api/call/add-phone', {
         userId,
         phoneNumber: phone.number,
         integration: phone.integration,
@@ -122,21 +93,21 @@ export class SandboxDemo {
       phoneIds.push(added._id);
       print(`Added ${phone.integration} number ${phone.number}`);
     }
-    const agent = await this.call<{ _id: string }>('POST', '/api/agents', {
+    const agent = await services.call<{ _id: string }>('POST', '/api/agents', {
       agent_name: 'Ava',
       prompt: 'You remind the customer of their appointment.',
       greeting: 'Hello, this is Ava from the Switchboard sandbox.',
     });
-    const hook = await this.call<{ _id: string; secret: string }>('POST', '/api/webhooks', {
+    const hook = await services.call<{ _id: string; secret: string }>('POST', '/api/webhooks', {
       name: 'Sandbox receiver',
-      url: this.receiver!.url('/switchboard'),
+      url: receiver.url('/switchboard'),
       events: CALL_EVENTS,
     });
     this.secret = hook.secret;
-    print(`Agent ${agent._id} speaks; webhook ${hook._id} → ${this.receiver!.url('/switchboard')}`);
+    print(`Agent ${agent._id} speaks; webhook ${hook._id} → ${receiver.url('/switchboard')}`);
 
     const contacts = this.contacts(phones.length * CONTACTS_PER_NUMBER);
-    const batchId = await this.call<string>('POST', '/api/call/createBatch', {
+    const batchId = await services.call<string>('POST', '/api/call/createBatch', {
       batchName: 'Sandbox demo',
       callingNumbers: phoneIds,
       agentId: agent._id,
@@ -166,41 +137,22 @@ export class SandboxDemo {
 
   /** Stops the service, the fakes and the receiver, and removes the demo's data directory. */
   async close(): Promise<void> {
-    for (const fake of this.fakeList()) fake.autoProgress = undefined;
-    await Promise.all(this.fakeList().map((fake) => fake.settled()));
-    await this.app?.close();
-    await Promise.all([this.fakes?.close(), this.receiver?.close()]);
-    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
-    this.app = this.fakes = this.receiver = this.dataDir = undefined;
+    await this.services?.close();
+    this.services = undefined;
   }
 
-  private async start(): Promise<void> {
-    this.fakes = await startProviderFakes();
-    this.receiver = await WebhookReceiver.start();
-    this.receiver.onDelivery = (delivery) => this.onEvent(delivery);
-    for (const [name, fake] of this.namedFakes()) {
+  private async start(): Promise<SandboxServices> {
+    const services = await SandboxServices.start(this.options.env);
+    this.services = services;
+    services.receiver.onDelivery = (delivery) => this.onEvent(delivery);
+    for (const [name, fake] of services.namedFakes()) {
       fake.onDelivery = (delivery) => this.onCallback(name, delivery);
       fake.autoProgress = (to) => this.outcomes.get(to)?.shift() ?? 'failed';
     }
-    const env = this.options.env;
-    const port = env.PORT ? Number(env.PORT) : await freePort();
-    if (!env.DATABASE_URL) this.dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
-    const config = loadConfig({
-      LOG_LEVEL: 'warn',
-      ...env,
-      ...this.fakes.env,
-      ...(this.dataDir ? { DATA_DIR: this.dataDir } : {}),
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // The receiver is on 127.0.0.1, with the test CA's certificate (NODE_EXTRA_CA_CERTS).
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    });
-    this.app = await createApp(config);
-    await this.app.listen(port, '127.0.0.1');
-    this.base = `http://127.0.0.1:${port}`;
     this.options.print(
-      `Switchboard demo at ${this.base} (data: ${this.dataDir ?? 'DATABASE_URL'})`,
+      `Switchboard demo at ${services.base} (data: ${services.dataDir ?? 'DATABASE_URL'})`,
     );
+    return services;
   }
 
   private contacts(count: number) {
@@ -218,7 +170,7 @@ export class SandboxDemo {
   private async untilDone(batchId: string, userId: string): Promise<DemoResult> {
     const deadline = Date.now() + (this.options.timeoutMs ?? 90_000);
     for (;;) {
-      const listed = await this.call<{ batches: Array<Record<string, unknown>> }>(
+      const listed = await this.services!.call<{ batches: Array<Record<string, unknown>> }>(
         'GET',
         `/api/call/batches/${userId}?limit=100`,
       );
@@ -250,7 +202,7 @@ export class SandboxDemo {
   }
 
   private async records(batchId: string): Promise<CallRecord[]> {
-    const details = await this.call<{ data: CallRecord[] }>(
+    const details = await this.services!.call<{ data: CallRecord[] }>(
       'GET',
       `/api/call/batch-details/${batchId}?limit=100`,
     );
@@ -275,47 +227,15 @@ export class SandboxDemo {
   }
 
   private onEvent(delivery: ReceivedDelivery): void {
+    const event = this.services!.verify(delivery, this.secret);
     let line: string;
-    try {
-      const event = verifyWebhook<{ type: string; data: { call_id: string; sequence: number } }>(
-        delivery.body,
-        delivery.headers,
-        this.secret,
-      );
+    if (event.verified) {
       this.events += 1;
-      line = `${event.type.padEnd(15)} call ${event.data.call_id} #${event.data.sequence}  signature verified`;
-    } catch (error) {
+      line = `${event.type.padEnd(15)} call ${event.data.call_id} #${String(event.data.sequence)}  signature verified`;
+    } else {
       this.unverified += 1;
-      line = `unverifiable delivery: ${error instanceof Error ? error.message : String(error)}`;
+      line = `unverifiable delivery: ${event.reason}`;
     }
     this.options.print(`  event     ${line}`);
-  }
-
-  private namedFakes(): Array<[string, HttpFake]> {
-    const fakes = this.fakes;
-    if (!fakes) return [];
-    return [
-      ['Plivo', fakes.plivo.fake],
-      ['Twilio', fakes.twilio.fake],
-      ['Telnyx', fakes.telnyx.fake],
-    ];
-  }
-
-  private fakeList(): HttpFake[] {
-    return this.namedFakes().map(([, fake]) => fake);
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const envelope = (await response.json()) as Envelope<T>;
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${envelope.message}`);
-    return envelope.data;
   }
 }

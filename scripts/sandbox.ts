@@ -4,15 +4,24 @@ import { loadConfig } from '../src/config';
 import { createApp } from '../src/create-app';
 import { ShutdownOnSignals } from '../src/shutdown';
 import { SandboxDemo } from './sandbox-demo';
+import { SandboxTalk } from './sandbox-talk';
 
 /**
  * Switchboard on its embedded defaults next to fake Plivo, Twilio, Telnyx and Graph API servers,
  * so the phone-number and messaging flows can be tried without provider accounts. Prints
  * ready-to-send add-phone and messaging-integration bodies.
  * With `--demo`: dials a demo batch end to end on a throw-away database and exits (SandboxDemo).
+ * With `--talk`: one call on which the agent and a recorded caller hold a conversation, with the
+ * offline speech engine for real (SandboxTalk); `--save-audio` keeps the call as a .wav.
  */
 async function main(): Promise<void> {
-  if (process.argv.includes('--demo')) return demo();
+  if (process.argv.includes('--talk')) {
+    const saveAudio = process.argv.includes('--save-audio');
+    return runToEnd(new SandboxTalk({ env: process.env, print: console.log, saveAudio }));
+  }
+  if (process.argv.includes('--demo')) {
+    return runToEnd(new SandboxDemo({ env: process.env, print: (line) => console.log(line) }));
+  }
   const fakes = await startProviderFakes();
   const config = loadConfig({ ...process.env, ...fakes.env });
   const app = await createApp(config);
@@ -61,11 +70,11 @@ async function main(): Promise<void> {
     })}`,
   );
   console.log('To watch a batch dial end to end instead: npm run sandbox -- --demo');
+  console.log('To hear the agent hold a conversation: npm run sandbox -- --talk [--save-audio]');
 }
 
-/** The demo to its end (or Ctrl-C), then everything it started is stopped and removed. */
-async function demo(): Promise<void> {
-  const sandbox = new SandboxDemo({ env: process.env, print: (line) => console.log(line) });
+/** A demo to its end (or Ctrl-C), then everything it started is stopped and removed. */
+async function runToEnd(sandbox: { run(): Promise<unknown>; close(): Promise<void> }) {
   let stopping = false;
   const stop = (code: number) => {
     if (stopping) return;

@@ -31,7 +31,7 @@ ensure_redis() {
 # The offline speech engine the voice tests speak and listen with (contract §8): Debian packages,
 # installed only when a binary or the model is missing.
 ensure_speech_packages() {
-  if command -v espeak-ng >/dev/null && command -v pocketsphinx_continuous >/dev/null &&
+  if command -v espeak-ng >/dev/null && command -v pocketsphinx_batch >/dev/null &&
     command -v sox >/dev/null && [ -d /usr/share/pocketsphinx/model/en-us/en-us ]; then
     return
   fi

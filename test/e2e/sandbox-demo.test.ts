@@ -1,13 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { waitFor } from '../support/wait-for';
 
-// `npm run sandbox -- --demo` as users run it: a clean environment (no DATABASE_URL or
-// REDIS_URL: embedded PGlite and the in-process queue), to its end or to Ctrl-C.
+// `npm run sandbox -- --demo` and `-- --talk` as users run them: a clean environment (no
+// DATABASE_URL, REDIS_URL or LLM_API_URL: embedded PGlite, the in-process queue, the offline speech
+// engine and the local chat stand-in), to the end or to Ctrl-C.
 
 const ROOT = resolve(__dirname, '../..');
 const RUN_TIMEOUT_MS = 150_000;
+// A real conversation: three turns heard by PocketSphinx and answered in real time, on cores that
+// other work shares.
+const TALK_TIMEOUT_MS = 300_000;
 jest.setTimeout(RUN_TIMEOUT_MS + 30_000);
 
 interface Run {
@@ -18,10 +22,15 @@ interface Run {
 
 const running = new Set<ChildProcess>();
 
-function startDemo(): Run {
+function startDemo(...args: string[]): Run {
   const child = spawn(
     process.execPath,
-    ['-r', '@swc-node/register', join('scripts', 'sandbox.ts'), '--demo'],
+    [
+      '-r',
+      '@swc-node/register',
+      join('scripts', 'sandbox.ts'),
+      ...(args.length ? args : ['--demo']),
+    ],
     {
       cwd: ROOT,
       env: {
@@ -47,6 +56,14 @@ function startDemo(): Run {
 
 const dataDirOf = (output: string) => /\(data: ([^)]+)\)/.exec(output)?.[1];
 
+async function toTheEnd(run: Run, timeoutMs = RUN_TIMEOUT_MS): Promise<number | null | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    run.exited,
+    new Promise<'timeout'>((settle) => (timer = setTimeout(() => settle('timeout'), timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
+}
+
 describe('npm run sandbox -- --demo', () => {
   afterAll(() => {
     for (const child of running) child.kill('SIGKILL');
@@ -54,13 +71,7 @@ describe('npm run sandbox -- --demo', () => {
 
   it('dials the demo batch to completion, verifies every event and leaves nothing behind', async () => {
     const demo = startDemo();
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([
-      demo.exited,
-      new Promise<'timeout'>(
-        (settle) => (timer = setTimeout(() => settle('timeout'), RUN_TIMEOUT_MS)),
-      ),
-    ]).finally(() => clearTimeout(timer));
+    const code = await toTheEnd(demo);
     const output = demo.output();
     expect({ code, output }).toMatchObject({ code: 0 });
     expect(output).toContain('enforceCalleeLocalHours false');
@@ -93,4 +104,52 @@ describe('npm run sandbox -- --demo', () => {
     expect(dataDir).toBeDefined();
     expect(existsSync(dataDir!)).toBe(false);
   });
+
+  it(
+    '--talk: the agent and the recorded caller hold a conversation, transcribed and analysed',
+    async () => {
+      const talk = startDemo('--talk', '--save-audio');
+      const code = await toTheEnd(talk, TALK_TIMEOUT_MS);
+      const output = talk.output();
+      expect({ code, output }).toMatchObject({ code: 0 });
+      expect(output).toContain('No LLM_API_URL set');
+      const turns = [...output.matchAll(/^ {2}(Agent |Caller): (.*)$/gm)].map(([, role, text]) => ({
+        role: role.trim(),
+        text,
+      }));
+      expect(turns[0]).toEqual({
+        role: 'Agent',
+        text: 'Hello, this is Ava from the Switchboard sandbox. How can I help?',
+      });
+      // The offline engine heard the caller's question, and the agent answered it from the
+      // knowledge base, then said goodbye and hung up.
+      const question = turns.findIndex(
+        (turn) => turn.role === 'Caller' && turn.text.includes('located'),
+      );
+      expect(question).toBeGreaterThan(0);
+      expect(turns[question + 1]).toEqual({
+        role: 'Agent',
+        text: expect.stringContaining('12 Harbour Street') as string,
+      });
+      expect(turns.at(-1)).toEqual({ role: 'Agent', text: 'Thank you for calling. Goodbye!' });
+      for (const type of ['call.completed', 'call.summary.generated', 'call.analysis.completed']) {
+        expect(output).toMatch(
+          new RegExp(`event {3}${type.replace(/\./g, '\\.')} .*signature verified`),
+        );
+      }
+      expect(output).not.toContain('unverifiable');
+      const dataDir = dataDirOf(output);
+      expect(dataDir).toBeDefined();
+      expect(existsSync(dataDir!)).toBe(false);
+      const audio = /to listen to .*: (\S+\.wav)/.exec(output)?.[1];
+      expect(audio).toBeDefined();
+      try {
+        // Both sides, some seconds of them: 8 kHz 16-bit mono after a 44-byte header.
+        expect(statSync(audio!).size).toBeGreaterThan(44 + 16000 * 5);
+      } finally {
+        rmSync(dirname(audio!), { recursive: true, force: true });
+      }
+    },
+    TALK_TIMEOUT_MS + 30_000,
+  );
 });

@@ -9,7 +9,9 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { flood, type Flood } from './flood';
+import type { StreamInstructions } from './media-stream-caller';
 
 /** A urlencoded body or query string: a repeated key becomes an array, in order. */
 export type FormBody = Record<string, string | string[]>;
@@ -96,6 +98,19 @@ export interface CallbackDelivery {
  * again (no callback: a lost call for the dialer's recovery).
  */
 export type AutoOutcome = 'completed' | 'busy' | 'no-answer' | 'failed' | 'hold';
+
+/** An auto-progressed call the fake answered, handed to `HttpFake.conversation`. */
+export interface AnsweredCall {
+  integration: Integration;
+  /** The provider's id of the call (what its media stream's `start` carries). */
+  callId: string;
+  /** Where the answer told the provider to stream the call's audio, once it has (bounded wait). */
+  stream(): Promise<StreamInstructions>;
+  /** Whether Switchboard asked the provider to end the call. */
+  hangupRequested(): boolean;
+}
+
+const STREAM_WAIT_MS = 10_000;
 
 interface Route {
   method: string;
@@ -188,6 +203,12 @@ export abstract class HttpFake {
   autoProgress: ((to: string) => AutoOutcome) | undefined;
   /** Told of each callback once its receiver answered (the sandbox prints them). */
   onDelivery: ((delivery: CallbackDelivery) => void) | undefined;
+  /**
+   * Auto-progress only: each answered call is handed to this before it ends, and the fake hangs
+   * up when it resolves (the sandbox's caller talks on the call's media stream meanwhile). It
+   * should not reject: a failure is its own to report; the call then ends all the same.
+   */
+  conversation: ((call: AnsweredCall) => Promise<void>) | undefined;
   private readonly autoRuns = new Set<Promise<void>>();
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
@@ -261,6 +282,34 @@ export abstract class HttpFake {
       .catch(() => undefined)
       .finally(() => this.autoRuns.delete(run));
     this.autoRuns.add(run);
+  }
+
+  /** Between the answer and the hang-up of an auto-progressed call: its `conversation`, if any. */
+  protected async converse(integration: Integration, callId: string): Promise<void> {
+    if (!this.conversation) return;
+    await this.conversation({
+      integration,
+      callId,
+      stream: async () => {
+        const deadline = Date.now() + STREAM_WAIT_MS;
+        for (;;) {
+          const found = this.streamInstructions(callId);
+          if (found) return found;
+          if (Date.now() > deadline) throw new Error(`call ${callId} was never told to stream`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      },
+      hangupRequested: () => this.hangupRequested(callId),
+    }).catch(() => undefined);
+  }
+
+  /** Where the call was told to stream its audio (from its answer instructions), if it was. */
+  protected streamInstructions(_callId: string): StreamInstructions | undefined {
+    return undefined;
+  }
+
+  protected hangupRequested(_callId: string): boolean {
+    return false;
   }
 
   /** Walks one call through the statuses (and callbacks) of `outcome`. */

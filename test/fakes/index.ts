@@ -1,5 +1,6 @@
 export {
   HttpFake,
+  type AnsweredCall,
   type AutoOutcome,
   encodeForm,
   parseForm,

@@ -10,6 +10,7 @@ import {
   type FakeResponse,
   type FormBody,
 } from './http-fake';
+import { plivoXmlStream, type StreamInstructions } from './media-stream-caller';
 import { registerPlivoApi } from './plivo.api';
 import {
   PLIVO_HANGUP,
@@ -269,12 +270,24 @@ export class PlivoFake extends HttpFake {
           : ['ringing', outcome];
     // Asked for machine detection, Plivo says on the answer request what picked up: a person.
     const detection = field(this.call(id).params, 'machine_detection') === 'true';
-    for (const step of steps)
+    for (const step of steps) {
+      if (step === 'completed') await this.converse('provider_one', id);
       await this.advanceCall(
         id,
         step,
         step === 'in-progress' && detection ? { Machine: 'false' } : {},
       );
+    }
+  }
+
+  protected override streamInstructions(id: string): StreamInstructions | undefined {
+    const answer = this.call(id).answerFetch;
+    if (answer?.status !== 200 || !answer.responseBody.includes('<Stream')) return undefined;
+    return plivoXmlStream(answer.responseBody);
+  }
+
+  protected override hangupRequested(id: string): boolean {
+    return this.call(id).hangupRequested;
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

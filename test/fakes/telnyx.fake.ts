@@ -7,6 +7,7 @@ import {
   type DeliveryOptions,
   type FakeResponse,
 } from './http-fake';
+import { telnyxStream, type StreamInstructions } from './media-stream-caller';
 import { generateEd25519KeyPair, telnyxSignature, type Ed25519KeyPair } from './signatures';
 import { registerTelnyxApi } from './telnyx.api';
 import {
@@ -288,10 +289,22 @@ export class TelnyxFake extends HttpFake {
       await this.advanceCall(id, 'call.answered');
       // Asked for detection, Telnyx reports its verdict after the answer: a person.
       if (this.detects(id)) await this.advanceCall(id, 'call.machine.detection.ended');
+      await this.converse('provider_three', id);
       await this.advanceCall(id, 'call.hangup');
     } else {
       await this.advanceCall(id, 'call.hangup', { hangup_cause: causes[outcome] });
     }
+  }
+
+  /** The stream_url of the call's `streaming_start` (Switchboard sends it once answered). */
+  protected override streamInstructions(id: string): StreamInstructions | undefined {
+    const started = this.call(id).actions.find((action) => action.action === 'streaming_start');
+    const url = (started?.body as { stream_url?: unknown } | undefined)?.stream_url;
+    return typeof url === 'string' ? telnyxStream({ stream_url: url }) : undefined;
+  }
+
+  protected override hangupRequested(id: string): boolean {
+    return this.call(id).hangupRequested;
   }
 
   private detects(id: string): boolean {

@@ -10,6 +10,7 @@ import {
   type FakeResponse,
   type FormBody,
 } from './http-fake';
+import { twimlStream, type StreamInstructions } from './media-stream-caller';
 import { twilioSignature } from './signatures';
 import { registerTwilioApi, twilioSid } from './twilio.api';
 import {
@@ -291,7 +292,20 @@ export class TwilioFake extends HttpFake {
         : outcome === 'completed'
           ? ['initiated', 'ringing', 'in-progress', 'completed']
           : ['initiated', 'ringing', outcome];
-    for (const step of steps) await this.advanceCall(sid, step);
+    for (const step of steps) {
+      if (step === 'completed') await this.converse('provider_two', sid);
+      await this.advanceCall(sid, step);
+    }
+  }
+
+  protected override streamInstructions(sid: string): StreamInstructions | undefined {
+    const answer = this.call(sid).answerFetch;
+    if (answer?.status !== 200 || !answer.responseBody.includes('<Stream')) return undefined;
+    return twimlStream(answer.responseBody);
+  }
+
+  protected override hangupRequested(sid: string): boolean {
+    return this.call(sid).hangupRequested;
   }
 
   protected errorResponse(status: number, message?: string, retryAfter?: number): FakeResponse {

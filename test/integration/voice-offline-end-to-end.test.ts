@@ -2,15 +2,15 @@
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { decodeUlaw } from '../../src/modules/voice/audio/g711';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
-import { transcribeWithPocketsphinx } from '../../src/modules/voice/speech/offline/pocketsphinx-stt';
+import { PocketsphinxSpeechToText } from '../../src/modules/voice/speech/offline/pocketsphinx-stt';
 import { ChatFake } from '../fakes/chat.fake';
 import { MediaStreamCaller, type ReceivedFrame } from '../fakes/media-stream-caller';
 import { callerAudio } from '../support/caller-utterances';
 import { placeVoiceCall, startVoiceApp, type VoiceApp } from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
 
-// PocketSphinx loads its model for every utterance (~1.4 s on an idle core, many times that on a
-// busy box): the bounds below are generous, the test waits on conditions, never on time.
+// PocketSphinx is slow on a busy box (its model loads once per decoder, each turn decodes for
+// about a second on an idle core): the bounds below are generous, the test waits on conditions.
 jest.setTimeout(180_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
@@ -101,7 +101,10 @@ describe('a call on the offline engine, end to end', () => {
       { role: 'agent', text: REPLY.join(' ') },
     ]);
     // What eSpeak NG said is the model's reply: PocketSphinx hears it back.
-    const spoken = await transcribeWithPocketsphinx(Buffer.concat(reply.map((f) => f.audio)));
+    const listener = new PocketsphinxSpeechToText(1);
+    const spoken = await listener
+      .transcribe(Buffer.concat(reply.map((f) => f.audio)))
+      .finally(() => listener.close());
     expect(spoken).toMatch(/\btomorrow\b/);
     caller.close();
   });

@@ -7,14 +7,15 @@ import {
   pocketsphinxReadiness,
 } from '../../../src/modules/voice/speech/offline/offline-readiness';
 import { PocketsphinxSpeechToText } from '../../../src/modules/voice/speech/offline/pocketsphinx-stt';
-import type { SpeechToText } from '../../../src/modules/voice/speech/speech-engines';
 import { collect } from './speech-config';
 
 // The real eSpeak NG and PocketSphinx (scripts/test-all.sh installs them when missing).
+const FIXTURES = join(__dirname, '../../fixtures/voice');
 describe('the offline engine: eSpeak NG and PocketSphinx', () => {
   const tts = new EspeakTextToSpeech('en-us');
-  const stt: SpeechToText = new PocketsphinxSpeechToText();
+  const stt = new PocketsphinxSpeechToText();
   const signal = new AbortController().signal;
+  afterAll(() => stt.close());
 
   /** Feeds μ-law to a recognition stream in 20 ms frames, as a call does, and finishes. */
   async function recognise(ulaw: Buffer): Promise<string> {
@@ -43,15 +44,50 @@ describe('the offline engine: eSpeak NG and PocketSphinx', () => {
   });
 
   it('recognises a committed caller utterance', async () => {
-    const audio = await readFile(join(__dirname, '../../fixtures/voice/opening-hours.ulaw'));
+    const audio = await readFile(join(FIXTURES, 'opening-hours.ulaw'));
     await expect(recognise(audio)).resolves.toMatch(/^what are your opening/);
   });
 
-  it('leaves no temporary file behind', async () => {
-    const audio = await readFile(join(__dirname, '../../fixtures/voice/uh-huh.ulaw'));
-    await recognise(audio);
-    const left = (await readdir(tmpdir())).filter((name) => name.startsWith('switchboard-stt-'));
-    expect(left).toEqual([]);
+  it('recognises the sandbox dialogue word for word', async () => {
+    const heard: string[] = [];
+    for (const line of ['sandbox-1-hello', 'sandbox-2-question', 'sandbox-3-goodbye']) {
+      heard.push(await recognise(await readFile(join(FIXTURES, `${line}.ulaw`))));
+    }
+    expect(heard).toEqual(['hello how are you', 'where are you located', 'okay thank you bye bye']);
+  });
+
+  it('answers turns of several calls at once, each with its own words', async () => {
+    const [hello, located] = await Promise.all(
+      ['hello-world', 'sandbox-2-question'].map(async (name) =>
+        recognise(await readFile(join(FIXTURES, `${name}.ulaw`))),
+      ),
+    );
+    expect(hello).toBe('hello world');
+    expect(located).toBe('where are you located');
+  });
+
+  it('decodes only the speech: a turn of line silence is empty, and the words inside one are found', async () => {
+    const silence = (seconds: number) => Buffer.alloc(8000 * seconds, 0xff);
+    await expect(recognise(silence(4))).resolves.toBe('');
+    const words = await readFile(join(FIXTURES, 'hello-world.ulaw'));
+    await expect(recognise(Buffer.concat([silence(6), words, silence(1)]))).resolves.toBe(
+      'hello world',
+    );
+  });
+
+  it('keeps its decoders between turns and leaves nothing behind once closed', async () => {
+    const own = new PocketsphinxSpeechToText(1);
+    const decoderDirs = async () =>
+      (await readdir(tmpdir())).filter((name) => name.startsWith('switchboard-stt-'));
+    const before = await decoderDirs();
+    const audio = await readFile(join(FIXTURES, 'hello-world.ulaw'));
+    await expect(own.transcribe(audio)).resolves.toBe('hello world');
+    const during = (await decoderDirs()).filter((name) => !before.includes(name));
+    await expect(own.transcribe(audio)).resolves.toBe('hello world');
+    expect((await decoderDirs()).filter((name) => !before.includes(name))).toEqual(during);
+    expect(during).toHaveLength(1);
+    await own.close();
+    expect(await decoderDirs()).not.toContain(during[0]);
   });
 
   it('speaks a female variant and reads text that looks like an option as text', async () => {

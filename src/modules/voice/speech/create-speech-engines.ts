@@ -15,6 +15,7 @@ const HTTP_OR_WS = [...HTTP, 'ws:', 'wss:'];
 interface Engine<T> {
   engine: T;
   readiness: () => Promise<EngineReadiness>;
+  close?: () => Promise<void>;
 }
 
 /** The engines of STT_PROVIDER and TTS_PROVIDER (contract §7). */
@@ -26,13 +27,18 @@ export function createSpeechEngines(config: AppConfig): SpeechEngines {
     stt: stt.engine,
     tts: tts.engine,
     readiness: () => (checked ??= combine([stt.readiness(), tts.readiness()])),
+    close: async () => {
+      await stt.close?.();
+    },
   };
 }
 
 function speechToText(settings: AppConfig['speech']['stt']): Engine<SpeechToText> {
   switch (settings.provider) {
-    case 'offline':
-      return { engine: new PocketsphinxSpeechToText(), readiness: pocketsphinxReadiness };
+    case 'offline': {
+      const engine = new PocketsphinxSpeechToText();
+      return { engine, readiness: pocketsphinxReadiness, close: () => engine.close() };
+    }
     case 'openai':
       return {
         engine: new OpenAiSpeechToText(settings),

@@ -46,6 +46,8 @@ export interface SpeechEngines {
   tts: TextToSpeech;
   /** Checked once at start; calls fall back to the provider's own speech verb when not ready. */
   readiness(): Promise<EngineReadiness>;
+  /** Stops what the engines keep running (the offline recogniser's processes) at shutdown. */
+  close?(): Promise<void>;
 }
 
 export const SPEECH_ENGINES = Symbol('SpeechEngines');

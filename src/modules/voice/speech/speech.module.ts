@@ -4,6 +4,7 @@ import {
   Inject,
   Module,
   type OnApplicationBootstrap,
+  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../../../config';
@@ -25,7 +26,7 @@ const SUPPLIED_SPEECH_ENGINES = Symbol('SuppliedSpeechEngines');
   ],
   exports: [SPEECH_ENGINES],
 })
-export class SpeechModule implements OnApplicationBootstrap {
+export class SpeechModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(SPEECH_ENGINES) private readonly engines: SpeechEngines,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,6 +43,10 @@ export class SpeechModule implements OnApplicationBootstrap {
     const readiness = await this.engines.readiness();
     if (readiness.ready) this.logger.info(`Speech engines ready: ${engines}`);
     else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.engines.close?.();
   }
 }
 

@@ -10,13 +10,23 @@ const VOICE_NAME = /^[a-z][a-z0-9-]*(\+[a-z0-9]+)?$/i;
 
 /** eSpeak NG: its WAV on stdout, resampled and μ-law encoded as it streams. */
 export class EspeakTextToSpeech implements TextToSpeech {
-  constructor(private readonly defaultVoice: string) {}
+  constructor(
+    private readonly defaultVoice: string,
+    /** Speaking rate; eSpeak NG's own default (175) when undefined. */
+    private readonly wordsPerMinute?: number,
+  ) {}
 
   async *synthesize(text: string, options: SynthesisOptions): AsyncIterable<Buffer> {
     const voice = options.voice || this.defaultVoice;
     if (!VOICE_NAME.test(voice)) throw new Error('not an eSpeak NG voice name');
     // The text goes on stdin: never an argument, where a leading '-' would read as an option.
-    const wav = streamCommand(ESPEAK_COMMAND, ['--stdout', '-v', voice], text, options.signal);
+    const rate = this.wordsPerMinute === undefined ? [] : ['-s', String(this.wordsPerMinute)];
+    const wav = streamCommand(
+      ESPEAK_COMMAND,
+      ['--stdout', '-v', voice, ...rate],
+      text,
+      options.signal,
+    );
     const parser = new WavStreamParser();
     let encoder: PcmToUlaw | undefined;
     for await (const chunk of wav) {

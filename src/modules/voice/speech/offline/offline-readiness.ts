@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import type { EngineReadiness } from '../speech-engines';
 import { CommandError, runCommand } from './child-process';
 import { ESPEAK_COMMAND } from './espeak-tts';
-import { POCKETSPHINX_COMMAND, POCKETSPHINX_MODEL_DIR } from './pocketsphinx-stt';
+import { POCKETSPHINX_BATCH_COMMAND, POCKETSPHINX_MODEL_DIR } from './pocketsphinx-decoder';
 
 const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng';
 
@@ -13,12 +13,12 @@ export async function espeakReadiness(): Promise<EngineReadiness> {
     : { ready: false, reason: `espeak-ng is missing (Debian package espeak-ng; ${INSTALL_HINT})` };
 }
 
-/** pocketsphinx_continuous runs and the US English model is where Debian puts it. */
+/** pocketsphinx_batch runs and the US English model is where Debian puts it. */
 export async function pocketsphinxReadiness(): Promise<EngineReadiness> {
-  if (!(await isInstalled(POCKETSPHINX_COMMAND, ['-h']))) {
+  if (!(await isInstalled(POCKETSPHINX_BATCH_COMMAND, ['-h']))) {
     return {
       ready: false,
-      reason: `pocketsphinx_continuous is missing (Debian package pocketsphinx; ${INSTALL_HINT})`,
+      reason: `pocketsphinx_batch is missing (Debian package pocketsphinx; ${INSTALL_HINT})`,
     };
   }
   try {
@@ -34,7 +34,7 @@ export async function pocketsphinxReadiness(): Promise<EngineReadiness> {
   return { ready: true };
 }
 
-/** Whether `command` is on this machine (pocketsphinx_continuous -h exits 1 even so). */
+/** Whether `command` is on this machine (pocketsphinx_batch -h exits non-zero even so). */
 async function isInstalled(command: string, args: string[]): Promise<boolean> {
   try {
     await runCommand(command, args, AbortSignal.timeout(10_000));

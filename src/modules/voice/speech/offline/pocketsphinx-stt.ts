@@ -1,59 +1,74 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { decodeUlaw } from '../../audio/g711';
 import { resample } from '../../audio/resampler';
+import { speechSpan } from '../../audio/speech-span';
 import { BatchRecognitionStream } from '../batch-recognition-stream';
 import type { RecognitionStream, SpeechToText } from '../speech-engines';
-import { encodeWav } from '../wav';
-import { runCommand } from './child-process';
+import { POCKETSPHINX_RATE, PocketsphinxDecoder } from './pocketsphinx-decoder';
 
-export const POCKETSPHINX_COMMAND = 'pocketsphinx_continuous';
-/** Where Debian's pocketsphinx-en-us puts the US English model (the only one packaged). */
-export const POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-const MODEL_RATE = 16000;
+const CALL_RATE = 8000;
 
-/** PocketSphinx 0.8 on each whole utterance, resampled to the 16 kHz of its model. */
+/**
+ * PocketSphinx 0.8 on each whole utterance, through long-lived decoders (the model loads once,
+ * not once per turn): at most one per core, up to two, started as calls need them. Only the
+ * speech in a turn is decoded, resampled to the 16 kHz of the model.
+ */
 export class PocketsphinxSpeechToText implements SpeechToText {
-  open(): RecognitionStream {
-    return new BatchRecognitionStream((ulaw, signal) => transcribeWithPocketsphinx(ulaw, signal));
+  private readonly decoders: Array<Promise<PocketsphinxDecoder>> = [];
+  /** Bumped by close: a decoder asked for before it is not kept after it. */
+  private generation = 0;
+
+  constructor(private readonly maxDecoders = Math.min(2, availableParallelism())) {}
+
+  open(_options?: { language: string }): RecognitionStream {
+    // Loads the model while the greeting plays, so the first turn does not wait for it.
+    if (this.decoders.length === 0) this.decoder().catch(() => undefined);
+    return new BatchRecognitionStream((ulaw, signal) => this.transcribe(ulaw, signal));
+  }
+
+  async transcribe(ulaw: Buffer, signal?: AbortSignal): Promise<string> {
+    const speech = speechSpan(decodeUlaw(ulaw), CALL_RATE);
+    if (speech.length === 0) return '';
+    const samples = addComfortNoise(resample(speech, CALL_RATE, POCKETSPHINX_RATE));
+    return (await this.decoder()).transcribe(samples, signal);
+  }
+
+  /** Stops every decoder (the app's shutdown); later turns start new ones. */
+  async close(): Promise<void> {
+    this.generation += 1;
+    const decoders = this.decoders.splice(0);
+    await Promise.all(decoders.map((d) => d.then((decoder) => decoder.close()).catch(() => {})));
+  }
+
+  /** An idle decoder, else a new one while under the limit, else the least loaded. */
+  private async decoder(): Promise<PocketsphinxDecoder> {
+    const generation = this.generation;
+    const settled = await Promise.all(
+      this.decoders.map(async (starting) => ({
+        starting,
+        decoder: await starting.catch(() => undefined),
+      })),
+    );
+    const alive: PocketsphinxDecoder[] = [];
+    for (const { starting, decoder } of settled) {
+      if (decoder?.alive) alive.push(decoder);
+      else forget(this.decoders, starting); // it died: a new one takes its place
+    }
+    const idle = alive.find((decoder) => decoder.load === 0);
+    if (idle) return idle;
+    if (generation !== this.generation) throw new Error('the recogniser was closed');
+    if (alive.length === 0 || this.decoders.length < this.maxDecoders) {
+      const starting = PocketsphinxDecoder.start();
+      this.decoders.push(starting);
+      return starting;
+    }
+    return alive.reduce((least, decoder) => (decoder.load < least.load ? decoder : least));
   }
 }
 
-export async function transcribeWithPocketsphinx(
-  ulaw: Buffer,
-  signal?: AbortSignal,
-): Promise<string> {
-  const samples = addComfortNoise(resample(decodeUlaw(ulaw), 8000, MODEL_RATE));
-  const dir = await mkdtemp(join(tmpdir(), 'switchboard-stt-'));
-  try {
-    const file = join(dir, 'utterance.wav');
-    await writeFile(file, encodeWav(samples, MODEL_RATE));
-    const stdout = await runCommand(
-      POCKETSPHINX_COMMAND,
-      [
-        '-infile',
-        file,
-        '-hmm',
-        join(POCKETSPHINX_MODEL_DIR, 'en-us'),
-        '-lm',
-        join(POCKETSPHINX_MODEL_DIR, 'en-us.lm.bin'),
-        '-dict',
-        join(POCKETSPHINX_MODEL_DIR, 'cmudict-en-us.dict'),
-        '-logfn',
-        '/dev/null',
-      ],
-      signal,
-    );
-    // One line per segment it heard.
-    return stdout
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '')
-      .join(' ');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+function forget<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at !== -1) list.splice(at, 1);
 }
 
 const NOISE_AMPLITUDE = 100;

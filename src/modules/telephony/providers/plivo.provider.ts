@@ -15,6 +15,7 @@ import type {
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
+  TransferTarget,
   WiringDrift,
 } from '../telephony.types';
 import { verifyPlivoSignatureV3 } from './plivo-signature';
@@ -257,11 +258,12 @@ export class PlivoProvider implements TelephonyProvider {
   async transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string },
+    target: TransferTarget,
   ) {
+    // The A leg (the callee) leaves the stream's XML for the <Dial> fetched from aleg_url.
     await this.post(credentials, `Call/${encodeURIComponent(providerCallId)}/`, {
       legs: 'aleg',
-      aleg_url: target.url,
+      aleg_url: target.instructionsUrl,
       aleg_method: 'POST',
     });
   }

@@ -18,6 +18,7 @@ import {
   SILENT_GOODBYE,
   STILL_THERE,
   TIME_UP,
+  TRANSFER_FAILED,
 } from './conversation-phrases';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
@@ -48,7 +49,12 @@ export interface SessionSide {
   /** Synthesizes `text` into the paced stream; resolves once all of it is queued. */
   speak(text: string, signal: AbortSignal): Promise<void>;
   hangUp(): Promise<void>;
+  /** Hands the call to `to` through the provider; false when that could not be done. */
+  transfer(to: string, reason: string | null): Promise<boolean>;
 }
+
+/** How long the last words before a transfer may take to be heard (their mark echoed). */
+export const TRANSFER_HEARD_MS = 3_000;
 
 type Agent = NonNullable<CallContext['agent']>;
 
@@ -69,13 +75,18 @@ interface Reply {
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).
  * Barge-in (interruptible agents) clears the reply's audio at once; the stored agent turn keeps
- * only the sentences whose marks the provider echoed (heard).
+ * only the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
+ * end_call, transfer_call (after its words were heard; a refused transfer is apologised for, the
+ * conversation goes on and the tool is no longer offered).
  */
 export class Conversation {
   private readonly tracker = new TurnTracker();
   private readonly vad: VadStream;
   private readonly recognition: RecognitionStream;
   private readonly heard = new Set<string>();
+  /** Waiting for a mark to be heard: resolved by its echo, a bound, or the end. */
+  private readonly markWaiters = new Map<string, () => void>();
+  private transferRefused = false;
   private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
   private reply: Reply | undefined;
   /** Settles when the reply in progress has played and been stored (or was cancelled). */
@@ -116,6 +127,7 @@ export class Conversation {
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
+    this.markWaiters.get(name)?.();
     if (!this.reply && !this.tracker.speaking) this.armSilence();
   }
 
@@ -127,6 +139,7 @@ export class Conversation {
     this.reply?.abort.abort();
     this.vad.close();
     this.recognition.close();
+    for (const resolve of [...this.markWaiters.values()]) resolve();
   }
 
   private onTurnEvents(events: TurnEvent[]): void {
@@ -191,9 +204,8 @@ export class Conversation {
       const { organizationId, agent, contact } = this.call;
       const request = await this.services.prompts.buildRequest(
         organizationId,
-        // Transfers are not carried out by the session yet: the model is not offered the tool,
-        // so it never promises the caller a colleague who will not come.
-        { ...agent, transferNumber: null },
+        // After a refused transfer the tool is withheld: the model must not promise it again.
+        this.transferRefused ? { ...agent, transferNumber: null } : agent,
         contact,
         this.history,
       );
@@ -211,7 +223,9 @@ export class Conversation {
     }
     if (signal.aborted || this.ended) return;
     const names = new Set(tools.map((tool) => tool.function.name));
-    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall)) this.finishing = true;
+    const transfer = tools.find(({ function: f }) => f.name === String(TurnTool.TransferCall));
+    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall) || transfer)
+      this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
     await this.session.paced.drained();
@@ -219,6 +233,38 @@ export class Conversation {
     this.storeReply(reply, () => true);
     if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
+    else if (transfer) await this.transfer(reply, transfer);
+  }
+
+  /**
+   * Once the caller has heard what the agent said before it ("I'm transferring you"), the
+   * provider takes the call. Refused (no number, the provider said no): an apology, and the
+   * conversation goes on, never dead air.
+   */
+  private async transfer(reply: Reply, tool: ChatToolCall): Promise<void> {
+    await this.untilHeard(reply.sentences.at(-1)?.mark, TRANSFER_HEARD_MS);
+    if (this.ended) return;
+    const to = this.call.agent.transferNumber;
+    if (to && (await this.session.transfer(to, toolReason(tool)))) return;
+    if (this.ended) return;
+    this.transferRefused = true;
+    this.finishing = false;
+    await this.session.speak(TRANSFER_FAILED, new AbortController().signal);
+    this.record({ role: 'agent', text: TRANSFER_FAILED, startedAt: new Date().toISOString() });
+    this.session.paced.mark('transfer-refused');
+  }
+
+  private untilHeard(mark: string | undefined, boundMs: number): Promise<void> {
+    if (mark === undefined || this.heard.has(mark) || this.ended) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.markWaiters.delete(mark);
+        resolve();
+      };
+      const timer = setTimeout(done, boundMs);
+      this.markWaiters.set(mark, done);
+    });
   }
 
   private async say(reply: Reply, sentences: string[]): Promise<void> {
@@ -296,5 +342,15 @@ export class Conversation {
 
   private warn(error: unknown, message: string): void {
     this.services.logger.warn({ call: this.call.phoneLogId, ...describeUnknown(error) }, message);
+  }
+}
+
+/** The `reason` argument the model gave a tool, when it is readable. */
+function toolReason(tool: ChatToolCall): string | null {
+  try {
+    const { reason } = JSON.parse(tool.function.arguments) as { reason?: unknown };
+    return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
+  } catch {
+    return null;
   }
 }

@@ -1,66 +1,26 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
-import { encodeUlaw } from '../../src/modules/voice/audio/g711';
-import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import { TwilioFake } from '../fakes';
 import { ChatFake, type ChatReply } from '../fakes/chat.fake';
-import { scriptedRecognition } from '../fakes/scripted-recognition';
+import { scriptedEngines } from '../fakes/scripted-engines';
 import { MediaStreamCaller, twimlStream } from '../fakes/media-stream-caller';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { freePort } from '../support/free-port';
 import { placedCall } from '../support/placed-call';
 import { providerCases } from '../support/provider-cases';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { streamCallerAudio } from '../support/voice-calls';
 import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(90_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
-/** 300 ms of a 440 Hz tone per sentence synthesized: 15 frames. */
-const TONE = encodeUlaw(
-  Int16Array.from({ length: 2400 }, (_, i) =>
-    Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)),
-  ),
-);
-const SILENCE = Buffer.alloc(160, 0xff);
 const fixture = (name: string) =>
   readFileSync(path.join(__dirname, '..', 'fixtures', 'voice', name));
 
-/** Outside engines: the recogniser returns scripted transcripts, synthesis a known tone. */
-function scriptedEngines(transcripts: string[], spoken: string[]): SpeechEngines {
-  return {
-    stt: scriptedRecognition(transcripts),
-    tts: {
-      async *synthesize(text) {
-        spoken.push(text);
-        await Promise.resolve();
-        yield TONE;
-      },
-    },
-    readiness: () => Promise.resolve({ ready: true }),
-  };
-}
-
-/** Streams `audio` at real time, then `trailingMs` of silence, as the provider does. */
-async function speak(caller: MediaStreamCaller, audio: Buffer, trailingMs = 1_200) {
-  const frames: Buffer[] = [];
-  for (let at = 0; at < audio.length; at += 160) {
-    const frame = Buffer.alloc(160, 0xff);
-    audio.copy(frame, 0, at, Math.min(at + 160, audio.length));
-    frames.push(frame);
-  }
-  for (let i = 0; i < trailingMs / 20; i++) frames.push(SILENCE);
-  const startedAt = performance.now();
-  for (const [i, frame] of frames.entries()) {
-    caller.sendAudio(frame, i);
-    const due = startedAt + (i + 1) * 20;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-  }
-  return startedAt;
-}
+const speak = streamCallerAudio;
 
 describe('voice conversation: the session listens, thinks and speaks back', () => {
   const transcripts: string[] = [];

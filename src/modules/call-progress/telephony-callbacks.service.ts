@@ -93,7 +93,7 @@ export class TelephonyCallbacksService {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
       // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt.
-      if (isOtherLeg(attempt, parsed)) return;
+      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) return;
       const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
       const signal = liveCallSignal(attempt, outcome.attempt, parsed);
       if (signal) this.database.afterCommit(() => this.signals.publish(attempt.log.id, signal));

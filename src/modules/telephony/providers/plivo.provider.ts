@@ -260,11 +260,13 @@ export class PlivoProvider implements TelephonyProvider {
     providerCallId: string,
     target: TransferTarget,
   ) {
-    // The A leg (the callee) leaves the stream's XML for the <Dial> fetched from aleg_url.
-    await this.post(credentials, `Call/${encodeURIComponent(providerCallId)}/`, {
-      legs: 'aleg',
-      aleg_url: target.instructionsUrl,
-      aleg_method: 'POST',
+    // The A leg (the callee) leaves the stream's XML for the <Dial> fetched from aleg_url. Not
+    // retried: a transfer that timed out may have happened.
+    await this.http.request({
+      method: 'POST',
+      url: this.url(credentials, `Call/${encodeURIComponent(providerCallId)}/`),
+      headers: auth(credentials),
+      json: { legs: 'aleg', aleg_url: target.instructionsUrl, aleg_method: 'POST' },
     });
   }
 

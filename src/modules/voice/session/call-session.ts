@@ -314,9 +314,12 @@ export class CallSession {
     this.close();
   }
 
-  /** The call at the provider: as placed, else as the stream names it. */
+  /**
+   * The live call at the provider: as its stream names it (Plivo: the CallUUID its call actions
+   * take, where the placed call is known by its request_uuid), else as placed.
+   */
   private liveCallId(call: CallContext): string {
-    return call.providerCallId ?? this.streamCallId;
+    return this.streamCallId || (call.providerCallId ?? '');
   }
 
   private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch' | 'no start'): void {

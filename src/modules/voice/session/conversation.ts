@@ -22,7 +22,8 @@ import {
 } from './conversation-phrases';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
-import { TurnTool } from './turn-tools';
+import { HeardMarks } from './heard-marks';
+import { toolReason, TurnTool } from './turn-tools';
 
 export interface ConversationTiming {
   /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
@@ -83,9 +84,7 @@ export class Conversation {
   private readonly tracker = new TurnTracker();
   private readonly vad: VadStream;
   private readonly recognition: RecognitionStream;
-  private readonly heard = new Set<string>();
-  /** Waiting for a mark to be heard: resolved by its echo, a bound, or the end. */
-  private readonly markWaiters = new Map<string, () => void>();
+  private readonly heard = new HeardMarks();
   private transferRefused = false;
   private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
   private reply: Reply | undefined;
@@ -127,7 +126,6 @@ export class Conversation {
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
-    this.markWaiters.get(name)?.();
     if (!this.reply && !this.tracker.speaking) this.armSilence();
   }
 
@@ -139,7 +137,7 @@ export class Conversation {
     this.reply?.abort.abort();
     this.vad.close();
     this.recognition.close();
-    for (const resolve of [...this.markWaiters.values()]) resolve();
+    this.heard.release();
   }
 
   private onTurnEvents(events: TurnEvent[]): void {
@@ -242,29 +240,21 @@ export class Conversation {
    * conversation goes on, never dead air.
    */
   private async transfer(reply: Reply, tool: ChatToolCall): Promise<void> {
-    await this.untilHeard(reply.sentences.at(-1)?.mark, TRANSFER_HEARD_MS);
+    await this.heard.until(reply.sentences.at(-1)?.mark, TRANSFER_HEARD_MS);
     if (this.ended) return;
     const to = this.call.agent.transferNumber;
     if (to && (await this.session.transfer(to, toolReason(tool)))) return;
     if (this.ended) return;
     this.transferRefused = true;
     this.finishing = false;
-    await this.session.speak(TRANSFER_FAILED, new AbortController().signal);
-    this.record({ role: 'agent', text: TRANSFER_FAILED, startedAt: new Date().toISOString() });
-    this.session.paced.mark('transfer-refused');
+    await this.sayAside(TRANSFER_FAILED, 'transfer-refused');
   }
 
-  private untilHeard(mark: string | undefined, boundMs: number): Promise<void> {
-    if (mark === undefined || this.heard.has(mark) || this.ended) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.markWaiters.delete(mark);
-        resolve();
-      };
-      const timer = setTimeout(done, boundMs);
-      this.markWaiters.set(mark, done);
-    });
+  /** Words of the agent's own outside a reply, stored as a turn; `mark` follows them. */
+  private async sayAside(text: string, mark: string): Promise<void> {
+    await this.session.speak(text, new AbortController().signal);
+    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
+    this.session.paced.mark(mark);
   }
 
   private async say(reply: Reply, sentences: string[]): Promise<void> {
@@ -292,9 +282,7 @@ export class Conversation {
       return this.sayAndHangUp(SILENT_GOODBYE);
     }
     this.reprompted = true;
-    await this.session.speak(STILL_THERE, new AbortController().signal);
-    this.record({ role: 'agent', text: STILL_THERE, startedAt: new Date().toISOString() });
-    this.session.paced.mark('still-there');
+    await this.sayAside(STILL_THERE, 'still-there');
   }
 
   /** The agent's maxCallSeconds: whatever is under way stops, and the call ends politely. */
@@ -342,15 +330,5 @@ export class Conversation {
 
   private warn(error: unknown, message: string): void {
     this.services.logger.warn({ call: this.call.phoneLogId, ...describeUnknown(error) }, message);
-  }
-}
-
-/** The `reason` argument the model gave a tool, when it is readable. */
-function toolReason(tool: ChatToolCall): string | null {
-  try {
-    const { reason } = JSON.parse(tool.function.arguments) as { reason?: unknown };
-    return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
-  } catch {
-    return null;
   }
 }

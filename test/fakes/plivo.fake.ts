@@ -203,6 +203,31 @@ export class PlivoFake extends HttpFake {
     return (await this.send(call, { ...sent, method: call.hangupMethod }, options)).status;
   }
 
+  /**
+   * What Plivo does after a transfer of the A leg (`POST Call/{uuid}/` with `aleg_url`): fetches
+   * the leg's new XML from aleg_url, V3-signed, and keeps the reply in `transferFetch`.
+   */
+  async fetchTransfer(id: string, options: DeliveryOptions = {}): Promise<CallbackDelivery> {
+    const call = this.call(id);
+    const transfer = call.transfers.at(-1);
+    const url = field(transfer, 'aleg_url');
+    if (!url) throw new Error(`Plivo call ${id} was not transferred with an aleg_url`);
+    const params: FormBody = {
+      CallUUID: call.callUuid,
+      From: call.from,
+      To: call.to,
+      Direction: 'outbound',
+      CallStatus: 'in-progress',
+      Event: 'Redirect',
+      ALegUUID: call.callUuid,
+      ALegRequestUUID: call.requestUuid,
+    };
+    const method = field(transfer, 'aleg_method') === 'GET' ? 'GET' : 'POST';
+    const sent: Sent = { kind: 'answer', event: 'transfer', url, params, method };
+    call.transferFetch = await this.send(call, sent, options);
+    return call.transferFetch;
+  }
+
   /** Sends the call's last callback again (a provider retry), signed with a fresh nonce. */
   async replayLastCallback(id: string, options: DeliveryOptions = {}): Promise<number> {
     const call = this.call(id);

@@ -73,6 +73,8 @@ export interface PlivoCall {
   transfers: unknown[];
   /** The answer_url fetch made when the call was answered (expects 200 Plivo XML). */
   answerFetch?: CallbackDelivery;
+  /** The fetch of the last transfer's aleg_url (fetchTransfer): the A leg's new XML. */
+  transferFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

@@ -29,6 +29,9 @@ export type TelnyxEventType =
   | 'call.hangup'
   | 'call.bridged'
   | 'call.machine.detection.ended'
+  | 'call.machine.greeting.ended'
+  | 'call.machine.premium.detection.ended'
+  | 'call.machine.premium.greeting.ended'
   | 'call.recording.saved'
   | 'call.speak.started'
   | 'call.speak.ended';
@@ -201,6 +204,15 @@ export class TelnyxFake extends HttpFake {
         break;
       case 'call.machine.detection.ended':
         payload.result = 'human';
+        break;
+      case 'call.machine.premium.detection.ended':
+        payload.result = 'human_residence';
+        break;
+      case 'call.machine.greeting.ended':
+        payload.result = 'ended';
+        break;
+      case 'call.machine.premium.greeting.ended':
+        payload.result = 'beep_detected';
         break;
       case 'call.recording.saved': {
         const id = randomUUID();

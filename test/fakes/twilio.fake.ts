@@ -213,6 +213,35 @@ export class TwilioFake extends HttpFake {
     return (await this.send(call, sent, options)).status;
   }
 
+  /**
+   * What Twilio does after a `Url` update of a live call (a transfer): fetches the new TwiML from
+   * that Url, signed like every request, and keeps the reply in `redirectFetch`.
+   */
+  async fetchRedirect(callSid: string, options: DeliveryOptions = {}): Promise<CallbackDelivery> {
+    const call = this.call(callSid);
+    const redirect = call.redirects.at(-1);
+    const url = field(redirect, 'Url');
+    if (!url) throw new Error(`Twilio call ${callSid} was not redirected to a Url`);
+    const params: FormBody = {
+      AccountSid: call.accountSid,
+      ApiVersion: TWILIO_API_VERSION,
+      CallSid: call.sid,
+      CallStatus: call.status,
+      Called: call.to,
+      Caller: call.from,
+      Direction: 'outbound-api',
+      From: call.from,
+      To: call.to,
+    };
+    const method = field(redirect, 'Method') === 'GET' ? 'GET' : 'POST';
+    call.redirectFetch = await this.send(
+      call,
+      this.sent('answer', 'redirect', url, method, params),
+      options,
+    );
+    return call.redirectFetch;
+  }
+
   /** Sends the call's last callback again, same parameters and I-Twilio-Idempotency-Token. */
   async replayLastCallback(callSid: string, options: DeliveryOptions = {}): Promise<number> {
     const call = this.call(callSid);

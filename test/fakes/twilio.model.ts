@@ -77,6 +77,8 @@ export interface TwilioCall {
   redirects: FormBody[];
   /** The fetch of `Url` made when the call was answered (expects 200 TwiML). */
   answerFetch?: CallbackDelivery;
+  /** The fetch of the last redirect's Url (fetchRedirect): the transfer's new TwiML. */
+  redirectFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

@@ -306,6 +306,8 @@ describe('batches', () => {
           'requestUUID',
           'summary',
           'transcript',
+          'transferredAt',
+          'transferredTo',
           'turns',
         ].sort(),
       );

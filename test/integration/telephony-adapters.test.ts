@@ -13,6 +13,7 @@ import type {
   Integration,
   ProviderCredentials,
   TelephonyProvider,
+  TransferTarget,
 } from '../../src/modules/telephony/telephony.types';
 import {
   PlivoFake,
@@ -149,6 +150,15 @@ function tamperForm(rawBody: string, key: string, value: string): string {
   params.set(key, value);
   return params.toString();
 }
+
+/** A transfer to +14155550199 whose <Dial> instructions are at `instructionsUrl`. */
+const transferTarget = (instructionsUrl: string): TransferTarget => ({
+  to: '+14155550199',
+  from: '+14155550100',
+  instructionsUrl,
+  eventsUrl: 'https://unused.example/status',
+  clientState: 'log-1',
+});
 
 describe('telephony adapters on the call path, against the provider fakes', () => {
   let plivo: PlivoFake;
@@ -311,7 +321,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       await plivo.advanceCall(id, 'ringing');
       await plivo.advanceCall(id, 'in-progress');
       const target = `${receiver.base}/api/telephony/provider_one/transfer?token=${token}`;
-      await adapter.transferCall(credentials, id, { url: target });
+      await adapter.transferCall(credentials, id, transferTarget(target));
       await adapter.hangupCall(credentials, id);
 
       const callPath = `/v1/Account/${account.authId}/Call/${id}/`;
@@ -461,7 +471,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       await twilio.advanceCall(id, 'ringing');
       await twilio.advanceCall(id, 'in-progress');
       const target = `${receiver.base}/api/telephony/provider_two/transfer?token=${token}`;
-      await adapter.transferCall(credentials, id, { url: target });
+      await adapter.transferCall(credentials, id, transferTarget(target));
       await adapter.hangupCall(credentials, id);
 
       const callPath = `/2010-04-01/Accounts/${account.sid}/Calls/${id}.json`;
@@ -654,9 +664,12 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       const { token, id } = await place();
       await telnyx.advanceCall(id, 'call.initiated');
       await telnyx.advanceCall(id, 'call.answered');
-      const target = `${receiver.base}/api/telephony/provider_three/transfer?token=${token}`;
-      // Telnyx's transfer dials `to`; TelnyxProvider takes it beside the interface's `url`.
-      await adapter.transferCall(credentials, id, { url: target, to: '+14155550199' });
+      const target = `${receiver.base}/api/telephony/provider_three/status?token=${token}`;
+      // Telnyx dials `to` itself; the new leg's events go to the call's status URL.
+      await adapter.transferCall(credentials, id, {
+        ...transferTarget('https://unused.example/transfer'),
+        eventsUrl: target,
+      });
       await adapter.hangupCall(credentials, id);
 
       const actions = `/v2/calls/${encodeURIComponent(id)}/actions/`;
@@ -666,7 +679,14 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(hangup.path).toBe(`${actions}hangup`);
       for (const r of [transfer, hangup])
         expect(r.headers.authorization).toBe(`Bearer ${account.apiKey}`);
-      expect(transfer.body).toEqual({ to: '+14155550199', webhook_url: target });
+      expect(transfer.body).toEqual({
+        to: '+14155550199',
+        from: '+14155550100',
+        webhook_url: target,
+        webhook_url_method: 'POST',
+        client_state: Buffer.from('log-1').toString('base64'),
+        command_id: 'log-1-transfer',
+      });
       expect(hangup.body).toEqual({});
       expect(telnyx.call(id).actions.map((a) => a.action)).toEqual(['transfer', 'hangup']);
 

@@ -67,6 +67,8 @@ const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
       'callDuration', pl.call_duration, 'recordingUrl', pl.recording_url,
       'transcript', pl.transcript, 'turns', pl.turns, 'summary', pl.summary,
       'analysis', pl.analysis,
+      'transferredTo', CASE WHEN pl.transferred_at IS NOT NULL THEN pl.transferred_to END,
+      'transferredAt', to_char(pl.transferred_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)}),
       'createdAt', to_char(pl.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)})
     ) ORDER BY pl.created_at, pl.id), '[]'::json)
   FROM ${phoneLogs} pl

@@ -86,6 +86,14 @@ const STATUS_DESCRIPTION =
   'call.started, call.answered, call.completed or call.failed (with the retry decision), ' +
   'call.recording.available. A callback naming no call of this number answers 404.';
 
+const TRANSFER_SUMMARY = "Provider callback: a transferred call's dial instructions";
+const TRANSFER_DESCRIPTION =
+  'Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): ' +
+  "provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. " +
+  'Replies `<Dial callerId="{our calling number}"><Number>{the agent\'s transferNumber}</Number></Dial>` ' +
+  '(TwiML or Plivo XML); `<Hangup/>` when the call has no transfer under way or is over. ' +
+  'provider_three transfers through Call Control and has no such URL (404).';
+
 const XML = 'application/xml; charset=utf-8';
 const XmlAnswer = () =>
   applyDecorators(
@@ -115,7 +123,7 @@ export class TelephonyCallbacksController {
     @Req() request: RawBodyRequest<Request>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return this.answer(integration, phoneId, request, response);
+    return xml(this.callbacks.answer(integration, phoneId, this.inbound(request)), response);
   }
 
   @Get('answer')
@@ -127,7 +135,19 @@ export class TelephonyCallbacksController {
     @Req() request: RawBodyRequest<Request>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return this.answer(integration, phoneId, request, response);
+    return xml(this.callbacks.answer(integration, phoneId, this.inbound(request)), response);
+  }
+
+  @Post('transfer')
+  @XmlAnswer()
+  @ProviderCallback('POST', TRANSFER_SUMMARY, TRANSFER_DESCRIPTION)
+  providerTransfer(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return xml(this.callbacks.transfer(integration, phoneId, this.inbound(request)), response);
   }
 
   @Post('status')
@@ -152,19 +172,14 @@ export class TelephonyCallbacksController {
     return this.callbacks.status(integration, phoneId, this.inbound(request));
   }
 
-  private async answer(
-    integration: string,
-    phoneId: string,
-    request: RawBodyRequest<Request>,
-    response: Response,
-  ): Promise<string> {
-    const document = await this.callbacks.answer(integration, phoneId, this.inbound(request));
-    // Only on success: an error keeps the JSON envelope's type.
-    response.setHeader('Content-Type', XML);
-    return document;
-  }
-
   private inbound(request: RawBodyRequest<Request>) {
     return inboundCallback(request, this.config.http.publicBaseUrl);
   }
+}
+
+/** The instructions document as XML; only on success: an error keeps the JSON envelope's type. */
+async function xml(document: Promise<string>, response: Response): Promise<string> {
+  const body = await document;
+  response.setHeader('Content-Type', XML);
+  return body;
 }

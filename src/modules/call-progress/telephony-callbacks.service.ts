@@ -1,17 +1,25 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { describeUnknown } from '../../common/describe-error';
 import { isObjectId } from '../../common/object-id';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
 import { type Attempt, AttemptsRepository } from '../dialer/attempts.repository';
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
-import { ProviderError } from '../telephony/provider-error';
+import { describeProviderFailure } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
+import { type CallSignal, CallSignals } from '../voice/session/call-signals';
 import { VoiceRuntime } from '../voice/voice-runtime';
-import { plivoAnswer, telnyxSpeech, telnyxStreaming, twimlAnswer } from './answer/answer-documents';
+import {
+  type DialTarget,
+  plivoAnswer,
+  plivoDial,
+  telnyxSpeech,
+  telnyxStreaming,
+  twimlAnswer,
+  twimlDial,
+} from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
 import { CallProgress, type ProgressReport } from '../dialer/call-progress';
@@ -36,6 +44,7 @@ export class TelephonyCallbacksService {
     private readonly agents: AgentsRepository,
     private readonly providers: TelephonyProviders,
     private readonly voice: VoiceRuntime,
+    private readonly signals: CallSignals,
     private readonly logger: PinoLogger,
   ) {
     this.logger.setContext(TelephonyCallbacksService.name);
@@ -57,6 +66,25 @@ export class TelephonyCallbacksService {
     return verified.integration === 'provider_two' ? twimlAnswer(plan) : plivoAnswer(plan);
   }
 
+  /**
+   * The <Dial> of a transfer the agent asked for (Plivo `aleg_url`, Twilio `Url`): the number
+   * written on the attempt before the provider was asked (CallTransfers). A call with no
+   * transfer under way, or already over, hangs up.
+   */
+  async transfer(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
+    const verified = await this.verifier.verify(integration, phoneId, callback);
+    if (verified.integration === 'provider_three')
+      throw new NotFoundException('provider_three transfers are dialed by Call Control');
+    const parsed = verified.provider.parseStatusCallback(callback);
+    const dial = await this.database.transaction(async (): Promise<DialTarget | null> => {
+      const attempt = await this.lockAttempt(verified, parsed);
+      const { log } = attempt ?? {};
+      if (!log?.transferredTo || isFinal(log.callStatus)) return null;
+      return { to: log.transferredTo, callerId: log.fromNumber ?? verified.phone.phoneNumber };
+    });
+    return verified.integration === 'provider_two' ? twimlDial(dial) : plivoDial(dial);
+  }
+
   /** Call progress (and recordings). A callback naming no call of this number answers 404. */
   async status(integration: string, phoneId: string, callback: InboundCallback): Promise<void> {
     const verified = await this.verifier.verify(integration, phoneId, callback);
@@ -64,7 +92,11 @@ export class TelephonyCallbacksService {
     await this.database.transaction(async () => {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
+      // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt.
+      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) return;
       const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
+      const signal = liveCallSignal(attempt, outcome.attempt, parsed);
+      if (signal) this.database.afterCommit(() => this.signals.publish(attempt.log.id, signal));
       if (verified.integration === 'provider_three') {
         await this.commandTelnyx(verified, parsed, outcome.attempt, outcome.answeredNow);
       }
@@ -162,17 +194,39 @@ export class TelephonyCallbacksService {
       try {
         await send();
       } catch (error) {
-        const reason =
-          error instanceof ProviderError
-            ? { kind: error.kind, status: error.httpStatus }
-            : describeUnknown(error);
         this.logger.warn(
-          { call: attempt.log.id, ...reason },
+          { call: attempt.log.id, ...describeProviderFailure(error) },
           'Call Control command to provider_three failed',
         );
       }
     });
   }
+}
+
+/** A callback about another call than the attempt's: the new leg of its transfer. */
+function isOtherLeg(attempt: Attempt, parsed: ParsedCallStatus): boolean {
+  const { providerCallId, transferredTo } = attempt.log;
+  return (
+    transferredTo !== null &&
+    providerCallId !== null &&
+    parsed.providerCallId !== undefined &&
+    parsed.providerCallId !== providerCallId
+  );
+}
+
+/**
+ * What the live session must hear of this callback: a machine verdict that came after the
+ * answer (the stream already plays), or the machine's greeting ended (its beep).
+ */
+function liveCallSignal(
+  before: Attempt,
+  after: Attempt,
+  parsed: ParsedCallStatus,
+): CallSignal | null {
+  if (isFinal(after.log.callStatus) || after.log.answeredAt === null) return null;
+  if (parsed.greetingEnded) return 'greeting-ended';
+  const decidedNow = before.log.answeredBy !== 'machine' && after.log.answeredBy === 'machine';
+  return decidedNow && before.log.answeredAt !== null ? 'machine' : null;
 }
 
 function reportOf(verified: VerifiedCallback, parsed: ParsedCallStatus): ProgressReport {

@@ -147,6 +147,13 @@ export const phoneLogs = pgTable(
     recordingUrl: text('recording_url'),
     transcript: text('transcript'),
     providerStatus: text('provider_status'),
+    /**
+     * The number the agent transferred the call to. Set before the provider is asked (the
+     * provider fetches the <Dial> from it); cleared again if the provider refuses.
+     */
+    transferredTo: text('transferred_to'),
+    /** When the provider accepted the transfer (call.transferred); null while only asked. */
+    transferredAt: timestamp('transferred_at', { withTimezone: true }),
     /** The calling number (phone record) used. */
     phoneId: objectIdRef('phone_id'),
     createdAt: createdAt(),

@@ -65,7 +65,8 @@ export class AttemptEvents {
           ended_at: endedAt.toISOString(),
           duration_seconds: log.callDuration,
           answered_by: log.answeredBy ?? 'unknown',
-          ended_by: endedBy(hangup.hangupCause, hangup.hangupSide),
+          // After a transfer the call went on with the new party: theirs was the end of it.
+          ended_by: log.transferredAt ? 'transfer' : endedBy(hangup.hangupCause, hangup.hangupSide),
           recording_expected: attempt.batch.recordCalls,
         },
       });
@@ -92,6 +93,22 @@ export class AttemptEvents {
         duration_seconds: log.callDuration,
         will_retry: next.willRetry,
         next_attempt_at: iso(next.nextAttemptAt),
+      },
+    });
+  }
+
+  /** The provider took over the call for `transferredTo` (cold: the agent leaves at once). */
+  async transferred(attempt: Attempt, reason: string | null): Promise<void> {
+    const { log } = attempt;
+    await this.events.raise(attempt.batch.organizationId, {
+      type: 'call.transferred',
+      callId: log.id,
+      data: {
+        ...callEventBase(attempt),
+        transferred_at: log.transferredAt!.toISOString(),
+        transfer_to: log.transferredTo!,
+        transfer_type: 'cold',
+        reason,
       },
     });
   }

@@ -39,6 +39,6 @@ import { DialerScheduler } from './dialer-scheduler';
     PhoneCredentials,
     SecretBox,
   ],
-  exports: [AttemptOutcomes, AttemptsRepository, CallProgress, DialerScheduler],
+  exports: [AttemptEvents, AttemptOutcomes, AttemptsRepository, CallProgress, DialerScheduler],
 })
 export class DialerModule {}

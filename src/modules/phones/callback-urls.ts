@@ -1,5 +1,15 @@
 import type { CallbackUrls, Integration } from '../telephony/telephony.types';
 
+/** One callback route of a number, its token in the query. */
+const callbackUrl = (
+  publicBaseUrl: string,
+  integration: Integration,
+  phoneId: string,
+  route: 'answer' | 'status' | 'transfer',
+  token: string,
+): string =>
+  `${publicBaseUrl}/api/telephony/${integration}/${phoneId}/${route}?token=${encodeURIComponent(token)}`;
+
 /**
  * Where a provider calls us back for one number. The token travels in the query string, which
  * request logs leave out; the provider signature covers the whole URL.
@@ -10,20 +20,36 @@ export function callbackUrlsFor(
   phoneId: string,
   token: string,
 ): CallbackUrls {
-  const base = `${publicBaseUrl}/api/telephony/${integration}/${phoneId}`;
-  const query = `?token=${encodeURIComponent(token)}`;
   return {
-    answerUrl: `${base}/answer${query}`,
-    statusUrl: `${base}/status${query}`,
+    answerUrl: callbackUrl(publicBaseUrl, integration, phoneId, 'answer', token),
+    statusUrl: callbackUrl(publicBaseUrl, integration, phoneId, 'status', token),
     applicationName: `switchboard_${phoneId}`,
   };
 }
+
+const callQuery = (phoneLogId: string) => `&call=${encodeURIComponent(phoneLogId)}`;
 
 /**
  * The number's callback URLs for one call: `call` names our phone log, so every callback of the
  * call finds its attempt (Plivo and Twilio echo the URL; Telnyx also gets it as client_state).
  */
 export function callbackUrlsForCall(urls: CallbackUrls, phoneLogId: string): CallbackUrls {
-  const call = `&call=${encodeURIComponent(phoneLogId)}`;
+  const call = callQuery(phoneLogId);
   return { ...urls, answerUrl: `${urls.answerUrl}${call}`, statusUrl: `${urls.statusUrl}${call}` };
+}
+
+/**
+ * Where the provider fetches the <Dial> of one call's transfer (Plivo `aleg_url`, Twilio `Url`),
+ * verified like the number's other callbacks.
+ */
+export function transferUrlForCall(
+  publicBaseUrl: string,
+  integration: Integration,
+  phoneId: string,
+  token: string,
+  phoneLogId: string,
+): string {
+  return (
+    callbackUrl(publicBaseUrl, integration, phoneId, 'transfer', token) + callQuery(phoneLogId)
+  );
 }

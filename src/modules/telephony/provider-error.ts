@@ -1,4 +1,5 @@
 import { BadGatewayException } from '@nestjs/common';
+import { describeUnknown } from '../../common/describe-error';
 
 export type ProviderErrorKind =
   | 'auth'
@@ -38,4 +39,13 @@ export class ProviderError extends Error {
 /** The one answer to an upstream outage on any route: 502 with the provider's (secret-free) reason. */
 export function providerUnavailable(error: ProviderError): BadGatewayException {
   return new BadGatewayException(`Telephony provider unavailable: ${error.message}`);
+}
+
+/** What a log may say about a failed provider request: its kind and status, nothing it carried. */
+export function describeProviderFailure(
+  error: unknown,
+): { kind: ProviderErrorKind; status?: number } | ReturnType<typeof describeUnknown> {
+  return error instanceof ProviderError
+    ? { kind: error.kind, status: error.httpStatus }
+    : describeUnknown(error);
 }

@@ -51,6 +51,20 @@ export interface PlaceCallInput {
   machineDetection?: boolean;
 }
 
+/** Where a live call is transferred, and how each provider is told. */
+export interface TransferTarget {
+  /** +E.164 of the party that takes over. */
+  to: string;
+  /** Our calling number (+E.164), the caller id the new party sees. */
+  from: string;
+  /** Plivo `aleg_url`, Twilio `Url`: where the provider fetches the <Dial> (signed callback). */
+  instructionsUrl: string;
+  /** Telnyx `webhook_url`: where the new leg's events go (the call's status URL). */
+  eventsUrl: string;
+  /** Telnyx `client_state` of the new leg: the phone log id, as on the call itself. */
+  clientState: string;
+}
+
 export interface InboundCallback {
   method: 'GET' | 'POST';
   /** The public URL as the provider called it, query included. */
@@ -96,6 +110,8 @@ export interface ParsedCallStatus {
   clientState?: string;
   /** Answering-machine detection's verdict, normalised. */
   answeredBy?: 'human' | 'machine' | 'unknown';
+  /** The provider heard the machine's greeting end (its beep): leave the message now. */
+  greetingEnded?: boolean;
   /** When the provider says it happened (ISO 8601), else undefined. */
   occurredAt?: string;
 }
@@ -141,10 +157,14 @@ export interface TelephonyProvider {
    */
   fetchCall(credentials: ProviderCredentials, providerCallId: string): Promise<ProviderCallState>;
   hangupCall(credentials: ProviderCredentials, providerCallId: string): Promise<void>;
+  /**
+   * Hands the live call to `target.to` (telephony-providers.md §5): the stream ends, the callee
+   * stays on the line. Never retried: a timeout may have transferred it already.
+   */
   transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string; to?: string },
+    target: TransferTarget,
   ): Promise<void>;
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean;
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus;

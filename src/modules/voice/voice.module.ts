@@ -3,6 +3,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { CallRecordsModule } from '../call-records/call-records.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
+import { DialerModule } from '../dialer/dialer.module';
 import { DncModule } from '../dnc/dnc.module';
 import { LlmModule } from '../llm/llm.module';
 import { VoiceAudioModule } from './audio/voice-audio.module';
@@ -11,13 +12,16 @@ import { StreamTokens } from './media/stream-tokens';
 import { StreamTokensRepository } from './media/stream-tokens.repository';
 import { CallContexts } from './session/call-contexts';
 import { CallSessions } from './session/call-sessions';
+import { CallSignals } from './session/call-signals';
+import { CallTransfers } from './session/call-transfers';
 import { TurnPromptModule } from './session/turn-prompt.module';
 import { SpeechModule } from './speech/speech.module';
 import { VoiceRuntime } from './voice-runtime';
 
 /**
  * The voice runtime (contract §8): the media WebSocket and its per-provider gateways, the stream
- * tokens, the call sessions. The answer callbacks ask VoiceRuntime whether to connect a call.
+ * tokens, the call sessions. The answer callbacks ask VoiceRuntime whether to connect a call;
+ * the status callbacks tell a live session what the provider learnt later (CallSignals).
  */
 @Module({
   imports: [
@@ -30,6 +34,7 @@ import { VoiceRuntime } from './voice-runtime';
     LlmModule,
     TurnPromptModule,
     DncModule,
+    DialerModule,
   ],
   providers: [
     StreamTokensRepository,
@@ -37,8 +42,10 @@ import { VoiceRuntime } from './voice-runtime';
     VoiceRuntime,
     CallContexts,
     CallSessions,
+    CallSignals,
+    CallTransfers,
     MediaGateway,
   ],
-  exports: [VoiceRuntime],
+  exports: [VoiceRuntime, CallSignals],
 })
 export class VoiceModule {}

@@ -68,6 +68,23 @@ export class PhoneLogDto {
   })
   analysis!: Record<string, unknown> | null;
 
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '+14155550199',
+    description:
+      'The number the agent transferred the call to (its transferNumber; call.transferred), null when it was not transferred. The call stays in-progress with that party and completes when they hang up',
+  })
+  transferredTo!: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '2026-11-22T10:01:30.000Z',
+    description: 'When the provider accepted the transfer',
+  })
+  transferredAt!: string | null;
+
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;
 }

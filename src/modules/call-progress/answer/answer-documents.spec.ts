@@ -1,8 +1,10 @@
 import {
   plivoAnswer,
+  plivoDial,
   telnyxSpeech,
   telnyxStreaming,
   twimlAnswer,
+  twimlDial,
   xmlEscape,
 } from './answer-documents';
 import { type AnswerPlan, NEUTRAL_LINE, planAnswer, type SpeakingAgent } from './answer-plan';
@@ -16,6 +18,21 @@ const agent: SpeakingAgent = {
 };
 
 describe('answer instructions', () => {
+  it("dials a transfer's number with our calling number as caller id, else hangs up", () => {
+    const dial = { to: '+14155550199', callerId: '+14155550100' };
+    expect(twimlDial(dial)).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Dial callerId="+14155550100"><Number>+14155550199</Number></Dial></Response>',
+    );
+    // Plivo writes numbers as digits.
+    expect(plivoDial(dial)).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Dial callerId="14155550100"><Number>14155550199</Number></Dial></Response>',
+    );
+    for (const document of [twimlDial(null), plivoDial(null)])
+      expect(document).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+  });
+
   it('escapes every text and attribute and drops what XML cannot carry', () => {
     expect(xmlEscape(`a&b<c>d"e'f\u0000g\u0007h\uD800i`)).toBe(
       'a&amp;b&lt;c&gt;d&quot;e&apos;fghi',

@@ -44,6 +44,31 @@ export function twimlAnswer(plan: AnswerPlan): string {
   return `${XML_DECLARATION}<Response>${body}<Hangup/></Response>`;
 }
 
+/** Where a transferred call goes: the agent's transferNumber, shown our calling number. */
+export interface DialTarget {
+  to: string;
+  callerId: string;
+}
+
+/** provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. */
+export function twimlDial(dial: DialTarget | null): string {
+  if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  return (
+    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: dial.callerId })}>` +
+    `<Number>${xmlEscape(dial.to)}</Number></Dial></Response>`
+  );
+}
+
+/** provider_one: the Plivo XML a transferred call's A leg fetches; Plivo writes numbers without `+`. */
+export function plivoDial(dial: DialTarget | null): string {
+  if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  const digits = (e164: string) => e164.replace(/^\+/, '');
+  return (
+    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: digits(dial.callerId) })}>` +
+    `<Number>${xmlEscape(digits(dial.to))}</Number></Dial></Response>`
+  );
+}
+
 /** Plivo's bidirectional stream; `keepCallAlive` holds the call until the stream ends. */
 const plivoStream = ({ url, token }: StreamConnection): string =>
   `<Stream${attributes({

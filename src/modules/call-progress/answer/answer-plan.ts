@@ -38,20 +38,24 @@ export type SpeakingAgent = Pick<
  * The agent's greeting to a person (or to an undecided detection); its voicemail message to a
  * machine, or nothing when it has none. No agent or no greeting: the neutral line.
  */
+export function answerSpeech(
+  agent: SpeakingAgent | null,
+  answeredBy: AmdVerdict | null,
+): Speech | null {
+  const said =
+    answeredBy === 'machine'
+      ? agent?.voicemailMessage?.trim() || null
+      : agent?.greeting?.trim() || NEUTRAL_LINE;
+  return said === null
+    ? null
+    : { text: said, language: agent?.language || 'en-US', voice: agent?.voice || null };
+}
+
+/** What the answered call says by the provider's speech verb (answerSpeech), recorded or not. */
 export function planAnswer(
   agent: SpeakingAgent | null,
   answeredBy: AmdVerdict | null,
   record?: RecordingRequest,
 ): AnswerPlan {
-  const language = agent?.language || 'en-US';
-  const voice = agent?.voice || null;
-  const said =
-    answeredBy === 'machine'
-      ? agent?.voicemailMessage?.trim() || null
-      : agent?.greeting?.trim() || NEUTRAL_LINE;
-  return {
-    kind: 'speak',
-    speech: said === null ? null : { text: said, language, voice },
-    ...(record ? { record } : {}),
-  };
+  return { kind: 'speak', speech: answerSpeech(agent, answeredBy), ...(record ? { record } : {}) };
 }

@@ -15,6 +15,7 @@ import type {
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
+  TransferTarget,
   WiringDrift,
 } from '../telephony.types';
 import { verifyPlivoSignatureV3 } from './plivo-signature';
@@ -257,12 +258,15 @@ export class PlivoProvider implements TelephonyProvider {
   async transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string },
+    target: TransferTarget,
   ) {
-    await this.post(credentials, `Call/${encodeURIComponent(providerCallId)}/`, {
-      legs: 'aleg',
-      aleg_url: target.url,
-      aleg_method: 'POST',
+    // The A leg (the callee) leaves the stream's XML for the <Dial> fetched from aleg_url. Not
+    // retried: a transfer that timed out may have happened.
+    await this.http.request({
+      method: 'POST',
+      url: this.url(credentials, `Call/${encodeURIComponent(providerCallId)}/`),
+      headers: auth(credentials),
+      json: { legs: 'aleg', aleg_url: target.instructionsUrl, aleg_method: 'POST' },
     });
   }
 

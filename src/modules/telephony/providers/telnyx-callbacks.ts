@@ -45,6 +45,15 @@ const HANGUP_STATUSES: Record<string, CallbackCallStatus> = {
 // On our outbound calls the caller is us.
 const HANGUP_SIDES: Record<string, HangupSide> = { caller: 'us', callee: 'callee' };
 
+const DETECTION_ENDED = new Set([
+  'call.machine.detection.ended',
+  'call.machine.premium.detection.ended',
+]);
+const GREETING_ENDED = new Set([
+  'call.machine.greeting.ended',
+  'call.machine.premium.greeting.ended',
+]);
+
 /** Recording URLs of call.recording.saved stop working after 10 minutes. */
 const RECORDING_URL_SECONDS = 600;
 
@@ -73,7 +82,10 @@ export function parseTelnyxStatusCallback(callback: InboundCallback): ParsedCall
     callStatus = HANGUP_STATUSES[payload.hangup_cause ?? ''] ?? 'failed';
   } else if (type === 'call.recording.saved') kind = 'call.recording.available';
   const recordingUrl = payload.recording_urls?.mp3 ?? payload.recording_urls?.wav;
-  const detection = type.startsWith('call.machine.') && type.endsWith('.ended');
+  // call.machine[.premium].detection.ended carries the verdict; …greeting.ended says the
+  // machine's greeting is over (its beep heard): no verdict of its own.
+  const detection = DETECTION_ENDED.has(type);
+  const greetingEnded = GREETING_ENDED.has(type);
   return {
     event: kind,
     callStatus,
@@ -94,7 +106,12 @@ export function parseTelnyxStatusCallback(callback: InboundCallback): ParsedCall
             validForSeconds: RECORDING_URL_SECONDS,
           }
         : undefined,
-    answeredBy: detection ? telnyxAnsweredBy(payload.result) : undefined,
+    answeredBy: detection
+      ? telnyxAnsweredBy(payload.result)
+      : greetingEnded
+        ? 'machine'
+        : undefined,
+    greetingEnded: greetingEnded || undefined,
     clientState:
       typeof payload.client_state === 'string'
         ? Buffer.from(payload.client_state, 'base64').toString('utf8')

@@ -11,6 +11,7 @@ import type {
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
+  TransferTarget,
   WiringDrift,
 } from '../telephony.types';
 import { TelnyxApi, type TelnyxNumber } from './telnyx-api';
@@ -161,7 +162,9 @@ export class TelnyxProvider implements TelephonyProvider {
           : undefined,
         timeout_secs: input.ringTimeoutSeconds,
         time_limit_secs: input.timeLimitSeconds,
-        answering_machine_detection: input.machineDetection ? 'detect' : undefined,
+        // The verdict comes after call.answered, while the stream already plays; `detect_beep`
+        // adds call.machine.greeting.ended when the machine beeps (the message starts then).
+        answering_machine_detection: input.machineDetection ? 'detect_beep' : undefined,
         ...(input.record ? { record: 'record-from-answer', record_format: 'mp3' } : {}),
       },
     });
@@ -231,12 +234,21 @@ export class TelnyxProvider implements TelephonyProvider {
   async transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string; to?: string },
+    target: TransferTarget,
   ) {
+    // Telnyx dials the new leg and bridges it; that leg's events come to the call's status URL
+    // with the call's client_state (and change nothing there).
     await this.api.call(credentials, {
       method: 'POST',
       path: `/calls/${encodeURIComponent(providerCallId)}/actions/transfer`,
-      json: { to: target.to, webhook_url: target.url },
+      json: {
+        to: target.to,
+        from: target.from,
+        webhook_url: target.eventsUrl,
+        webhook_url_method: 'POST',
+        client_state: Buffer.from(target.clientState).toString('base64'),
+        command_id: `${target.clientState}-transfer`,
+      },
     });
   }
 

@@ -13,6 +13,7 @@ import type {
   ProviderCallEvent,
   ProviderCredentials,
   TelephonyProvider,
+  TransferTarget,
   WiringDrift,
 } from '../telephony.types';
 import { verifyTwilioSignature } from './twilio-signature';
@@ -198,13 +199,14 @@ export class TwilioProvider implements TelephonyProvider {
   async transferCall(
     credentials: ProviderCredentials,
     providerCallId: string,
-    target: { url: string },
+    target: TransferTarget,
   ) {
+    // The call's TwiML is replaced: Twilio ends the <Connect><Stream> and fetches the <Dial>.
     await this.http.request({
       method: 'POST',
       url: this.accountUrl(credentials, `/Calls/${encodeURIComponent(providerCallId)}.json`),
       headers: auth(credentials),
-      form: { Url: target.url, Method: 'POST' },
+      form: { Url: target.instructionsUrl, Method: 'POST' },
     });
   }
 

@@ -8,9 +8,13 @@ import { BeepDetector } from '../audio/beep-detector';
  */
 export const BEEP_WAIT_MS = 20_000;
 
-export type BeepWaitOutcome = 'beep' | 'timeout' | 'aborted';
+/** `provider`: the provider reported the greeting's end (its beep) before the detector heard it. */
+export type BeepWaitOutcome = 'beep' | 'provider' | 'timeout' | 'aborted';
 
-/** Listens to the caller's frames until the beep has ended, `BEEP_WAIT_MS` passed or `signal` aborts. */
+/**
+ * Listens to the caller's frames until the beep has ended, the provider says the greeting ended,
+ * `BEEP_WAIT_MS` passed or `signal` aborts: whichever comes first.
+ */
 export class BeepWait {
   readonly outcome: Promise<BeepWaitOutcome>;
   private readonly detector = new BeepDetector();
@@ -34,5 +38,10 @@ export class BeepWait {
   /** One 20 ms μ-law frame of the caller's audio. */
   hear(ulaw: Uint8Array): void {
     if (this.detector.push(ulaw)) this.settle('beep');
+  }
+
+  /** The provider heard the machine's greeting end (Telnyx call.machine.greeting.ended). */
+  providerHeard(): void {
+    this.settle('provider');
   }
 }

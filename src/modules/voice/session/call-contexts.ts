@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsRepository } from '../../agents/agents.repository';
 import type { AgentRow } from '../../agents/agents.schema';
-import { type Speech, planAnswer } from '../../call-progress/answer/answer-plan';
+import { answerSpeech, type Speech, planAnswer } from '../../call-progress/answer/answer-plan';
 import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { OptOutCall } from '../../dnc/dnc.service';
 import { PhoneCredentials } from '../../phones/phone-credentials';
@@ -30,6 +30,8 @@ export interface CallContext {
   speech: Speech | null;
   /** The speech is a voicemail message: it waits for the machine's beep (see BeepWait). */
   afterBeep: boolean;
+  /** The agent's voicemail message, for a machine detected once the call is live; null: none. */
+  voicemail: Speech | null;
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
 }
@@ -58,7 +60,7 @@ export class CallContexts {
     ]);
     if (phone?.integration !== integration || !callee) return null;
     const plan = planAnswer(agent, log.answeredBy);
-    // The callback token stays behind: a session only hangs up.
+    // The callback token stays behind: a session hangs up; a transfer (CallTransfers) opens its own.
     const { accountId, secret } = this.secrets.open(organizationId, phone.id, phone.credentials);
     return {
       organizationId,
@@ -76,6 +78,7 @@ export class CallContexts {
       providerCallId: log.providerCallId,
       speech: plan.kind === 'speak' ? plan.speech : null,
       afterBeep: log.answeredBy === 'machine',
+      voicemail: answerSpeech(agent, 'machine'),
       provider: this.providers.get(integration),
       credentials: { accountId, secret },
     };

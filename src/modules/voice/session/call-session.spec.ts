@@ -9,9 +9,13 @@ import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
+import type { ProbabilityListener } from '../audio/vad-stream';
+import type { ChatStreamEvent } from '../../llm/chat-model';
 import type { CallContext, CallContexts } from './call-contexts';
 import { BEEP_WAIT_MS } from './beep-wait';
-import { CallSession, START_TIMEOUT_MS } from './call-session';
+import { CallSession, START_TIMEOUT_MS, TRANSFER_CLOSE_MS, VOICEMAIL_MARK } from './call-session';
+import type { CallSignal } from './call-signals';
+import type { TransferRequest } from './call-transfers';
 import { GREETING_MARK } from './conversation';
 
 class Output implements MediaOutput {
@@ -19,13 +23,16 @@ class Output implements MediaOutput {
   readonly marks: string[] = [];
   closed = false;
   refused = false;
+  clears = 0;
   sendAudio(ulaw: Buffer) {
     this.frames.push(ulaw);
   }
   sendMark(name: string) {
     this.marks.push(name);
   }
-  clear() {}
+  clear() {
+    this.clears += 1;
+  }
   close(refused?: boolean) {
     this.closed = true;
     this.refused = refused === true;
@@ -42,9 +49,20 @@ function harness(
     hangup?: () => Promise<void>;
     converse?: boolean;
     afterBeep?: boolean;
+    /** What the model answers every turn; none: nothing. */
+    reply?: ChatStreamEvent[];
+    /** The provider accepts a transfer (default) or refuses it. */
+    transfer?: boolean;
+    /** A signal that arrives while the call is being loaded. */
+    signalWhileLoading?: CallSignal;
   } = {},
 ) {
   const heard: Buffer[] = [];
+  const spoken: string[] = [];
+  const transfers: TransferRequest[] = [];
+  let signalListener: ((signal: CallSignal) => void) | undefined;
+  let vadListener: ProbabilityListener = () => undefined;
+  const transcripts: string[] = [];
   const warnings: Array<Record<string, unknown>> = [];
   const hangups: string[] = [];
   let signal: AbortSignal | undefined;
@@ -65,17 +83,24 @@ function harness(
       requestUuid: 'u',
     },
     agent: options.converse
-      ? ({ language: 'en-US', interruptible: true, maxCallSeconds: 600 } as AgentRow)
+      ? ({
+          language: 'en-US',
+          interruptible: true,
+          maxCallSeconds: 600,
+          transferNumber: '+14155550199',
+        } as AgentRow)
       : null,
     contact: {},
     providerCallId: 'CA1',
     speech: { text: 'Hello', language: 'en-US', voice: null },
     afterBeep: options.afterBeep === true,
+    voicemail: { text: 'Please call back', language: 'en-US', voice: null },
     provider,
     credentials: { accountId: 'a', secret: 's' },
   };
   const tts: TextToSpeech = {
-    async *synthesize(_text, options) {
+    async *synthesize(text, options) {
+      spoken.push(text);
       signal = options.signal;
       yield Buffer.alloc(400, 1);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -96,17 +121,28 @@ function harness(
               : { organizationId: 'o', phoneLogId: 'log1' },
           ),
       } as unknown as StreamTokens,
-      calls: { load: () => Promise.resolve(call) } as unknown as CallContexts,
+      calls: {
+        load: () => {
+          if (options.signalWhileLoading) signalListener?.(options.signalWhileLoading);
+          return Promise.resolve(call);
+        },
+      } as unknown as CallContexts,
       tts,
       pacer: new OutboundPacer(),
       conversation: options.converse
         ? {
             vad: {
-              open: () => ({ push: (ulaw: Buffer) => heard.push(ulaw), close: () => undefined }),
+              open: (listener: ProbabilityListener) => {
+                vadListener = listener;
+                return { push: (ulaw: Buffer) => heard.push(ulaw), close: () => undefined };
+              },
             } as unknown as Pick<VoiceActivityDetector, 'open'>,
-            stt: scriptedRecognition([]),
+            stt: scriptedRecognition(transcripts),
             chat: {
-              stream: () => ({ [Symbol.asyncIterator]: () => [][Symbol.iterator]() }) as never,
+              stream: () =>
+                ({
+                  [Symbol.asyncIterator]: () => [...(options.reply ?? [])][Symbol.iterator](),
+                }) as never,
               complete: () => Promise.reject(new Error('unused')),
             },
             prompts: { buildRequest: () => Promise.resolve({ messages: [] }) },
@@ -115,6 +151,18 @@ function harness(
           }
         : null,
       defaultVoice: 'en-us',
+      signals: {
+        listen: (_call: string, listener: (signal: CallSignal) => void) => {
+          signalListener = listener;
+          return () => (signalListener = undefined);
+        },
+      },
+      transfers: {
+        transfer: (request: TransferRequest) => {
+          transfers.push(request);
+          return Promise.resolve(options.transfer ?? true);
+        },
+      },
       logger: {
         info: () => undefined,
         warn: (fields: Record<string, unknown>) => warnings.push(fields),
@@ -122,7 +170,26 @@ function harness(
     },
     () => (ended = true),
   );
-  return { heard, session, output, warnings, hangups, signal: () => signal, ended: () => ended };
+  /** The caller says `transcript`: 600 ms of speech, then 600 ms of silence. */
+  const utter = (transcript: string) => {
+    transcripts.push(transcript);
+    for (let at = 0; at < 600; at += 32) vadListener(0.9, (audioMs += 32));
+    for (let at = 0; at < 600; at += 32) vadListener(0.05, (audioMs += 32));
+  };
+  let audioMs = 0;
+  return {
+    heard,
+    spoken,
+    transfers,
+    session,
+    output,
+    warnings,
+    hangups,
+    utter,
+    signal: () => signal,
+    ended: () => ended,
+    provider: (signal: CallSignal) => signalListener?.(signal),
+  };
 }
 
 /** `ms` of a tone at `hz` in 20 ms frames. */
@@ -254,5 +321,96 @@ describe('CallSession', () => {
     expect(h.signal()).toBeUndefined();
     expect(h.output.frames).toHaveLength(0);
     expect(h.hangups).toEqual([]);
+  });
+
+  it('switches a live greeting to the voicemail message when a machine verdict arrives late', async () => {
+    const h = harness({ converse: true });
+    h.session.handle(start('good'));
+    await flush();
+    jest.advanceTimersByTime(0);
+    expect(h.output.frames).toHaveLength(1);
+    h.provider('machine');
+    await flush();
+    // The greeting stops at once, at the provider too; nothing is said until the beep.
+    expect(h.output.clears).toBe(1);
+    expect(h.signal()!.aborted).toBe(true);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(h.output.frames).toHaveLength(1);
+    expect(h.output.marks).toEqual([]);
+    // The provider hears the beep before the local detector.
+    h.provider('greeting-ended');
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.spoken).toEqual(['Hello', 'Please call back']);
+    expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
+    // A late echo of the greeting's mark changes nothing; the message's own ends the call.
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    await flush();
+    expect(h.hangups).toEqual([]);
+    h.session.handle({ kind: 'mark', name: VOICEMAIL_MARK });
+    await flush();
+    expect(h.hangups).toEqual(['CA1']);
+    expect(h.ended()).toBe(true);
+  });
+
+  it('waits for the local beep detector when the provider reports no greeting end', async () => {
+    const h = harness();
+    h.session.handle(start('good'));
+    await flush();
+    h.provider('machine');
+    await jest.advanceTimersByTimeAsync(1_000);
+    for (const frame of toneFrames(1_000, 300)) h.session.handle({ kind: 'audio', ulaw: frame });
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.spoken).toEqual(['Hello', 'Please call back']);
+    expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
+  });
+
+  it('starts with the voicemail message when the verdict came while the call was loading', async () => {
+    const h = harness({ converse: true, signalWhileLoading: 'greeting-ended' });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.spoken).toEqual(['Please call back']);
+    expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
+  });
+
+  it('hands the call over on transfer_call without hanging up, and leaves the stream to the provider', async () => {
+    const h = harness({
+      converse: true,
+      reply: [
+        { kind: 'text', text: 'Transferring you.' },
+        {
+          kind: 'tool-call',
+          call: {
+            id: 't1',
+            type: 'function',
+            function: { name: 'transfer_call', arguments: '{"reason":"asked"}' },
+          },
+        },
+      ],
+    });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    h.utter('A person please');
+    await jest.advanceTimersByTimeAsync(1_200);
+    h.session.handle({ kind: 'mark', name: 'reply-1-1' });
+    await flush();
+    expect(h.transfers).toEqual([
+      {
+        organizationId: 'o',
+        phoneLogId: 'log1',
+        providerCallId: 'CA1',
+        to: '+14155550199',
+        reason: 'asked',
+      },
+    ]);
+    // Nothing more is heard from the caller; the call is never hung up.
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 9) });
+    expect(h.heard).not.toContainEqual(Buffer.alloc(160, 9));
+    expect(h.output.closed).toBe(false);
+    await jest.advanceTimersByTimeAsync(TRANSFER_CLOSE_MS);
+    expect(h.output).toMatchObject({ closed: true, refused: false });
+    expect(h.hangups).toEqual([]);
+    expect(h.ended()).toBe(true);
   });
 });

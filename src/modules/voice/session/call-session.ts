@@ -1,6 +1,6 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
-import { ProviderError } from '../../telephony/provider-error';
+import { describeProviderFailure, ProviderError } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
 import type { OutboundPacer } from '../audio/outbound-pacer';
 import type { PacedStream } from '../audio/paced-stream';
@@ -9,10 +9,21 @@ import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import { BeepWait } from './beep-wait';
 import type { CallContext, CallContexts } from './call-contexts';
+import type { CallSignal, CallSignals } from './call-signals';
+import type { CallTransfers } from './call-transfers';
 import { Conversation, type ConversationServices, GREETING_MARK } from './conversation';
+
+/** The mark after a voicemail message left on a call already live (a late machine verdict). */
+export const VOICEMAIL_MARK = 'voicemail-end';
 
 /** A socket that has not presented its token by then is closed. */
 export const START_TIMEOUT_MS = 10_000;
+
+/**
+ * After a transfer the provider ends the stream itself as the call leaves it (Twilio and Plivo
+ * `stop`, Telnyx closes); a stream still open this much later is closed by us (never hung up).
+ */
+export const TRANSFER_CLOSE_MS = 5_000;
 
 export interface SessionDependencies {
   tokens: StreamTokens;
@@ -25,28 +36,44 @@ export interface SessionDependencies {
   logger: PinoLogger;
   /** What the conversation after the greeting needs; null: no model configured (greeting only). */
   conversation: Omit<ConversationServices, 'logger'> | null;
+  /** Provider callbacks' news of this call (a late machine verdict, the machine's beep). */
+  signals: Pick<CallSignals, 'listen'>;
+  transfers: Pick<CallTransfers, 'transfer'>;
 }
 
-type State = 'waiting' | 'opening' | 'speaking' | 'hanging-up' | 'ended';
+type State =
+  'waiting' | 'opening' | 'speaking' | 'transferring' | 'transferred' | 'hanging-up' | 'ended';
 
 /**
  * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
  * and paced out in real time → the conversation (listen, think, speak; see Conversation, which
- * speaks the greeting itself so the caller can interrupt it). With no model configured, or no
- * agent to talk (a voicemail message), the greeting is all: once its mark is played the call is
- * hung up over REST. A voicemail message waits for the machine's beep first, so it is recorded
- * rather than spoken over the machine's greeting. Audio before the token is accepted is never
- * looked at.
+ * speaks the greeting itself so the caller can interrupt it). With no model configured, or no agent to talk (a voicemail message), the greeting is all: once its
+ * mark is played the call is hung up over REST. A voicemail message waits for the machine's beep
+ * first, so it is recorded rather than spoken over the machine's greeting; a machine verdict that
+ * arrives once the call is live (CallSignals) stops the greeting or conversation and does the
+ * same. A transfer (the model's transfer_call) hands the call to the provider and leaves the
+ * stream without hanging up. Audio before the token is accepted is never looked at.
  */
 export class CallSession {
   private state: State = 'waiting';
+  /** The session's whole life. */
   private readonly abort = new AbortController();
+  /** The greeting and the conversation: stopped when a machine turns out to be listening. */
+  private readonly live = new AbortController();
   private readonly paced: PacedStream;
   private readonly startTimer: NodeJS.Timeout;
+  private transferTimer: NodeJS.Timeout | undefined;
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
   private beepWait: BeepWait | undefined;
   private streamCallId = '';
+  private stopListening: (() => void) | undefined;
+  /** A provider said a machine answered (maybe before the call was loaded). */
+  private machine = false;
+  /** The provider heard the machine's greeting end. */
+  private providerBeep = false;
+  /** Switched to the voicemail message once live. */
+  private leavingVoicemail = false;
 
   constructor(
     private readonly integration: Integration,
@@ -65,7 +92,9 @@ export class CallSession {
         return;
       case 'mark':
         this.conversation?.markPlayed(event.name);
-        if (event.name === GREETING_MARK && this.state === 'speaking' && !this.conversation)
+        if (this.state !== 'speaking') return;
+        if (event.name === VOICEMAIL_MARK) void this.hangUp();
+        else if (event.name === GREETING_MARK && !this.conversation && !this.leavingVoicemail)
           void this.hangUp();
         return;
       case 'stop':
@@ -85,7 +114,10 @@ export class CallSession {
     if (this.state === 'ended') return;
     this.state = 'ended';
     clearTimeout(this.startTimer);
+    clearTimeout(this.transferTimer);
+    this.stopListening?.();
     this.abort.abort();
+    this.live.abort();
     this.paced.close();
     this.conversation?.end();
     this.conversation = undefined;
@@ -99,6 +131,10 @@ export class CallSession {
     try {
       const grant = await this.deps.tokens.consume(start.token);
       if (!grant) return this.refuse('bad token');
+      // Listening before loading: a verdict committed meanwhile is not lost.
+      this.stopListening = this.deps.signals.listen(grant.phoneLogId, (signal) =>
+        this.onSignal(signal),
+      );
       const call = await this.deps.calls.load(grant, this.integration);
       if (!call) return this.refuse('unknown call');
       if (
@@ -116,27 +152,16 @@ export class CallSession {
         'Media stream opened',
       );
       if (!call.speech) return await this.hangUp();
+      if (this.machine && !call.afterBeep) return await this.leaveVoicemail();
       if (call.afterBeep) await this.awaitBeep();
-      if (this.isEnded()) return;
-      const { agent } = call;
-      const services = this.deps.conversation;
-      if (agent && services) {
-        this.conversation = new Conversation(
-          { ...call, agent },
-          { ...services, logger: this.deps.logger },
-          {
-            paced: this.paced,
-            output: this.output,
-            speak: (text, signal) => this.speak(text, signal),
-            hangUp: () => this.hangUp(),
-          },
-        );
+      if (this.isEnded() || this.leavingVoicemail) return;
+      if (this.converse(call)) {
         // The conversation speaks the greeting itself, so the caller can interrupt it.
-        await this.conversation.greet(call.speech.text);
+        await this.conversation?.greet(call.speech.text);
         return;
       }
-      await this.speak(call.speech.text, this.abort.signal);
-      if (this.state === 'speaking') this.paced.mark(GREETING_MARK);
+      await this.speak(call.speech.text, this.live.signal);
+      if (this.state === 'speaking' && !this.leavingVoicemail) this.paced.mark(GREETING_MARK);
     } catch (error) {
       if (this.isEnded()) return;
       this.deps.logger.warn(
@@ -147,9 +172,69 @@ export class CallSession {
     }
   }
 
-  /** Holds the voicemail message until the machine's greeting ends in its beep (or the bound). */
+  /** With an agent and a model, the conversation that follows the greeting (its first turn). */
+  /** Starts the conversation when there is an agent and a model; false: the greeting is all. */
+  private converse(call: CallContext): boolean {
+    const { agent } = call;
+    const services = this.deps.conversation;
+    if (!agent || !services) return false;
+    this.conversation = new Conversation(
+      { ...call, agent },
+      { ...services, logger: this.deps.logger },
+      {
+        paced: this.paced,
+        output: this.output,
+        speak: (text, signal) => this.speak(text, AbortSignal.any([signal, this.live.signal])),
+        hangUp: () => this.hangUp(),
+        transfer: (to, reason) => this.transfer(to, reason),
+      },
+    );
+    return true;
+  }
+
+  private onSignal(signal: CallSignal): void {
+    // Only a machine has a greeting that ends in a beep: either signal says a machine answered.
+    this.machine = true;
+    if (signal === 'greeting-ended') {
+      this.providerBeep = true;
+      this.beepWait?.providerHeard();
+    }
+    if (this.state === 'speaking' && this.call && !this.call.afterBeep) void this.leaveVoicemail();
+  }
+
+  /**
+   * A machine answered a call already live: the greeting or conversation stops at once (and its
+   * buffered audio at the provider), then the voicemail message follows the beep and the call
+   * hangs up (the attempt ends `voicemail`). No message: hang up.
+   */
+  private async leaveVoicemail(): Promise<void> {
+    const call = this.call;
+    if (!call || this.leavingVoicemail) return;
+    this.leavingVoicemail = true;
+    this.live.abort();
+    this.conversation?.end();
+    this.conversation = undefined;
+    this.paced.clear();
+    this.output.clear();
+    this.call = { ...call, agent: null, speech: call.voicemail, afterBeep: true };
+    this.deps.logger.info(
+      { integration: this.integration, call: call.phoneLogId },
+      'Answering machine detected on the live call',
+    );
+    if (!call.voicemail) return this.hangUp();
+    await this.awaitBeep();
+    if (this.state !== 'speaking') return;
+    await this.speak(call.voicemail.text, this.abort.signal);
+    if (this.state === 'speaking') this.paced.mark(VOICEMAIL_MARK);
+  }
+
+  /**
+   * Holds the voicemail message until the machine's greeting ends in its beep: heard by the
+   * local detector or reported by the provider, whichever first (or the bound).
+   */
   private async awaitBeep(): Promise<void> {
     this.beepWait = new BeepWait(this.abort.signal);
+    if (this.providerBeep) this.beepWait.providerHeard();
     const outcome = await this.beepWait.outcome;
     this.beepWait = undefined;
     if (outcome !== 'aborted')
@@ -157,6 +242,40 @@ export class CallSession {
         { integration: this.integration, call: this.call?.phoneLogId, outcome },
         'Voicemail message after the beep wait',
       );
+  }
+
+  /**
+   * The model's transfer_call: the provider takes the call to `to` (CallTransfers). Done, the
+   * session stops talking and listening and lets the provider end the stream; refused, the
+   * conversation goes on (false).
+   */
+  private async transfer(to: string, reason: string | null): Promise<boolean> {
+    const call = this.call;
+    if (!call || this.state !== 'speaking') return false;
+    this.state = 'transferring';
+    const transferred = await this.deps.transfers.transfer({
+      organizationId: call.organizationId,
+      phoneLogId: call.phoneLogId,
+      providerCallId: this.liveCallId(call),
+      to,
+      reason,
+    });
+    if (this.isEnded()) return transferred;
+    if (!transferred) {
+      this.state = 'speaking';
+      return false;
+    }
+    this.state = 'transferred';
+    this.live.abort();
+    this.conversation?.end();
+    this.conversation = undefined;
+    this.paced.clear();
+    this.deps.logger.info(
+      { integration: this.integration, call: call.phoneLogId },
+      'Call transferred; the stream is left to the provider',
+    );
+    this.transferTimer = setTimeout(() => this.close(), TRANSFER_CLOSE_MS);
+    return true;
   }
 
   /** Synthesizes `text` in the call's voice into the paced stream, until `signal` aborts. */
@@ -179,25 +298,30 @@ export class CallSession {
   /** Ends the call at the provider (a call already gone is fine), then the stream. */
   private async hangUp(): Promise<void> {
     const call = this.call;
-    if (this.isEnded() || this.state === 'hanging-up' || !call) return this.close();
+    if (this.state !== 'speaking' || !call) return this.close();
     this.state = 'hanging-up';
-    const callId = call.providerCallId ?? this.streamCallId;
     try {
-      await call.provider.hangupCall(call.credentials, callId);
+      await call.provider.hangupCall(call.credentials, this.liveCallId(call));
     } catch (error) {
       if (!(error instanceof ProviderError && error.kind === 'not_found'))
         this.deps.logger.warn(
           {
             integration: this.integration,
             call: call.phoneLogId,
-            ...(error instanceof ProviderError
-              ? { kind: error.kind, status: error.httpStatus }
-              : describeUnknown(error)),
+            ...describeProviderFailure(error),
           },
           'Hang-up through the provider failed',
         );
     }
     this.close();
+  }
+
+  /**
+   * The live call at the provider: as its stream names it (Plivo: the CallUUID its call actions
+   * take, where the placed call is known by its request_uuid), else as placed.
+   */
+  private liveCallId(call: CallContext): string {
+    return this.streamCallId || (call.providerCallId ?? '');
   }
 
   private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch' | 'no start'): void {

@@ -38,6 +38,8 @@ function sessions(options: { runtime: boolean; llm: boolean; vadReady?: boolean 
     unused,
     unused,
     unused,
+    unused,
+    unused,
   );
   return { callSessions, loads, warnings };
 }

@@ -12,6 +12,8 @@ import { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import { SPEECH_ENGINES, type SpeechEngines } from '../speech/speech-engines';
 import { CallContexts } from './call-contexts';
 import { CallSession, type SessionDependencies } from './call-session';
+import { CallSignals } from './call-signals';
+import { CallTransfers } from './call-transfers';
 import { TurnPromptService } from './turn-prompt.service';
 
 /** Opens a session per media stream and ends those still live at shutdown. */
@@ -32,6 +34,8 @@ export class CallSessions implements OnModuleDestroy {
     prompts: TurnPromptService,
     turns: PhoneLogsRepository,
     dnc: DncService,
+    signals: CallSignals,
+    transfers: CallTransfers,
   ) {
     logger.setContext(CallSession.name);
     this.deps = {
@@ -41,6 +45,8 @@ export class CallSessions implements OnModuleDestroy {
       pacer,
       defaultVoice: config.speech.tts.voice,
       logger,
+      signals,
+      transfers,
       conversation:
         config.llm.apiUrl === undefined
           ? null

@@ -4,6 +4,9 @@ export const STILL_THERE = 'Are you still there?';
 export const SILENT_GOODBYE = "I'll let you go for now. Goodbye.";
 export const TIME_UP = "I'm sorry, we've run out of time for this call. Thank you, goodbye.";
 
+export const TRANSFER_FAILED =
+  "I'm sorry, I couldn't connect you to a colleague right now. Let me keep helping you myself.";
+
 export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
 
 /** Short acknowledgements that are not a turn: the agent keeps listening. */

@@ -15,9 +15,26 @@ import {
   SILENT_GOODBYE,
   STILL_THERE,
   TIME_UP,
+  TRANSFER_FAILED,
 } from './conversation-phrases';
 
 type Agent = NonNullable<CallContext['agent']>;
+
+/** The model says `said`, then calls `tool` with `{reason}`. */
+const toolCall = (said: string, tool: string, reason: string): Reply =>
+  async function* () {
+    await Promise.resolve();
+    yield { kind: 'text', text: said };
+    yield {
+      kind: 'tool-call',
+      call: {
+        id: 'c1',
+        type: 'function',
+        function: { name: tool, arguments: JSON.stringify({ reason }) },
+      },
+    };
+    yield { kind: 'done', finishReason: 'tool_calls' };
+  };
 type Reply = (request: ChatRequest) => AsyncIterable<ChatStreamEvent>;
 
 const text = (...pieces: string[]): Reply =>
@@ -54,8 +71,13 @@ function harness(options: {
   silenceMs?: number;
   /** How long each sentence synthesized plays (one frame by default). */
   sentenceMs?: number;
+  /** What the provider says to a transfer: accepted (default) or refused. */
+  transfer?: boolean;
+  /** The provider echoes marks (the caller heard); false: never. */
+  echo?: boolean;
 }) {
   let hangUps = 0;
+  const transfers: Array<{ to: string; reason: string | null; marks: string[] }> = [];
   const transferNumbers: Array<string | null> = [];
   let listener: ProbabilityListener = () => undefined;
   let audioMs = 0;
@@ -69,7 +91,7 @@ function harness(options: {
     sendAudio: () => undefined,
     sendMark: (name) => {
       marks.push(name);
-      conversation.markPlayed(name);
+      if (options.echo !== false) conversation.markPlayed(name);
     },
     clear: () => cleared.push(Date.now()),
     close: () => undefined,
@@ -133,6 +155,10 @@ function harness(options: {
         hangUps += 1;
         return Promise.resolve();
       },
+      transfer: (to, reason) => {
+        transfers.push({ to, reason, marks: [...marks] });
+        return Promise.resolve(options.transfer ?? true);
+      },
     },
     { silenceMs: options.silenceMs ?? 60_000 },
   );
@@ -145,6 +171,7 @@ function harness(options: {
   const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
   return {
     transferNumbers,
+    transfers,
     hangUps: () => hangUps,
     conversation,
     utter,
@@ -176,8 +203,8 @@ describe('Conversation', () => {
     await until(() => h.stored.length === 3, 'the reply to be stored');
     expect(h.spoken).toEqual(['Hello!', 'We open at nine.', 'We close at five.']);
     expect(h.marks).toEqual(['greeting-1', GREETING_MARK, 'reply-1-1', 'reply-1-2']);
-    // transfer_call is not carried out yet, so the model is not offered it.
-    expect(h.transferNumbers).toEqual([null]);
+    // The agent has a transferNumber: the model is offered transfer_call.
+    expect(h.transferNumbers).toEqual(['+14155550199']);
     expect(h.roles()).toEqual([
       'agent: Hello!',
       'callee: When are you open?',
@@ -329,6 +356,56 @@ describe('Conversation', () => {
     await until(() => h.hangUps() === 1, 'the hang-up');
     expect(h.cleared).toHaveLength(1);
     expect(h.spoken).toEqual([TIME_UP]);
+    h.conversation.end();
+  });
+
+  it('transfers once what the agent said before it was heard', async () => {
+    const h = harness({
+      replies: [toolCall("I'm transferring you now.", 'transfer_call', 'asked for a person')],
+    });
+    h.utter('Can I talk to a person?');
+    await until(() => h.transfers.length === 1, 'the transfer');
+    expect(h.transfers[0]).toEqual({
+      to: '+14155550199',
+      reason: 'asked for a person',
+      marks: ['reply-1-1'],
+    });
+    expect(h.roles()).toEqual([
+      'callee: Can I talk to a person?',
+      "agent: I'm transferring you now.",
+    ]);
+    expect(h.hangUps()).toBe(0);
+    h.conversation.end();
+  });
+
+  it('waits a bounded time for the last words to be heard before transferring', async () => {
+    const h = harness({
+      replies: [toolCall('One moment.', 'transfer_call', 'billing')],
+      echo: false,
+    });
+    h.utter('Billing please');
+    await until(() => h.spoken.length === 1, 'the words before the transfer');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(h.transfers).toHaveLength(0);
+    h.conversation.markPlayed('reply-1-1');
+    await until(() => h.transfers.length === 1, 'the transfer');
+    h.conversation.end();
+  });
+
+  it('apologises for a refused transfer, goes on talking, and stops offering the tool', async () => {
+    const h = harness({
+      replies: [toolCall('Transferring you.', 'transfer_call', 'asked'), text('Of course.')],
+      transfer: false,
+    });
+    h.utter('A human please');
+    await until(() => h.spoken.includes(TRANSFER_FAILED), 'the apology');
+    await until(() => h.stored.length === 3, 'the apology stored');
+    expect(h.roles().slice(-1)).toEqual([`agent: ${TRANSFER_FAILED}`]);
+    h.utter('Then tell me the price');
+    await until(() => h.stored.length === 5, 'the next answer');
+    expect(h.roles().slice(-1)).toEqual(['agent: Of course.']);
+    expect(h.transferNumbers).toEqual(['+14155550199', null]);
+    expect(h.hangUps()).toBe(0);
     h.conversation.end();
   });
 });

@@ -18,10 +18,12 @@ import {
   SILENT_GOODBYE,
   STILL_THERE,
   TIME_UP,
+  TRANSFER_FAILED,
 } from './conversation-phrases';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
-import { TurnTool } from './turn-tools';
+import { HeardMarks } from './heard-marks';
+import { toolReason, TurnTool } from './turn-tools';
 
 export interface ConversationTiming {
   /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
@@ -51,7 +53,12 @@ export interface SessionSide {
   /** Synthesizes `text` into the paced stream; resolves once all of it is queued. */
   speak(text: string, signal: AbortSignal): Promise<void>;
   hangUp(): Promise<void>;
+  /** Hands the call to `to` through the provider; false when that could not be done. */
+  transfer(to: string, reason: string | null): Promise<boolean>;
 }
+
+/** How long the last words before a transfer may take to be heard (their mark echoed). */
+export const TRANSFER_HEARD_MS = 3_000;
 
 type Agent = NonNullable<CallContext['agent']>;
 
@@ -76,13 +83,16 @@ interface Reply {
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).
  * Barge-in (interruptible agents) clears the reply's audio at once; the stored agent turn keeps
- * only the sentences whose marks the provider echoed (heard).
+ * only the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
+ * end_call, transfer_call (after its words were heard; a refused transfer is apologised for, the
+ * conversation goes on and the tool is no longer offered).
  */
 export class Conversation {
   private readonly tracker = new TurnTracker();
   private readonly vad: VadStream;
   private readonly recognition: RecognitionStream;
-  private readonly heard = new Set<string>();
+  private readonly heard = new HeardMarks();
+  private transferRefused = false;
   private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
   private reply: Reply | undefined;
   /** Settles when the reply in progress has played and been stored (or was cancelled). */
@@ -148,6 +158,7 @@ export class Conversation {
     this.reply?.abort.abort();
     this.vad.close();
     this.recognition.close();
+    this.heard.release();
   }
 
   private onTurnEvents(events: TurnEvent[]): void {
@@ -223,9 +234,8 @@ export class Conversation {
       const { organizationId, agent, contact } = this.call;
       const request = await this.services.prompts.buildRequest(
         organizationId,
-        // Transfers are not carried out by the session yet: the model is not offered the tool,
-        // so it never promises the caller a colleague who will not come.
-        { ...agent, transferNumber: null },
+        // After a refused transfer the tool is withheld: the model must not promise it again.
+        this.transferRefused ? { ...agent, transferNumber: null } : agent,
         contact,
         this.history,
       );
@@ -243,13 +253,39 @@ export class Conversation {
     }
     if (signal.aborted || this.ended) return;
     const names = new Set(tools.map((tool) => tool.function.name));
-    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall)) this.finishing = true;
+    const transfer = tools.find(({ function: f }) => f.name === String(TurnTool.TransferCall));
+    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall) || transfer)
+      this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
     await this.finishReply(reply);
     if (signal.aborted || this.ended) return;
     if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
+    else if (transfer) await this.transfer(reply, transfer);
+  }
+
+  /**
+   * Once the caller has heard what the agent said before it ("I'm transferring you"), the
+   * provider takes the call. Refused (no number, the provider said no): an apology, and the
+   * conversation goes on, never dead air.
+   */
+  private async transfer(reply: Reply, tool: ChatToolCall): Promise<void> {
+    await this.heard.until(reply.sentences.at(-1)?.mark, TRANSFER_HEARD_MS);
+    if (this.ended) return;
+    const to = this.call.agent.transferNumber;
+    if (to && (await this.session.transfer(to, toolReason(tool)))) return;
+    if (this.ended) return;
+    this.transferRefused = true;
+    this.finishing = false;
+    await this.sayAside(TRANSFER_FAILED, 'transfer-refused');
+  }
+
+  /** Words of the agent's own outside a reply, stored as a turn; `mark` follows them. */
+  private async sayAside(text: string, mark: string): Promise<void> {
+    await this.session.speak(text, new AbortController().signal);
+    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
+    this.session.paced.mark(mark);
   }
 
   private async say(reply: Reply, sentences: string[]): Promise<void> {
@@ -277,9 +313,7 @@ export class Conversation {
       return this.sayAndHangUp(SILENT_GOODBYE);
     }
     this.reprompted = true;
-    await this.session.speak(STILL_THERE, new AbortController().signal);
-    this.record({ role: 'agent', text: STILL_THERE, startedAt: new Date().toISOString() });
-    this.session.paced.mark('still-there');
+    await this.sayAside(STILL_THERE, 'still-there');
   }
 
   /** The agent's maxCallSeconds: whatever is under way stops, and the call ends politely. */

@@ -1,4 +1,4 @@
-import type { ChatTool } from '../../llm/chat-model';
+import type { ChatTool, ChatToolCall } from '../../llm/chat-model';
 
 /** The tools a voice agent may call during a turn; the session carries them out. */
 export enum TurnTool {
@@ -56,4 +56,14 @@ export function turnTools(canTransfer: boolean): ChatTool[] {
     ...(canTransfer ? [TOOLS[TurnTool.TransferCall]] : []),
     TOOLS[TurnTool.RecordOptOut],
   ];
+}
+
+/** The `reason` the model gave a tool call, when it is readable (at most 500 characters). */
+export function toolReason(call: ChatToolCall): string | null {
+  try {
+    const { reason } = JSON.parse(call.function.arguments) as { reason?: unknown };
+    return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
+  } catch {
+    return null;
+  }
 }

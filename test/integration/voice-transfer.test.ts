@@ -1,0 +1,416 @@
+/** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { verifyWebhook } from '@app/webhooks';
+import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
+import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
+import { CallSessions } from '../../src/modules/voice/session/call-sessions';
+import type { Integration } from '../../src/modules/telephony/telephony.types';
+import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
+import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
+import { field } from '../fakes/http-fake';
+import { MediaStreamCaller } from '../fakes/media-stream-caller';
+import { scriptedEngines } from '../fakes/scripted-engines';
+import { ulawTone } from '../fakes/ulaw-tone';
+import { registerOrganization, type RegisteredAdmin } from '../support/factories';
+import { freePort } from '../support/free-port';
+import { LogCapture } from '../support/log-capture';
+import { placedCall } from '../support/placed-call';
+import { providerCases } from '../support/provider-cases';
+import { startTestApp, type TestApp } from '../support/test-app';
+import {
+  answerToStream,
+  hangupRequested,
+  type ProviderFakes,
+  streamCallerAudio,
+} from '../support/voice-calls';
+import { waitFor } from '../support/wait-for';
+import { createWebhook, type TestWebhook } from '../support/webhook-factories';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+const GREETING = 'Hello Grace, this is Ada from Acme.';
+/** Long enough to still be playing when the machine verdict arrives. */
+const LONG_GREETING = 'Hello Grace, this is Ada from Acme, with a long greeting.';
+const VOICEMAIL = 'Sorry we missed you, Grace. Please call Acme back.';
+const TRANSFER_TO = '+14155550199';
+const TRANSFERRING = "I'm transferring you to a colleague now.";
+const CALL_EVENTS = ['call.started', 'call.answered', 'call.transferred', 'call.completed'];
+const ASK_FOR_PERSON = 'Can I talk to a person?';
+const ASK_PRICE = 'Then tell me the price';
+
+/**
+ * The model, by the caller's last words: a person asked for → transfer_call. Decided per request
+ * rather than scripted in order, so the post-call jobs of earlier calls take nothing away.
+ */
+function modelReply(request: ReceivedChatRequest): ChatReply {
+  const messages = (request.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.at(-1);
+  const said = last?.role === 'user' ? last.content : undefined;
+  if (said === ASK_FOR_PERSON)
+    return {
+      kind: 'tool-calls',
+      text: TRANSFERRING,
+      calls: [{ name: 'transfer_call', arguments: { reason: 'asked for a person' } }],
+    };
+  if (said === ASK_PRICE) return { kind: 'text', pieces: ['Of course, let me help.'] };
+  return { kind: 'text', pieces: ['OK.'] };
+}
+
+interface Delivered {
+  type: string;
+  data: Record<string, unknown> & { call_id: string; sequence: number };
+}
+
+const fixture = (name: string) =>
+  readFileSync(path.join(__dirname, '..', 'fixtures', 'voice', name));
+
+// One capture for both suites' apps: the second app's Pino logger keeps the first one's stream.
+const logs = new LogCapture();
+
+function suite(queue: 'bullmq' | 'in-process') {
+  describe(`voice transfer and late machine verdicts (${queue} queue)`, () => {
+    const transcripts: string[] = [];
+    const spoken: string[] = [];
+    let fakes: ProviderFakes;
+    let chat: ChatFake;
+    let receiver: WebhookReceiver;
+    let t: TestApp;
+    let admin: RegisteredAdmin;
+    let hook: TestWebhook;
+    let sequence = queue === 'bullmq' ? 7100 : 7500;
+
+    beforeAll(async () => {
+      const [plivo, twilio, telnyx] = await Promise.all([
+        PlivoFake.start(),
+        TwilioFake.start(),
+        TelnyxFake.start(),
+      ]);
+      fakes = { plivo, twilio, telnyx };
+      [chat, receiver] = await Promise.all([ChatFake.start(), WebhookReceiver.start()]);
+      chat.respond = modelReply;
+      const port = await freePort();
+      t = await startTestApp({
+        redis: queue === 'bullmq',
+        logStream: logs,
+        // A sentence is 300 ms of tone; the long greeting 3 s.
+        speechEngines: scriptedEngines(transcripts, spoken, (text) =>
+          ulawTone(440, text === LONG_GREETING ? 3_000 : 300),
+        ),
+        env: {
+          LOG_LEVEL: 'info',
+          PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+          PROVIDER_ONE_API_URL: plivo.baseUrl,
+          PROVIDER_TWO_API_URL: twilio.baseUrl,
+          PROVIDER_THREE_API_URL: telnyx.baseUrl,
+          PROVIDER_THREE_PUBLIC_KEY: telnyx.publicKey,
+          LLM_API_URL: chat.url,
+          LLM_API_KEY: 'test-key',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        },
+      });
+      await t.app.listen(port, '127.0.0.1');
+      admin = await registerOrganization(t.http);
+      hook = await createWebhook(t, admin, { url: receiver.url('/hooks'), events: CALL_EVENTS });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await Promise.all([
+        fakes?.plivo.close(),
+        fakes?.twilio.close(),
+        fakes?.telnyx.close(),
+        chat?.stop(),
+        receiver?.close(),
+      ]);
+    });
+
+    /** A call placed and answered, its stream open and its greeting under way. */
+    async function liveCall(integration: Integration, greeting = GREETING) {
+      const number = `+1415558${(sequence += 1)}`;
+      const call = await placedCall(t, admin, {
+        integration,
+        number,
+        credentials: providerCases(fakes)[integration].seed(number),
+        agent: {
+          greeting,
+          voicemailMessage: VOICEMAIL,
+          transferNumber: TRANSFER_TO,
+          voice: null,
+          language: 'en-US',
+        },
+      });
+      const stream = await answerToStream(fakes, integration, call.id);
+      const caller = await MediaStreamCaller.connect(integration, stream.url);
+      caller.start(call.id, stream.token);
+      return { call, caller, number };
+    }
+
+    /** Greeted, then the caller asks for a person and the model calls transfer_call. */
+    async function askForPerson(integration: Integration) {
+      const live = await liveCall(integration);
+      await waitFor(() => live.caller.marks.some((mark) => mark.name === 'greeting-end'), {
+        timeoutMs: 10_000,
+        what: 'the greeting',
+      });
+      transcripts.push(ASK_FOR_PERSON);
+      await streamCallerAudio(live.caller, fixture('hello-world.ulaw'));
+      return live;
+    }
+
+    const phoneLog = (id: string) =>
+      t.app.get(PhoneLogsRepository).findById(admin.organizationId, id);
+
+    const eventsOf = (callId: string): Delivered[] =>
+      receiver
+        .at('/hooks')
+        .map((d) => verifyWebhook<Delivered>(d.body, d.headers, hook.plainSecret))
+        .filter((event) => event.data.call_id === callId)
+        .sort((a, b) => a.data.sequence - b.data.sequence);
+
+    /** The transfer request the fake received, and the <Dial> document it fetched for it. */
+    const transferAt: Record<
+      Integration,
+      (id: string) => Promise<{ to: string; dial?: string } | false>
+    > = {
+      provider_two: async (id) => {
+        const redirect = fakes.twilio.call(id).redirects.at(0);
+        if (!redirect) return false;
+        // The <Dial> is a provider callback like the others: a bad signature gets nothing.
+        expect((await fakes.twilio.fetchRedirect(id, { signature: 'invalid' })).status).toBe(401);
+        const fetched = await fakes.twilio.fetchRedirect(id);
+        expect(fetched.status).toBe(200);
+        return { to: TRANSFER_TO, dial: fetched.responseBody };
+      },
+      provider_one: async (id) => {
+        const transfer = fakes.plivo.call(id).transfers.at(0);
+        if (!transfer) return false;
+        expect(field(transfer, 'legs')).toBe('aleg');
+        expect((await fakes.plivo.fetchTransfer(id, { signature: 'missing' })).status).toBe(401);
+        const fetched = await fakes.plivo.fetchTransfer(id);
+        expect(fetched.status).toBe(200);
+        return { to: TRANSFER_TO, dial: fetched.responseBody };
+      },
+      provider_three: (id) => {
+        const action = fakes.telnyx.call(id).actions.find((a) => a.action === 'transfer');
+        const body = action?.body as { to: string } | undefined;
+        return Promise.resolve(body ? { to: body.to } : false);
+      },
+    };
+
+    /** What the provider does when the call leaves the stream: stop, then close. */
+    async function providerEndsStream(caller: MediaStreamCaller) {
+      caller.send({ event: 'stop' });
+      caller.close();
+      await caller.closed;
+      await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+    }
+
+    const integrations: Integration[] = ['provider_two', 'provider_one', 'provider_three'];
+    for (const integration of integrations) {
+      it(`${integration}: transfers the live call to the agent's transferNumber and raises call.transferred`, async () => {
+        const { call, caller, number } = await askForPerson(integration);
+        const transfer = await waitFor(() => transferAt[integration](call.id), {
+          timeoutMs: 10_000,
+          what: 'the transfer request at the provider',
+        });
+        expect(transfer.to).toBe(TRANSFER_TO);
+        // The caller heard the agent say so before the line changed.
+        expect(spoken).toContain(TRANSFERRING);
+        expect(caller.marks.map((mark) => mark.name)).toContain('reply-1-1');
+        if (integration === 'provider_two')
+          expect(transfer.dial).toContain(
+            `<Dial callerId="${number}"><Number>${TRANSFER_TO}</Number></Dial>`,
+          );
+        if (integration === 'provider_one')
+          expect(transfer.dial).toContain(
+            `<Dial callerId="${number.slice(1)}"><Number>${TRANSFER_TO.slice(1)}</Number></Dial>`,
+          );
+        if (integration === 'provider_three') {
+          const body = fakes.telnyx.call(call.id).actions.find((a) => a.action === 'transfer')!
+            .body as Record<string, string>;
+          expect(body).toMatchObject({ from: number, webhook_url_method: 'POST' });
+          expect(Buffer.from(body.client_state, 'base64').toString()).toBe(call.log.id);
+        }
+
+        // The phone log and the subscriber learn of it; nobody hangs up.
+        const transferred = await waitFor(
+          () => eventsOf(call.log.id).find((e) => e.type === 'call.transferred') ?? false,
+          { timeoutMs: 10_000, what: 'call.transferred' },
+        );
+        expect(transferred.data).toMatchObject({
+          transfer_to: TRANSFER_TO,
+          transfer_type: 'cold',
+          reason: 'asked for a person',
+        });
+        const details = await t.http
+          .get(`/api/call/batch-details/${call.batch.id}`)
+          .set({ Authorization: `Bearer ${admin.token}` })
+          .expect(200);
+        const [log] = (details.body as { data: { data: Array<{ phoneLogs: unknown[] }> } }).data
+          .data[0].phoneLogs as Array<Record<string, unknown>>;
+        expect(log).toMatchObject({ callStatus: 'in-progress', transferredTo: TRANSFER_TO });
+        expect(log.transferredAt).toBe(transferred.data.transferred_at);
+        expect(hangupRequested(fakes, integration, call.id)).toBe(false);
+        await providerEndsStream(caller);
+        expect(hangupRequested(fakes, integration, call.id)).toBe(false);
+
+        if (integration === 'provider_three') {
+          // The new leg's events reach the call's status URL too; even its failure changes nothing.
+          const telnyxCall = fakes.telnyx.call(call.id);
+          await fakes.telnyx.advanceCall(call.id, 'call.hangup', {
+            call_control_id: 'v3:the-new-leg',
+            hangup_cause: 'no_answer',
+          });
+          Object.assign(telnyxCall, { endedAt: undefined, state: 'answered' });
+          expect(await phoneLog(call.log.id)).toMatchObject({ callStatus: 'in-progress' });
+          await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+        } else if (integration === 'provider_one') {
+          await fakes.plivo.advanceCall(call.id, 'completed');
+        } else {
+          await fakes.twilio.advanceCall(call.id, 'completed');
+        }
+        // The colleague's conversation ends the call: completed, ended by the transfer.
+        const events = await waitFor(
+          () => {
+            const got = eventsOf(call.log.id);
+            return got.some((e) => e.type === 'call.completed') && got;
+          },
+          { timeoutMs: 10_000, what: 'call.completed' },
+        );
+        expect(events.map((e) => [e.type, e.data.sequence])).toEqual(
+          CALL_EVENTS.map((type, i) => [type, i + 1]),
+        );
+        expect(events[3].data).toMatchObject({ ended_by: 'transfer' });
+        expect(await phoneLog(call.log.id)).toMatchObject({
+          callStatus: 'completed',
+          transferredTo: TRANSFER_TO,
+        });
+      });
+
+      it(`${integration}: apologises and carries on when the provider refuses the transfer`, async () => {
+        const fake =
+          fakes[
+            integration === 'provider_one'
+              ? 'plivo'
+              : integration === 'provider_two'
+                ? 'twilio'
+                : 'telnyx'
+          ];
+        fake.failNext(1, 500, {
+          method: 'POST',
+          path:
+            integration === 'provider_three' ? /actions\/transfer$/ : /\/Calls?\/[^/]+(\.json|\/)$/,
+        });
+        const { call, caller } = await askForPerson(integration);
+        await waitFor(() => spoken.includes(TRANSFER_FAILED), {
+          timeoutMs: 10_000,
+          what: 'the apology',
+        });
+        await waitFor(() => caller.marks.some((mark) => mark.name === 'transfer-refused'), {
+          timeoutMs: 10_000,
+          what: 'the apology heard',
+        });
+        const log = (await phoneLog(call.log.id))!;
+        expect(log).toMatchObject({ callStatus: 'in-progress', transferredTo: null });
+        expect(log.turns.at(-1)).toMatchObject({ role: 'agent', text: TRANSFER_FAILED });
+        expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
+        expect(hangupRequested(fakes, integration, call.id)).toBe(false);
+        expect(caller.closeCode).toBeUndefined();
+        const failure = logs.lines.find(
+          (line) =>
+            line.msg === 'Transfer through the provider failed' && line.call === call.log.id,
+        );
+        expect(failure).toMatchObject({ integration, kind: 'upstream', status: 500 });
+        const { callbackToken } = call;
+        expect(logs.text).not.toContain(callbackToken);
+        // The conversation goes on: the next turn is answered without the tool.
+        const requestsBefore = chat.requests.length;
+        transcripts.push(ASK_PRICE);
+        await streamCallerAudio(caller, fixture('opening-hours.ulaw'));
+        await waitFor(() => chat.requests.length > requestsBefore, { what: 'the next request' });
+        const tools = JSON.stringify(chat.requests.at(-1)!.body.tools ?? []);
+        expect(tools).not.toContain('transfer_call');
+        caller.close();
+      });
+    }
+
+    describe('provider_three: the machine verdict arrives after the answer', () => {
+      it('stops the live greeting, waits for the provider-reported beep, leaves the voicemail message and hangs up', async () => {
+        const { call, caller } = await liveCall('provider_three', LONG_GREETING);
+        await waitFor(() => caller.frames.length >= 10, { what: 'the greeting under way' });
+        await fakes.telnyx.advanceCall(call.id, 'call.machine.detection.ended', {
+          result: 'machine',
+        });
+        await waitFor(() => caller.clears.length > 0, {
+          timeoutMs: 5_000,
+          what: 'the greeting cleared',
+        });
+        const framesAtClear = caller.frames.length;
+        // 3 s of greeting would be 150 frames; it stopped well short and stays stopped.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(caller.frames.length - framesAtClear).toBeLessThan(5);
+        expect(caller.frames.length).toBeLessThan(150);
+        const beforeBeep = caller.frames.length;
+        const beepAt = performance.now();
+        await fakes.telnyx.advanceCall(call.id, 'call.machine.greeting.ended');
+        await waitFor(() => hangupRequested(fakes, 'provider_three', call.id), {
+          timeoutMs: 10_000,
+          what: 'the hang-up after the message',
+        });
+        expect(spoken.at(-1)).toBe(VOICEMAIL);
+        const message = caller.frames.slice(beforeBeep);
+        expect(message.length).toBeGreaterThanOrEqual(15);
+        expect(message[0].at).toBeGreaterThanOrEqual(beepAt);
+        expect(caller.marks.map((mark) => mark.name)).toContain('voicemail-end');
+        expect(
+          logs.lines.find(
+            (line) =>
+              line.msg === 'Voicemail message after the beep wait' && line.call === call.log.id,
+          ),
+        ).toMatchObject({ outcome: 'provider' });
+        await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+        expect(await phoneLog(call.log.id)).toMatchObject({
+          callStatus: 'voicemail',
+          answeredBy: 'machine',
+        });
+      });
+
+      it('without a provider beep, leaves the message after the beep the local detector hears', async () => {
+        const { call, caller } = await liveCall('provider_three', LONG_GREETING);
+        await waitFor(() => caller.frames.length >= 10, { what: 'the greeting under way' });
+        await fakes.telnyx.advanceCall(call.id, 'call.machine.detection.ended', {
+          result: 'machine',
+        });
+        await waitFor(() => caller.clears.length > 0, { what: 'the greeting cleared' });
+        const beforeBeep = caller.frames.length;
+        // The machine's greeting (300 Hz), its 1 kHz beep, then silence, in real time.
+        await streamCallerAudio(
+          caller,
+          Buffer.concat([ulawTone(300, 800), ulawTone(1_000, 300)]),
+          0,
+        );
+        const beepEndedAt = performance.now();
+        let chunk = 0;
+        while (!hangupRequested(fakes, 'provider_three', call.id) && chunk < 400) {
+          caller.sendAudio(Buffer.alloc(160, 0xff), (chunk += 1));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(true);
+        const message = caller.frames.slice(beforeBeep);
+        expect(message.length).toBeGreaterThanOrEqual(15);
+        expect(message[0].at).toBeGreaterThanOrEqual(beepEndedAt - 40);
+        expect(
+          logs.lines.find(
+            (line) =>
+              line.msg === 'Voicemail message after the beep wait' && line.call === call.log.id,
+          ),
+        ).toMatchObject({ outcome: 'beep' });
+      });
+    });
+  });
+}
+
+suite('in-process');
+suite('bullmq');

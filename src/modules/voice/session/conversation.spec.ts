@@ -52,6 +52,8 @@ function harness(options: {
   interruptible?: boolean;
   maxCallSeconds?: number;
   silenceMs?: number;
+  /** Synthesis of these texts fails (the speech service is down). */
+  unspeakable?: string[];
 }) {
   let hangUps = 0;
   const transferNumbers: Array<string | null> = [];
@@ -124,6 +126,8 @@ function harness(options: {
       output,
       speak: (said) => {
         spoken.push(said);
+        if (options.unspeakable?.includes(said))
+          return Promise.reject(new Error('speech service unreachable'));
         paced.enqueue(Buffer.alloc(160, 1));
         return Promise.resolve();
       },
@@ -259,6 +263,25 @@ describe('Conversation', () => {
       `agent: ${STILL_THERE}`,
       `agent: ${SILENT_GOODBYE}`,
     ]);
+    h.conversation.end();
+  });
+
+  it('still hangs up a silent caller when the re-prompt and the goodbye cannot be synthesized', async () => {
+    const h = harness({ replies: [], silenceMs: 40, unspeakable: [STILL_THERE, SILENT_GOODBYE] });
+    h.conversation.greeted('Hello!', new Date().toISOString());
+    h.conversation.markPlayed('greeting-end');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([STILL_THERE, SILENT_GOODBYE]);
+    // Nothing unheard is stored as said.
+    expect(h.roles()).toEqual(['agent: Hello!']);
+    h.conversation.end();
+  });
+
+  it('ends the call at maxCallSeconds even when the last words cannot be synthesized', async () => {
+    const h = harness({ replies: [hanging], maxCallSeconds: 0.2, unspeakable: [TIME_UP] });
+    h.utter('Tell me everything');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([TIME_UP]);
     h.conversation.end();
   });
 

@@ -14,6 +14,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import { DEFAULT_TURN_OPTIONS } from '../../src/modules/voice/audio/turn-tracker';
+import { seededRandom } from '../../test/support/compliance-simulation';
 import { reportHarness as harness } from '../lib/report-harness';
 import {
   type LiveCall,
@@ -63,18 +64,6 @@ function parseArgs(argv: string[]): Options {
   if (options.steps.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--steps 1,10');
   if (!(options.turns >= 1) || !(options.repeat >= 1)) throw new Error('--turns, --repeat ≥ 1');
   return options;
-}
-
-/** A seeded PRNG (mulberry32): the same pauses on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Nearest-rank percentile of unsorted values. */
@@ -171,9 +160,11 @@ export async function runStep(
   calls: number,
   turns: number,
   repeat: number,
+  replyTimeoutMs = 10_000,
 ): Promise<StepResult> {
   const load1 = os.loadavg()[0];
-  const random = seeded(calls * 1_000 + repeat);
+  // The same pauses on every run of a step.
+  const random = seededRandom(calls * 1_000 + repeat);
   const utterance = voicedFrames(UTTERANCE);
   const live: LiveCall[] = [];
   const callers: ScriptedCaller[] = [];
@@ -194,13 +185,14 @@ export async function runStep(
       // 0.3–1.5 s of silence before each utterance: calls drift apart rather than march in step.
       pauseFrames: [15, 75],
       random,
+      replyTimeoutMs,
     });
     callers.push(caller);
     caller.start();
   });
   await until(
     () => callers.every((caller) => caller.finished),
-    turns * 20_000 + 30_000,
+    turns * 2 * (replyTimeoutMs + 2_000) + 30_000,
     `${calls} calls to speak ${turns} turns`,
   );
   const seconds = (performance.now() - started) / 1_000;
@@ -253,21 +245,23 @@ export async function runStep(
 const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const mib = (bytes: number, digits = 2) => fmt(bytes / 2 ** 20, digits);
 
+/** Medians of the two halves of a turn: up to the chat request, and after it. */
+function splitP50(step: StepResult): string {
+  const median = (key: 'toChat' | 'afterChat') =>
+    fmt(
+      percentile(
+        step.stages.map((stage) => stage[key]),
+        0.5,
+      ),
+    );
+  return `${median('toChat')} / ${median('afterChat')}`;
+}
+
 export function describeStep(step: StepResult): string {
   return (
     `${step.calls} call(s), run ${step.repeat}: turn p50 ${fmt(percentile(step.latencies, 0.5))} ms, ` +
     `p95 ${fmt(percentile(step.latencies, 0.95))} ms (${step.latencies.length} turns, ${step.missed} missed, ${step.unconnected} calls not connected); ` +
-    `split ${fmt(
-      percentile(
-        step.stages.map((s) => s.toChat),
-        0.5,
-      ),
-    )} / ${fmt(
-      percentile(
-        step.stages.map((s) => s.afterChat),
-        0.5,
-      ),
-    )} ms; ` +
+    `split ${splitP50(step)} ms; ` +
     `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms; server CPU ${fmt(step.server.cpuPercent, 0)} %, ` +
     `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
   );
@@ -278,17 +272,7 @@ function stepRow(step: StepResult): string {
   const j = (q: number) => fmt(percentile(step.jitters, q), 2);
   return (
     `| ${step.calls} | ${step.repeat} | ${fmt(step.load1, 2)} | ${step.unconnected} | ${step.latencies.length} | ${step.missed} | ${p(0.5)} | ${p(0.95)} | ${p(1)} | ` +
-    `${fmt(
-      percentile(
-        step.stages.map((s) => s.toChat),
-        0.5,
-      ),
-    )} / ${fmt(
-      percentile(
-        step.stages.map((s) => s.afterChat),
-        0.5,
-      ),
-    )} | ` +
+    `${splitP50(step)} | ` +
     `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
     `${mib(step.heapPerCall, 3)} | ${mib(step.rssPerCall, 3)} |`
   );

@@ -13,8 +13,6 @@ import type { MediaStreamCaller } from '../../test/fakes/media-stream-caller';
 const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff);
 /** Frames quieter than this (RMS of 16-bit samples) before or after the words are cut. */
 const VOICED_RMS = 300;
-/** A reply that has not started or finished by then counts as missed, and the caller goes on. */
-const REPLY_TIMEOUT_MS = 10_000;
 
 /** The utterance's frames from its first voiced frame to its last: nothing quiet at either end. */
 export function voicedFrames(fixture: string): Buffer[] {
@@ -57,6 +55,8 @@ export interface CallerOptions {
   /** Silence before each utterance, drawn from [min, max] frames. */
   pauseFrames: [number, number];
   random: () => number;
+  /** A reply that has not started or finished by then counts as missed, and the caller goes on. */
+  replyTimeoutMs?: number;
 }
 
 export class ScriptedCaller {
@@ -152,7 +152,7 @@ export class ScriptedCaller {
             segmentStart: phase.framesBefore,
             marksBefore: this.stream.marks.length,
           };
-        } else if (now - phase.since > REPLY_TIMEOUT_MS) {
+        } else if (now - phase.since > (this.options.replyTimeoutMs ?? 10_000)) {
           this.pause();
         }
         return SILENCE;
@@ -161,7 +161,7 @@ export class ScriptedCaller {
         const ended = this.stream.marks
           .slice(phase.marksBefore)
           .some((mark) => /^reply-\d+-(\d+)$/.exec(mark.name)?.[1] === String(REPLY_SENTENCES));
-        if (ended || now - phase.since > REPLY_TIMEOUT_MS) {
+        if (ended || now - phase.since > (this.options.replyTimeoutMs ?? 10_000)) {
           if (ended) this.segments.push([phase.segmentStart, this.stream.frames.length]);
           this.pause();
         }

@@ -57,10 +57,13 @@ function probeReady(port) {
   });
 }
 
-/** Spawns the server and resolves with the ms from spawn to the first 200 from /health/ready. */
+/**
+ * Spawns the server and resolves with the ms from spawn to the first 200 from /health/ready.
+ * `env.PORT` when the caller needs the port beforehand (e.g. for PUBLIC_BASE_URL), else a free one.
+ */
 async function startServer(env, entry = DEFAULT_ENTRY) {
   if (interrupted) throw new Error('interrupted');
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const output = [];
   const started = performance.now();
   const child = spawn(process.execPath, [entry], {

@@ -1,7 +1,7 @@
 // Voice runtime: outbound pacing jitter with 1–150 simulated calls, and Silero VAD cost per window
 // batched against one at a time.
 //
-//   npm run bench:voice -- [--seconds N] [--calls 1,50,100,150] [--write] [--check]
+//   npm run bench:voice -- pacing [--seconds N] [--calls 1,50,100,150] [--write] [--check]
 //
 // Each simulated call does the runtime's own per-call work in this one process: a caller frame
 // every 20 ms through μ-law decoding, the beep detector and the shared (batched) VAD with a turn
@@ -238,7 +238,7 @@ async function main() {
   const lines = [
     HEADING,
     '',
-    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- --seconds ${options.seconds} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
+    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- pacing --seconds ${options.seconds} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
     '',
     `Pacing jitter is |interval between two frames of one call − 20 ms|, over every frame of every call. Each simulated call pushes a caller frame every 20 ms through μ-law decoding, the beep detector and the shared VAD (batches of ≤ 32 windows) with a turn tracker, and gets a reply paced out by the one \`OutboundPacer\` timer, each frame base64'd into a provider message. The floor is one idle 20 ms timer, before and after. Target: p99 ≤ ${TARGET_P99_MS} ms.`,
     '',

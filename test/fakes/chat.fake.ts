@@ -25,6 +25,8 @@ export interface ReceivedChatRequest {
   headers: IncomingMessage['headers'];
   /** The JSON body as sent: model, messages, stream, tools, response_format… */
   body: Record<string, unknown>;
+  /** performance.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 export interface ChatFakeOptions {
@@ -104,6 +106,7 @@ export class ChatFake {
     const request: ReceivedChatRequest = {
       headers: req.headers,
       body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+      receivedAt: performance.now(),
     };
     this.requests.push(request);
     const text = JSON.stringify(request.body);

@@ -10,6 +10,8 @@ export interface TranscriptionRequest {
   fileName: string;
   /** The uploaded WAV file. */
   file: Buffer;
+  /** performance.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 export interface SpeechRequest {
@@ -17,6 +19,8 @@ export interface SpeechRequest {
   body: Record<string, unknown>;
   /** Whether the client hung up before the whole audio was sent. */
   hungUp: boolean;
+  /** performance.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 /**
@@ -27,8 +31,9 @@ export interface SpeechRequest {
 export class OpenAiSpeechFake {
   readonly transcriptions: TranscriptionRequest[] = [];
   readonly speeches: SpeechRequest[] = [];
-  /** What the next transcriptions answer, in order; then ''. */
+  /** What the next transcriptions answer, in order; then `defaultTranscript`. */
   transcripts: string[] = [];
+  defaultTranscript = '';
   /** How much audio /audio/speech streams, and how fast (0: as fast as the client reads). */
   speechMs = 500;
   speechPaceMs = 0;
@@ -46,6 +51,7 @@ export class OpenAiSpeechFake {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
+    const receivedAt = performance.now();
     if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
       return json(res, 401, {
         error: {
@@ -57,13 +63,19 @@ export class OpenAiSpeechFake {
       });
     }
     if (req.method === 'POST' && req.url === '/v1/audio/transcriptions') {
-      return this.transcribe(req, body, res);
+      return this.transcribe(req, body, res, receivedAt);
     }
-    if (req.method === 'POST' && req.url === '/v1/audio/speech') return this.speak(req, body, res);
+    if (req.method === 'POST' && req.url === '/v1/audio/speech')
+      return this.speak(req, body, res, receivedAt);
     json(res, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
   }
 
-  private async transcribe(req: IncomingMessage, body: Buffer, res: ServerResponse) {
+  private async transcribe(
+    req: IncomingMessage,
+    body: Buffer,
+    res: ServerResponse,
+    receivedAt: number,
+  ) {
     const form = await new Response(body, {
       headers: { 'content-type': req.headers['content-type'] ?? '' },
     }).formData();
@@ -78,13 +90,19 @@ export class OpenAiSpeechFake {
       responseFormat: field(form, 'response_format'),
       fileName: (file as File).name,
       file: Buffer.from(await file.arrayBuffer()),
+      receivedAt,
     });
-    json(res, 200, { text: this.transcripts.shift() ?? '' });
+    json(res, 200, { text: this.transcripts.shift() ?? this.defaultTranscript });
   }
 
-  private async speak(req: IncomingMessage, raw: Buffer, res: ServerResponse) {
+  private async speak(req: IncomingMessage, raw: Buffer, res: ServerResponse, receivedAt: number) {
     const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    const record: SpeechRequest = { authorization: req.headers.authorization, body, hungUp: false };
+    const record: SpeechRequest = {
+      authorization: req.headers.authorization,
+      body,
+      hungUp: false,
+      receivedAt,
+    };
     this.speeches.push(record);
     if (typeof body.input !== 'string' || typeof body.voice !== 'string') {
       return json(res, 400, { error: { message: 'input and voice are required' } });

@@ -75,6 +75,8 @@ function harness(options: {
   transfer?: boolean;
   /** The provider echoes marks (the caller heard); false: never. */
   echo?: boolean;
+  /** Synthesis of these texts fails (the speech service is down). */
+  unspeakable?: string[];
 }) {
   let hangUps = 0;
   const transfers: Array<{ to: string; reason: string | null; marks: string[] }> = [];
@@ -148,6 +150,8 @@ function harness(options: {
       output,
       speak: (said) => {
         spoken.push(said);
+        if (options.unspeakable?.includes(said))
+          return Promise.reject(new Error('speech service unreachable'));
         paced.enqueue(Buffer.alloc(8 * (options.sentenceMs ?? 20), 1));
         return Promise.resolve();
       },
@@ -347,6 +351,25 @@ describe('Conversation', () => {
       `agent: ${STILL_THERE}`,
       `agent: ${SILENT_GOODBYE}`,
     ]);
+    h.conversation.end();
+  });
+
+  it('still hangs up a silent caller when the re-prompt and the goodbye cannot be synthesized', async () => {
+    const h = harness({ replies: [], silenceMs: 40, unspeakable: [STILL_THERE, SILENT_GOODBYE] });
+    await h.conversation.greet('Hello!');
+    h.conversation.markPlayed(GREETING_MARK);
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual(['Hello!', STILL_THERE, SILENT_GOODBYE]);
+    // Nothing unheard is stored as said.
+    expect(h.roles()).toEqual(['agent: Hello!']);
+    h.conversation.end();
+  });
+
+  it('ends the call at maxCallSeconds even when the last words cannot be synthesized', async () => {
+    const h = harness({ replies: [hanging], maxCallSeconds: 0.2, unspeakable: [TIME_UP] });
+    h.utter('Tell me everything');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([TIME_UP]);
     h.conversation.end();
   });
 

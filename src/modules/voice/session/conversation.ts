@@ -313,7 +313,14 @@ export class Conversation {
       return this.sayAndHangUp(SILENT_GOODBYE);
     }
     this.reprompted = true;
-    await this.sayAside(STILL_THERE, 'still-there');
+    try {
+      await this.sayAside(STILL_THERE, 'still-there');
+    } catch (error) {
+      // Runs off a timer: a throw here would be an unhandled rejection that ends the process
+      // (every call on it). Unheard, the re-prompt does not count; the next silence says goodbye.
+      this.warn(error, 'Re-prompt failed');
+      this.armSilence();
+    }
   }
 
   /** The agent's maxCallSeconds: whatever is under way stops, and the call ends politely. */
@@ -333,11 +340,18 @@ export class Conversation {
     }
   }
 
-  /** Last words nobody may interrupt, then the end of the call. */
+  /**
+   * Last words nobody may interrupt, then the end of the call, which comes even when the words
+   * cannot be synthesized (also called off timers, where a throw would end the process).
+   */
   private async sayAndHangUp(text: string): Promise<void> {
-    await this.session.speak(text, new AbortController().signal);
-    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
-    await this.session.paced.drained();
+    try {
+      await this.session.speak(text, new AbortController().signal);
+      this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
+      await this.session.paced.drained();
+    } catch (error) {
+      this.warn(error, 'Last words failed');
+    }
     await this.session.hangUp();
   }
 

@@ -27,6 +27,7 @@ export default tseslint.config(
       'src/config/**',
       'src/main.ts',
       'src/worker.ts',
+      'src/cli/switchboard.ts',
       'test/**',
       'scripts/**',
       'bench/**',

@@ -27,6 +27,7 @@ import { SuppliedSpeechModule } from './modules/voice/speech/speech.module';
 import { VoiceModule } from './modules/voice/voice.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
+import { QueueBoardModule } from './modules/queue-board/queue-board.module';
 import { RedisModule } from './redis/redis.module';
 import { StorageModule } from './storage/storage.module';
 import { type WebhookDnsResolver, WebhookDnsModule } from './modules/webhooks/ssrf';
@@ -53,6 +54,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule.forRoot(config),
+        QueueBoardModule.forRoot(config),
         AuthModule,
         HealthModule,
         PhonesModule,

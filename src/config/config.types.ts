@@ -137,4 +137,9 @@ export interface AppConfig {
   /** The voices agents and video agents may use (VOICE_CATALOGUE, else the default). */
   voices: { catalogue: readonly CatalogueVoice[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /**
+   * The organizations whose admins (and API keys) may open the queue board at /admin/queues:
+   * the operator's own. The board shows every tenant's jobs, so no other admin may; none: no board.
+   */
+  queueBoard: { organizationIds: readonly string[] };
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isObjectId } from '../common/object-id';
 import { ConfigError } from './config.error';
 import type {
   AppConfig,
@@ -144,6 +145,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
     speech: speechEngines(read),
     voice: { runtime: read.oneOf('VOICE_RUNTIME', 'on', ['on', 'off']) === 'on' },
     voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
+    queueBoard: { organizationIds: objectIdList(read, 'QUEUE_BOARD_ORGANIZATIONS') },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',
@@ -156,6 +158,21 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ]),
     },
   };
+}
+
+/** Comma-separated record ids (24 hexadecimal digits each). */
+function objectIdList(read: EnvReaders, name: string): string[] {
+  const ids = (read.raw(name) ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.some((id) => !isObjectId(id))) {
+    throw new ConfigError(
+      name,
+      'must list organization ids (24 hexadecimal digits), comma-separated',
+    );
+  }
+  return ids;
 }
 
 function graphApiVersion(read: EnvReaders): string {

@@ -1,6 +1,6 @@
-// Bundles the compiled server and worker into one CommonJS file each. Loading Nest 12's ESM
-// packages through require(esm) costs ~1 s per start on Node 20; one bundle halves it
-// (docs/benchmarks.md, Startup).
+// Bundles the compiled server, worker and operator CLI (switchboard) into one CommonJS file
+// each. Loading Nest 12's ESM packages through require(esm) costs ~1 s per start on Node 20; one
+// bundle halves it (docs/benchmarks.md, Startup).
 const { build } = require('esbuild');
 const { cpSync, readFileSync } = require('node:fs');
 
@@ -44,7 +44,11 @@ const cachedPatterns = {
 
 async function main() {
   await build({
-    entryPoints: { main: 'dist/src/main.js', worker: 'dist/src/worker.js' },
+    entryPoints: {
+      main: 'dist/src/main.js',
+      worker: 'dist/src/worker.js',
+      switchboard: 'dist/src/cli/switchboard.js',
+    },
     outdir: 'dist/bundle',
     bundle: true,
     platform: 'node',

@@ -126,9 +126,7 @@ describe('docker-compose.yml', () => {
 
   it('refuses to start without the two secrets', () => {
     expect(() => environmentOf(api, {})).toThrow(/JWT_SECRET/);
-    expect(() => environmentOf(worker, { JWT_SECRET: SHELL.JWT_SECRET })).toThrow(
-      /ENCRYPTION_KEY/,
-    );
+    expect(() => environmentOf(worker, { JWT_SECRET: SHELL.JWT_SECRET })).toThrow(/ENCRYPTION_KEY/);
   });
 
   it('declares every named volume it mounts', () => {

@@ -30,6 +30,7 @@ export default tseslint.config(
       // OTEL_* belong to the OpenTelemetry SDK, which reads them before AppConfig exists.
       'src/tracing/register-*.ts',
       'examples/*/src/main.ts',
+      'src/cli/switchboard.ts',
       'test/**',
       'scripts/**',
       'bench/**',

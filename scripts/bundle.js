@@ -1,6 +1,6 @@
-// Bundles the compiled server and worker into one CommonJS file each. Loading Nest 12's ESM
-// packages through require(esm) costs ~1 s per start on Node 20; one bundle halves it
-// (docs/benchmarks.md, Startup).
+// Bundles the compiled server, worker and operator CLI (switchboard) into one CommonJS file
+// each. Loading Nest 12's ESM packages through require(esm) costs ~1 s per start on Node 20; one
+// bundle halves it (docs/benchmarks.md, Startup).
 const { build } = require('esbuild');
 const { cpSync, readFileSync } = require('node:fs');
 
@@ -53,6 +53,7 @@ async function main() {
       worker: 'dist/src/worker.js',
       // The example webhook consumer (examples/webhook-consumer), built so CI proves it runs.
       'webhook-consumer': 'dist/examples/webhook-consumer/src/main.js',
+      switchboard: 'dist/src/cli/switchboard.js',
     },
     outdir: 'dist/bundle',
     bundle: true,

@@ -43,12 +43,25 @@ ensure_speech_packages() {
     pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng sox >/dev/null
 }
 
+# Headless Chromium for the Swagger UI test (playwright-core drives Debian's package, no download).
+ensure_chromium() {
+  if command -v chromium >/dev/null; then return; fi
+  if [ "$(id -u)" != 0 ]; then
+    echo "Install as root: apt-get install chromium" >&2
+    exit 1
+  fi
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+}
+
 step "Services: PostgreSQL and Redis"
 ensure_postgres
 ensure_redis
 
 step "Offline speech engine: eSpeak NG and PocketSphinx"
 ensure_speech_packages
+
+step "Headless Chromium (Swagger UI test)"
+ensure_chromium
 
 step "Dependencies (npm install: npm ci fails on this registry's missing foreign binaries)"
 npm install --no-audit --no-fund --loglevel=error

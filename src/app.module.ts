@@ -30,6 +30,7 @@ import { SuppliedSpeechModule } from './modules/voice/speech/speech.module';
 import { VoiceModule } from './modules/voice/voice.module';
 import { WebhookDeliveriesModule } from './modules/webhook-deliveries/webhook-deliveries.module';
 import { QueueModule } from './queue';
+import { QueueBoardModule } from './modules/queue-board/queue-board.module';
 import { RedisModule } from './redis/redis.module';
 import { StorageModule } from './storage/storage.module';
 import { TracingModule } from './tracing/tracing.module';
@@ -59,6 +60,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule.forRoot(config),
+        QueueBoardModule.forRoot(config),
         AuthModule,
         HealthModule,
         MetricsEndpointModule,

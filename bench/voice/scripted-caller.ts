@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeUlaw } from '../../src/modules/voice/audio/g711';
 import { FRAME_BYTES, FRAME_MS } from '../../src/modules/voice/media/media-stream';
-import { GREETING_MARK } from '../../src/modules/voice/session/call-session';
+import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import type { MediaStreamCaller } from '../../test/fakes/media-stream-caller';
 
 const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff);

@@ -147,4 +147,9 @@ export interface AppConfig {
    * when METRICS_TOKEN is unset), and/or an internal listener on `port` in every process role.
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /**
+   * The organizations whose admins (and API keys) may open the queue board at /admin/queues:
+   * the operator's own. The board shows every tenant's jobs, so no other admin may; none: no board.
+   */
+  queueBoard: { organizationIds: readonly string[] };
 }

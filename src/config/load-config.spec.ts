@@ -248,6 +248,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
   });
 
+  it('names the queue board organizations in QUEUE_BOARD_ORGANIZATIONS (none: no board)', () => {
+    expect(loadConfig({ ...server }).queueBoard).toEqual({ organizationIds: [] });
+    const ids = ['6b09fd21bdb0151823d805a8', '6b09fd21bdb0151823d805a9'];
+    expect(
+      loadConfig({ ...server, QUEUE_BOARD_ORGANIZATIONS: ` ${ids[0]}, ${ids[1]},` }).queueBoard,
+    ).toEqual({ organizationIds: ids });
+    expect(() => loadConfig({ ...server, QUEUE_BOARD_ORGANIZATIONS: 'ops' })).toThrow(
+      new ConfigError(
+        'QUEUE_BOARD_ORGANIZATIONS',
+        'must list organization ids (24 hexadecimal digits), comma-separated',
+      ),
+    );
+  });
+
   it('connects calls to the voice runtime unless VOICE_RUNTIME is off', () => {
     expect(loadConfig({ ...server }).voice).toEqual({ runtime: true });
     expect(loadConfig({ ...server, VOICE_RUNTIME: 'off' }).voice).toEqual({ runtime: false });

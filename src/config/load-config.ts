@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isObjectId } from '../common/object-id';
 import { ConfigError } from './config.error';
 import type {
   AppConfig,
@@ -154,6 +155,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
           : read.integer('METRICS_PORT', 0, 1, 65_535),
       host: read.string('METRICS_HOST', '127.0.0.1'),
     },
+    queueBoard: { organizationIds: objectIdList(read, 'QUEUE_BOARD_ORGANIZATIONS') },
     log: {
       level: read.oneOf('LOG_LEVEL', 'info', [
         'fatal',
@@ -174,6 +176,21 @@ function metricsToken(read: EnvReaders): string | undefined {
   if (token !== undefined && token.length < 16)
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   return token;
+}
+
+/** Comma-separated record ids (24 hexadecimal digits each). */
+function objectIdList(read: EnvReaders, name: string): string[] {
+  const ids = (read.raw(name) ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.some((id) => !isObjectId(id))) {
+    throw new ConfigError(
+      name,
+      'must list organization ids (24 hexadecimal digits), comma-separated',
+    );
+  }
+  return ids;
 }
 
 function graphApiVersion(read: EnvReaders): string {

@@ -152,6 +152,23 @@ describe('InProcessJobQueue', () => {
     );
   });
 
+  it('idle() resolves once every job, retries included, is done', async () => {
+    handler.failures = 1;
+    expect(await queue.idle(1_000)).toBe(true);
+    await queue.enqueue(JobName.ApiKeyUsed, payload('a'));
+    await queue.enqueue(JobName.ApiKeyUsed, payload('b'), { delayMs: 30 });
+    expect(await queue.idle(5_000)).toBe(true);
+    expect(queue.size).toBe(0);
+    // The first run failed and was retried before idle() answered.
+    expect(handler.runs.map((run) => run.payload.apiKeyId).sort()).toEqual(['a', 'a', 'b']);
+  });
+
+  it('idle() answers false when its bound passes first', async () => {
+    await queue.enqueue(JobName.ApiKeyUsed, payload(), { delayMs: 60_000 });
+    expect(await queue.idle(20)).toBe(false);
+    expect(queue.size).toBe(1);
+  });
+
   it('at shutdown waits for running jobs, drops waiting ones and takes no more', async () => {
     let release!: () => void;
     handler.gate = new Promise((resolve) => (release = resolve));

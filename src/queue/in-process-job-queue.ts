@@ -47,6 +47,8 @@ export class InProcessJobQueue
   private readonly pending = new Set<string>();
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; lane: JobLane }>();
   private readonly running = new Set<Promise<void>>();
+  /** Told when the last pending job is done (see idle()). */
+  private idleWaiters: Array<() => void> = [];
   private readonly lanes = Object.fromEntries(
     Object.keys(JOB_LANES).map((lane) => [lane, { running: 0, ready: [] }]),
   ) as unknown as Record<JobLane, Lane>;
@@ -87,6 +89,23 @@ export class InProcessJobQueue
     );
   }
 
+  /**
+   * Resolves true once no job is pending (retries included), false after `timeoutMs`: a
+   * short-lived process (the CLI) runs what it queued before it exits, as nobody else will.
+   */
+  async idle(timeoutMs: number): Promise<boolean> {
+    if (this.pending.size === 0) return true;
+    let timeout: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      new Promise<true>((resolve) => this.idleWaiters.push(() => resolve(true))),
+      new Promise<false>((resolve) => {
+        timeout = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timeout);
+    return done;
+  }
+
   protected send<N extends JobName>(
     name: N,
     payload: JobPayloads[N],
@@ -118,6 +137,12 @@ export class InProcessJobQueue
     ]);
     clearTimeout(timeout);
     if (!drained) this.logger.warn(`Queue: ${this.running.size} job(s) still running at shutdown`);
+  }
+
+  private finished(jobId: string): void {
+    this.pending.delete(jobId);
+    if (this.pending.size > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   /** After `delayMs` the job joins its lane's line; it runs when the lane has a free slot. */
@@ -158,11 +183,11 @@ export class InProcessJobQueue
   ): Promise<void> {
     try {
       await this.registry.run(name, payload, { attempt, jobId });
-      this.pending.delete(jobId);
+      this.finished(jobId);
     } catch (error) {
       const reason = JSON.stringify(describeUnknown(error));
       if (attempt >= this.policy.attempts || this.stopping) {
-        this.pending.delete(jobId);
+        this.finished(jobId);
         this.logger.error(`Job ${name} ${jobId} failed after ${attempt} attempt(s): ${reason}`);
         return;
       }

@@ -103,9 +103,9 @@ describe('Database.transaction after-commit hooks', () => {
       // Written at the end of the work, not when gathered.
       expect(await committedRows()).toBe(before);
       await database
-        .transaction(async () => {
+        .transaction(() => {
           database.gatherUntilCommit(gathering).push(12);
-          throw new Error('inner');
+          return Promise.reject(new Error('inner'));
         })
         .catch(() => undefined);
     });

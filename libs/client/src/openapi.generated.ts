@@ -785,6 +785,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/telephony/{integration}/{phoneId}/transfer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider callback: a transferred call's dial instructions
+     * @description Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. Replies `<Dial callerId="{our calling number}"><Number>{the agent's transferNumber}</Number></Dial>` (TwiML or Plivo XML); `<Hangup/>` when the call has no transfer under way or is over. provider_three transfers through Call Control and has no such URL (404). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     */
+    post: operations['providerTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/telephony/{integration}/{phoneId}/status': {
     parameters: {
       query?: never;
@@ -2452,6 +2472,16 @@ export interface components {
       analysis?: {
         [key: string]: unknown;
       } | null;
+      /**
+       * @description The number the agent transferred the call to (its transferNumber; call.transferred), null when it was not transferred. The call stays in-progress with that party and completes when they hang up
+       * @example +14155550199
+       */
+      transferredTo?: string | null;
+      /**
+       * @description When the provider accepted the transfer
+       * @example 2026-11-22T10:01:30.000Z
+       */
+      transferredAt?: string | null;
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
     };
@@ -6858,6 +6888,72 @@ export interface operations {
     };
   };
   providerAnswer: {
+    parameters: {
+      query: {
+        /** @description The number's callback token. */
+        token: unknown;
+        /** @description The attempt (phone log id). */
+        call?: unknown;
+      };
+      header?: never;
+      path: {
+        integration: 'provider_one' | 'provider_two' | 'provider_three';
+        /** @description The phone number record the callback is for. */
+        phoneId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The provider's callback parameters, in its own format. */
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: unknown;
+        };
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The call instructions (TwiML or Plivo XML). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  providerTransfer: {
     parameters: {
       query: {
         /** @description The number's callback token. */

@@ -41,6 +41,15 @@ export class ApiKeysRepository {
     return revoked.length > 0;
   }
 
+  /** The organization of a key named by id alone: the operator CLI's look-up. */
+  async organizationOf(id: string): Promise<string | undefined> {
+    const [row] = await this.database.db
+      .select({ organizationId: apiKeys.organizationId })
+      .from(apiKeys)
+      .where(eq(apiKeys.id, id));
+    return row?.organizationId;
+  }
+
   /** A presented key names no organization until it is found, so this lookup spans them all. */
   async findActiveByPublicId(publicId: string): Promise<ApiKeyRow | undefined> {
     const [row] = await this.database.db

@@ -51,6 +51,13 @@ export class ApiKeysService {
     }
   }
 
+  /** The operator CLI's revoke: a key named by id alone, in whichever organization holds it. */
+  async revokeById(id: string): Promise<void> {
+    const organizationId = await this.apiKeys.organizationOf(id);
+    if (!organizationId) throw new NotFoundException('API key not found');
+    await this.revoke(organizationId, id);
+  }
+
   /** The principal a presented key stands for, or undefined; looked up on every request. */
   async authenticate(key: string): Promise<Principal | undefined> {
     const publicId = parseApiKey(key);

@@ -31,4 +31,11 @@ export class BatchAccessService {
     if (!batch || !mayAccessBatch(principal, batch)) throw new NotFoundException('Batch not found');
     return batch;
   }
+
+  /** The operator CLI's batch: any live batch of any organization; 404 otherwise. */
+  async findForOperator(batchId: string): Promise<BatchRow> {
+    const batch = await this.batches.findLiveInAnyOrganization(batchId);
+    if (!batch) throw new NotFoundException('Batch not found');
+    return batch;
+  }
 }

@@ -35,6 +35,18 @@ export class BatchesRepository {
     return row;
   }
 
+  /**
+   * A live batch named by id alone, in whichever organization holds it: the operator CLI's
+   * look-up (an operator names a batch, not its tenant). No route reaches it.
+   */
+  async findLiveInAnyOrganization(id: string): Promise<BatchRow | undefined> {
+    const [row] = await this.database.db
+      .select()
+      .from(batches)
+      .where(and(eq(batches.id, id), not(batches.isDeleted)));
+    return row;
+  }
+
   /** One page of a user's live batches, newest first, with the total matching. */
   async listForOwner(
     organizationId: string,

@@ -81,9 +81,14 @@ export class UsersService {
     return this.users.listAdmins(organizationId);
   }
 
+  /** The user with this e-mail, in whichever organization (e-mails are unique across them). */
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.users.findByEmailForLogin(email.trim().toLowerCase());
+  }
+
   /** Checks a password; answers in the same time whether or not the e-mail exists. */
   async verifyCredentials(email: string, password: string): Promise<UserRow | undefined> {
-    const user = await this.users.findByEmailForLogin(email.trim().toLowerCase());
+    const user = await this.findByEmail(email);
     const valid = await this.hasher.verify(user?.passwordHash, password);
     return valid ? user : undefined;
   }

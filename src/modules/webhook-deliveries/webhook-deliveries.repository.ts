@@ -23,6 +23,31 @@ export interface DeliveryFilter {
 export class WebhookDeliveriesRepository {
   constructor(private readonly database: Database) {}
 
+  /**
+   * The webhooks (with their organization) holding deliveries that ended failed in
+   * [since, until), in every organization unless one is named: the operator CLI's replay.
+   */
+  async webhooksWithFailed(
+    window: { since: Date; until?: Date },
+    organizationId?: string,
+  ): Promise<Array<{ organizationId: string; webhookId: string }>> {
+    return this.database.db
+      .selectDistinct({
+        organizationId: webhookDeliveries.organizationId,
+        webhookId: webhookDeliveries.webhookId,
+      })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'failed'),
+          gte(webhookDeliveries.lastAttemptAt, window.since),
+          window.until ? lt(webhookDeliveries.lastAttemptAt, window.until) : undefined,
+          organizationId ? eq(webhookDeliveries.organizationId, organizationId) : undefined,
+        ),
+      )
+      .orderBy(webhookDeliveries.organizationId, webhookDeliveries.webhookId);
+  }
+
   /** A manual send of one delivery now; undefined when it is not there or in flight. */
   async markManual(
     organizationId: string,

@@ -16,6 +16,13 @@ import type { ListDeliveriesQuery, RecoverDeliveriesDto } from './dto/delivery-q
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow } from './webhook-deliveries.schema';
 
+/** What a replay made due again (and queued), per webhook and in all. */
+export interface ReplayedDeliveries {
+  webhooks: Array<{ organizationId: string; webhookId: string; due: number; queued: number }>;
+  due: number;
+  queued: number;
+}
+
 /** The delivery log and the redelivery controls of one webhook. */
 @Injectable()
 export class WebhookDeliveriesService {
@@ -89,12 +96,55 @@ export class WebhookDeliveriesService {
     return { queued: due.length };
   }
 
+  /**
+   * The operator CLI's replay: every delivery that ended failed in the window is due again,
+   * for one webhook, one organization's webhooks, or every webhook. Unlike recover(), waits
+   * until the attempts are queued (a CLI exits right after); any not queued (Redis down) are
+   * due in PostgreSQL, so the sweeper sends them.
+   */
+  async replayFailed(options: {
+    webhookId?: string;
+    organizationId?: string;
+    since: Date;
+    until?: Date;
+  }): Promise<ReplayedDeliveries> {
+    const window = { since: options.since, until: options.until };
+    const targets = options.webhookId
+      ? [
+          {
+            organizationId: await this.organizationOfWebhook(options.webhookId),
+            webhookId: options.webhookId,
+          },
+        ]
+      : await this.deliveries.webhooksWithFailed(window, options.organizationId);
+    const replayed: ReplayedDeliveries = { webhooks: [], due: 0, queued: 0 };
+    for (const { organizationId, webhookId } of targets) {
+      const due = await this.deliveries.markRecover(
+        organizationId,
+        webhookId,
+        window,
+        this.clock.now(),
+      );
+      const queued = await this.queue.enqueueDue(due);
+      replayed.webhooks.push({ organizationId, webhookId, due: due.length, queued });
+      replayed.due += due.length;
+      replayed.queued += queued;
+    }
+    return replayed;
+  }
+
   async sendTest(organizationId: string, webhookId: string): Promise<TestDeliveryDto> {
     await this.requireWebhook(organizationId, webhookId);
     const event = await this.database.transaction(() =>
       this.events.raiseTest(organizationId, webhookId),
     );
     return { eventId: event.id, deliveryId: event.deliveryIds[0] };
+  }
+
+  private async organizationOfWebhook(webhookId: string): Promise<string> {
+    const organizationId = await this.webhooks.organizationOf(webhookId);
+    if (!organizationId) throw new NotFoundException('Webhook not found');
+    return organizationId;
   }
 
   private async requireWebhook(organizationId: string, webhookId: string): Promise<void> {

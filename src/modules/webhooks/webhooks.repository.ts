@@ -42,6 +42,15 @@ export class WebhooksRepository {
     return row;
   }
 
+  /** The organization of a webhook named by id alone: the operator CLI's look-up. */
+  async organizationOf(id: string): Promise<string | undefined> {
+    const [row] = await this.database.db
+      .select({ organizationId: webhooks.organizationId })
+      .from(webhooks)
+      .where(eq(webhooks.id, id));
+    return row?.organizationId;
+  }
+
   async create(organizationId: string, values: NewWebhook): Promise<WebhookRow> {
     const [row] = await this.database.db
       .insert(webhooks)

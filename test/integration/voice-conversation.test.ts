@@ -1,4 +1,5 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
@@ -162,8 +163,18 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
-  it('clears the reply within 600 ms when the caller barges in, and stores only what was heard', () =>
-    eachProvider(async (provider) => {
+  it('clears the reply within 600 ms when the caller barges in, and stores only what was heard', async () => {
+    const metrics = voice.t.app.get(SwitchboardMetrics);
+    const count = async (metric: {
+      get(): Promise<{ values: Array<{ metricName?: string; value: number }> }>;
+    }) =>
+      (await metric.get()).values.find((v) => !v.metricName || v.metricName.endsWith('_count'))
+        ?.value ?? 0;
+    const [turnsBefore, bargeInsBefore] = [
+      await count(metrics.voiceTurnLatency),
+      await count(metrics.voiceBargeIns),
+    ];
+    await eachProvider(async (provider) => {
       const long = Array.from(
         { length: 12 },
         (_, i) => `Sentence number ${i + 1} of a long reply.`,
@@ -200,7 +211,11 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       expect(kept).toBeLessThanOrEqual(played);
       expect(played).toBeLessThan(long.length);
       caller.close();
-    }));
+    });
+    // Each call's first turn was answered (its latency recorded) and then barged in on.
+    expect(await count(metrics.voiceTurnLatency)).toBeGreaterThanOrEqual(turnsBefore + 3);
+    expect(await count(metrics.voiceBargeIns)).toBeGreaterThanOrEqual(bargeInsBefore + 3);
+  });
 
   it('hangs up at the provider when the model calls end_call', () =>
     eachProvider(async (provider) => {

@@ -11,6 +11,7 @@ import { MediaGateway } from './media/media-gateway';
 import { StreamTokens } from './media/stream-tokens';
 import { StreamTokensRepository } from './media/stream-tokens.repository';
 import { CallContexts } from './session/call-contexts';
+import { VoiceTurnObserver } from './session/voice-turn-observer';
 import { CallSessions } from './session/call-sessions';
 import { CallSignals } from './session/call-signals';
 import { CallTransfers } from './session/call-transfers';
@@ -44,6 +45,7 @@ import { VoiceRuntime } from './voice-runtime';
     CallSessions,
     CallSignals,
     CallTransfers,
+    VoiceTurnObserver,
     MediaGateway,
   ],
   exports: [VoiceRuntime, CallSignals],

@@ -184,7 +184,8 @@ export class CallSession {
       {
         paced: this.paced,
         output: this.output,
-        speak: (text, signal) => this.speak(text, AbortSignal.any([signal, this.live.signal])),
+        speak: (text, signal, onAudio) =>
+          this.speak(text, AbortSignal.any([signal, this.live.signal]), onAudio),
         hangUp: () => this.hangUp(),
         transfer: (to, reason) => this.transfer(to, reason),
       },
@@ -279,7 +280,7 @@ export class CallSession {
   }
 
   /** Synthesizes `text` in the call's voice into the paced stream, until `signal` aborts. */
-  private async speak(text: string, signal: AbortSignal): Promise<void> {
+  private async speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void> {
     const speech = this.call?.speech;
     if (!speech) return;
     const voice = speech.voice ?? this.deps.defaultVoice;
@@ -292,6 +293,7 @@ export class CallSession {
     for await (const chunk of audio) {
       if (this.isEnded() || both.aborted) return;
       this.paced.enqueue(chunk);
+      onAudio?.();
     }
   }
 

@@ -40,6 +40,7 @@ function sessions(options: { runtime: boolean; llm: boolean; vadReady?: boolean 
     unused,
     unused,
     unused,
+    unused,
   );
   return { callSessions, loads, warnings };
 }

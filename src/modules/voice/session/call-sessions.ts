@@ -13,6 +13,7 @@ import { SPEECH_ENGINES, type SpeechEngines } from '../speech/speech-engines';
 import { CallContexts } from './call-contexts';
 import { CallSession, type SessionDependencies } from './call-session';
 import { CallSignals } from './call-signals';
+import { VoiceTurnObserver } from './voice-turn-observer';
 import { CallTransfers } from './call-transfers';
 import { TurnPromptService } from './turn-prompt.service';
 
@@ -36,6 +37,7 @@ export class CallSessions implements OnModuleDestroy {
     dnc: DncService,
     signals: CallSignals,
     transfers: CallTransfers,
+    observer: VoiceTurnObserver,
   ) {
     logger.setContext(CallSession.name);
     this.deps = {
@@ -50,7 +52,7 @@ export class CallSessions implements OnModuleDestroy {
       conversation:
         config.llm.apiUrl === undefined
           ? null
-          : { vad, stt: engines.stt, chat, prompts, turns, dnc },
+          : { vad, stt: engines.stt, chat, prompts, turns, dnc, observer },
     };
   }
 

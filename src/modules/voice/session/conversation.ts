@@ -20,6 +20,7 @@ import {
   TIME_UP,
   TRANSFER_FAILED,
 } from './conversation-phrases';
+import type { TurnObserver, TurnTrace } from './voice-turn-observer';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
 import { HeardMarks } from './heard-marks';
@@ -44,14 +45,19 @@ export interface ConversationServices {
   turns: Pick<PhoneLogsRepository, 'appendTurn'>;
   dnc: Pick<DncService, 'recordOptOut'>;
   logger: PinoLogger;
+  /** Turn latency, barge-ins and turn spans; none in unit tests. */
+  observer?: TurnObserver;
 }
 
 /** What a conversation needs of its call session. */
 export interface SessionSide {
   paced: PacedStream;
   output: Pick<MediaOutput, 'clear'>;
-  /** Synthesizes `text` into the paced stream; resolves once all of it is queued. */
-  speak(text: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
+   * when its first audio is queued.
+   */
+  speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void>;
   hangUp(): Promise<void>;
   /** Hands the call to `to` through the provider; false when that could not be done. */
   transfer(to: string, reason: string | null): Promise<boolean>;
@@ -73,6 +79,8 @@ interface Reply {
   /** Each sentence queued, with the mark sent after it. */
   sentences: { text: string; mark: string }[];
   startedAt: string;
+  /** The caller turn it answers (not for the greeting). */
+  trace?: TurnTrace;
 }
 
 /**
@@ -177,16 +185,27 @@ export class Conversation {
 
   /** Drops the reply's audio at the provider too, and cancels it. */
   private interrupt(reply: Reply): void {
+    this.services.observer?.bargedIn();
     this.session.paced.clear();
     this.session.output.clear();
     this.cancel(reply);
   }
 
   private async onEndOfTurn(): Promise<void> {
+    const trace = this.services.observer?.turnEnded();
+    try {
+      await this.answerTurn(trace);
+    } finally {
+      trace?.end();
+    }
+  }
+
+  private async answerTurn(trace: TurnTrace | undefined): Promise<void> {
     const startedAt = new Date().toISOString();
     let transcript: string;
     try {
       transcript = (await this.recognition.finish()).trim();
+      trace?.recognised();
     } catch (error) {
       this.warn(error, 'Recognition failed');
       transcript = '';
@@ -199,7 +218,7 @@ export class Conversation {
     if (this.ended || this.finishing) return;
     this.record({ role: 'callee', text: transcript, startedAt });
     this.reprompted = false;
-    this.replied = this.respond();
+    this.replied = this.respond(trace);
     await this.replied;
   }
 
@@ -226,8 +245,9 @@ export class Conversation {
     this.storeReply(reply, () => true);
   }
 
-  private async respond(): Promise<void> {
+  private async respond(trace?: TurnTrace): Promise<void> {
     const reply = this.startReply(`reply-${++this.replies}`);
+    reply.trace = trace;
     const { signal } = reply.abort;
     const tools: ChatToolCall[] = [];
     try {
@@ -242,7 +262,10 @@ export class Conversation {
       const splitter = new SentenceSplitter();
       for await (const event of this.services.chat.stream({ ...request, signal })) {
         if (signal.aborted) return;
-        if (event.kind === 'text') await this.say(reply, splitter.push(event.text));
+        if (event.kind === 'text') {
+          trace?.modelStarted();
+          await this.say(reply, splitter.push(event.text));
+        }
         if (event.kind === 'tool-call') tools.push(event.call);
       }
       await this.say(reply, splitter.flush());
@@ -291,7 +314,7 @@ export class Conversation {
   private async say(reply: Reply, sentences: string[]): Promise<void> {
     for (const text of sentences) {
       if (reply.abort.signal.aborted) return;
-      await this.session.speak(text, reply.abort.signal);
+      await this.session.speak(text, reply.abort.signal, () => reply.trace?.firstAudio());
       if (reply.abort.signal.aborted) return;
       const mark = `${reply.name}-${reply.sentences.length + 1}`;
       reply.sentences.push({ text, mark });

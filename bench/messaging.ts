@@ -9,12 +9,17 @@
  * answer time (p50/p99/max; target p99 ≤ 50 ms), and, once the queue drained, that every
  * distinct message got exactly one reply.
  *
- *   npm run build && npm run bench:messaging -- [--rate 200] [--seconds 10] [--model-ms 2000] [--write]
+ *   npm run build && npm run bench:messaging -- [--rate 200] [--seconds 30] [--model-ms 2000] [--write]
+ *
+ * The sender is open loop over keep-alive sockets and never waits for an answer before the next
+ * message is due, so the offered rate it reports (messages / time until the last was sent) is
+ * what the server was asked for; a slow server shows as answer time, not as a lower rate.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from 'pg';
 import { ChatFake, GraphFake, hubSignature, textMessageEvent } from '../test/fakes';
 
@@ -35,7 +40,7 @@ const h = require('./lib/harness') as {
   ): Promise<{ data: { accessToken: string } }>;
   machine(): Promise<{ date: string }>;
   describeMachine(m: unknown): string;
-  percentiles(values: number[]): { p50: number; p99: number; max: number };
+  percentiles(values: number[]): { p50: number; p95: number; p99: number; max: number };
   writeSection(heading: string, m: unknown, text: string): Promise<void>;
   run(main: () => Promise<void>): void;
 };
@@ -62,7 +67,7 @@ interface Options {
 function parseArgs(argv: string[]): Options {
   const options: Options = {
     rate: 200,
-    seconds: 10,
+    seconds: 30,
     modelMs: 2_000,
     customers: 500,
     dupPercent: 5,
@@ -184,6 +189,10 @@ async function main(): Promise<void> {
         latencies.push(ms);
         if (status !== 200) failures.push(status);
       });
+    // The bench process also runs both fakes: its own event-loop delay says whether the answer
+    // times below are the server's or this process falling behind.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const started = performance.now();
     let duplicates = 0;
     for (let i = 0; i < total; i += 1) {
@@ -203,8 +212,11 @@ async function main(): Promise<void> {
         inflight.push(send(body));
       }
     }
+    const offerSeconds = (performance.now() - started) / 1000;
     await Promise.all(inflight);
     const sendSeconds = (performance.now() - started) / 1000;
+    loopDelay.disable();
+    const benchLagMs = loopDelay.percentile(99) / 1e6;
     const loadDuring = loadavg().map((value) => value.toFixed(1));
 
     await waitUntil(
@@ -240,13 +252,15 @@ async function main(): Promise<void> {
     agent.destroy();
 
     const report = [
-      `${total} messages (+${duplicates} redelivered at once) in ${sendSeconds.toFixed(1)} s ` +
-        `(${(total / sendSeconds).toFixed(0)}/s), model ${options.modelMs} ms per answer`,
-      `webhook answer: p50 ${p.p50.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ` +
+      `${total} messages (+${duplicates} redelivered at once) sent in ${offerSeconds.toFixed(1)} s ` +
+        `(${(total / offerSeconds).toFixed(0)}/s offered), all answered after ` +
+        `${sendSeconds.toFixed(1)} s; model ${options.modelMs} ms per answer`,
+      `webhook answer: p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ` +
         `${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms); non-200: ${failures.length}`,
       `replies: ${graph.sent.length} for ${total} messages; missing ${missing}, more than one ` +
         `${twice}; last reply ${drainSeconds.toFixed(1)} s after the first message`,
-      `load average before ${loadBefore.join(', ')}; after sending ${loadDuring.join(', ')}`,
+      `load average before ${loadBefore.join(', ')}; after sending ${loadDuring.join(', ')}; ` +
+        `bench event-loop delay p99 ${benchLagMs.toFixed(1)} ms`,
       ok ? 'PASS' : 'FAIL',
     ];
     console.log(report.join('\n'));
@@ -270,14 +284,16 @@ async function main(): Promise<void> {
           '| measure | value |',
           '| --- | --- |',
           `| messages (+ redelivered) | ${total} (+${duplicates}) |`,
-          `| webhook 200, p50 / p99 / max | ${p.p50.toFixed(1)} / ${p.p99.toFixed(1)} / ${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms) |`,
+          `| offered rate (sent over) | ${(total / offerSeconds).toFixed(0)}/s (${offerSeconds.toFixed(1)} s) |`,
+          `| webhook 200, p50 / p95 / p99 / max | ${p.p50.toFixed(1)} / ${p.p95.toFixed(1)} / ${p.p99.toFixed(1)} / ${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms) |`,
+          `| bench process event-loop delay p99 | ${benchLagMs.toFixed(1)} ms |`,
           `| non-200 answers | ${failures.length} |`,
           `| replies sent / missing / more than one | ${graph.sent.length} / ${missing} / ${twice} |`,
           `| last reply after the first message | ${drainSeconds.toFixed(1)} s |`,
           '',
           'The webhook only verifies the signature, stores the delivery and queues it, so its ' +
             'answer time does not depend on the model; the replies drain at the messaging ' +
-            `lane's concurrency (200 jobs) divided by the model's latency.`,
+            `lane's concurrency (600 jobs) divided by the model's latency.`,
           '',
         ].join('\n'),
       );

@@ -179,11 +179,11 @@ function stats(values) {
   return { median, min: sorted[0], max: sorted[sorted.length - 1] };
 }
 
-/** p50, p99 and max of latency samples (nearest rank). */
+/** p50, p95, p99 and max of latency samples (nearest rank). */
 function percentiles(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] };
 }
 
 function formatMs(value) {

@@ -32,20 +32,31 @@ interface Logger {
  */
 export async function openDatabase(config: AppConfig, logger: Logger): Promise<DatabaseConnection> {
   return config.db.url
-    ? openPostgres(config.db.url, config.db.statementTimeoutMs, logger)
+    ? openPostgres(config.db.url, config.db.statementTimeoutMs, acquireTimeoutMs(config), logger)
     : openPglite(config.db.pgliteDir, logger);
+}
+
+/**
+ * How long a query waits for a pooled connection. A request gives up after 5 s (its client
+ * would rather see an error); a worker process serves no client, and a job that failed here
+ * would be retried with the same load on top, so under a burst (hundreds of messaging jobs on
+ * 10 connections) it waits its turn longer.
+ */
+function acquireTimeoutMs(config: AppConfig): number {
+  return config.process.role === 'worker' ? 60_000 : 5_000;
 }
 
 async function openPostgres(
   url: string,
   statementTimeoutMs: number,
+  connectionTimeoutMillis: number,
   logger: Logger,
 ): Promise<DatabaseConnection> {
   await migratePostgresOnce(url);
   const pool = new Pool({
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis,
     statement_timeout: statementTimeoutMs,
   });
   // A server restart kills idle clients; without a listener that error would end the process.

@@ -40,9 +40,10 @@ export interface JobPayloads {
 export const JOB_LANES = {
   jobs: { concurrency: 5 },
   'webhook-deliveries': { concurrency: 800 },
-  // Messaging replies wait on the model for seconds each: many in flight keep a burst of
-  // customers from queueing behind one slow answer.
-  messaging: { concurrency: 200 },
+  // Messaging replies wait on the model for seconds each, holding no database connection
+  // meanwhile: replies in flight = deliveries per second × the model's latency, so 200/s with a
+  // 2 s model needs 400 plus the processing jobs (at 200 the lane drained only 100/s).
+  messaging: { concurrency: 600 },
 } as const;
 
 export type JobLane = keyof typeof JOB_LANES;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { Database } from '../../../database';
 import {
   messagingConversations,
@@ -27,9 +27,11 @@ export class MessagingConversationsRepository {
       messageAt: Date;
     },
   ): Promise<{ conversation: MessagingConversationRow; created: boolean }> {
-    const db = this.database.db;
-    const [created] = await db
-      .insert(messagingConversations)
+    // One statement (insert or update, xmax = 0 telling which): it runs for every incoming
+    // message, and its row lock is held until the storing transaction commits.
+    const t = messagingConversations;
+    const [row] = await this.database.db
+      .insert(t)
       .values({
         organizationId,
         integrationId: customer.integrationId,
@@ -37,25 +39,18 @@ export class MessagingConversationsRepository {
         customerName: customer.name ?? null,
         lastCustomerMessageAt: customer.messageAt,
       })
-      .onConflictDoNothing()
-      .returning();
-    if (created) return { conversation: created, created: true };
-    const [conversation] = await db
-      .update(messagingConversations)
-      .set({
-        lastCustomerMessageAt: sql`greatest(${messagingConversations.lastCustomerMessageAt}, ${customer.messageAt.toISOString()}::timestamptz)`,
-        lastMessageAt: sql`now()`,
-        ...(customer.name !== undefined ? { customerName: customer.name } : {}),
+      .onConflictDoUpdate({
+        target: [t.integrationId, t.customerWaId],
+        set: {
+          lastCustomerMessageAt: sql`greatest(${t.lastCustomerMessageAt}, excluded.last_customer_message_at)`,
+          lastMessageAt: sql`now()`,
+          customerName: sql`coalesce(excluded.customer_name, ${t.customerName})`,
+        },
+        setWhere: eq(t.organizationId, organizationId),
       })
-      .where(
-        and(
-          eq(messagingConversations.organizationId, organizationId),
-          eq(messagingConversations.integrationId, customer.integrationId),
-          eq(messagingConversations.customerWaId, customer.waId),
-        ),
-      )
-      .returning();
-    return { conversation, created: false };
+      .returning({ ...getTableColumns(t), created: sql<boolean>`(xmax = 0)` });
+    const { created, ...conversation } = row;
+    return { conversation, created };
   }
 
   async findById(

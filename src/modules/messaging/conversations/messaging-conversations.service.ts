@@ -96,7 +96,7 @@ export class MessagingConversationsService {
       await this.conversations.setNeedsTemplate(organizationId, conversation.id, false);
       return row;
     });
-    return toMessageDto(await this.sender.sendNow(message));
+    return toMessageDto(await this.sender.sendNowAndReread(message));
   }
 
   private async find(organizationId: string, id: string): Promise<MessagingConversationRow> {

@@ -49,8 +49,8 @@ export class OutgoingMessageSender {
     this.maxSends = config.messaging.sendAttempts;
   }
 
-  /** The first attempt; an outage queues the retries. Answers the message as it now stands. */
-  async sendNow(message: MessagingMessageRow): Promise<MessagingMessageRow> {
+  /** The first attempt; an outage queues the retries. */
+  async sendNow(message: MessagingMessageRow): Promise<void> {
     const { organizationId, id } = message;
     const outcome = await this.attempt(message, this.maxSends <= 1);
     if (outcome === 'retry') {
@@ -60,7 +60,12 @@ export class OutgoingMessageSender {
         { jobId: `messaging-send-${id}`, delayMs: this.policy.backoffDelayMs },
       );
     }
-    return (await this.messages.findById(organizationId, id)) ?? message;
+  }
+
+  /** sendNow, then the message as it now stands (for an answer to the one who sent it). */
+  async sendNowAndReread(message: MessagingMessageRow): Promise<MessagingMessageRow> {
+    await this.sendNow(message);
+    return (await this.messages.findById(message.organizationId, message.id)) ?? message;
   }
 
   /** A queued retry: throws while the platform is still unavailable, until the last attempt. */

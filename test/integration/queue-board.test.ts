@@ -6,6 +6,7 @@ import { Database } from '../../src/database';
 import { organizations } from '../../src/modules/organizations/organizations.schema';
 import { UsersService } from '../../src/modules/users/users.service';
 import { JobName, JobQueue } from '../../src/queue';
+import { JOB_LANES } from '../../src/queue/jobs';
 import { createApiKey, createMember, registerOrganization } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -60,7 +61,8 @@ describe('queue board on BullMQ (/admin/queues)', () => {
       .set('Authorization', `Bearer ${token}`)
       .expect(200);
     const queues = api.body.queues as Array<{ name: string; counts: Record<string, number> }>;
-    expect(queues.map((queue) => queue.name).sort()).toEqual(['jobs', 'webhook-deliveries']);
+    // Every BullMQ lane, the messaging one included.
+    expect(queues.map((queue) => queue.name).sort()).toEqual(Object.keys(JOB_LANES).sort());
     expect(queues.find((queue) => queue.name === 'jobs')?.counts.delayed).toBe(1);
   });
 

@@ -20,8 +20,10 @@ export class MetricsSampler {
     private readonly phoneLogs: PhoneLogsRepository,
   ) {}
 
-  async sample(): Promise<void> {
+  /** The exposition a scrape answers, its shared-state gauges read just before. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
     await Promise.all([this.sampleQueue(), this.sampleCalls()]);
+    return this.metrics.exposition();
   }
 
   private async sampleQueue(): Promise<void> {

@@ -9,7 +9,6 @@ import {
 import { APP_CONFIG, type AppConfig } from '../config';
 import { describeUnknown } from '../common/describe-error';
 import { MetricsSampler } from './metrics-sampler';
-import { SwitchboardMetrics } from './switchboard-metrics';
 
 /**
  * METRICS_PORT: `/metrics` without a token on a listener of its own (METRICS_HOST, loopback by
@@ -22,7 +21,6 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly metrics: SwitchboardMetrics,
     private readonly sampler: MetricsSampler,
   ) {}
 
@@ -34,7 +32,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
         return;
       }
-      this.scrape()
+      this.sampler
+        .scrape()
         .then(({ contentType, body }) => {
           response.writeHead(200, { 'content-type': contentType }).end(body);
         })
@@ -57,10 +56,5 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     this.server = undefined;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private async scrape(): Promise<{ contentType: string; body: string }> {
-    await this.sampler.sample();
-    return this.metrics.exposition();
   }
 }

@@ -5,7 +5,6 @@ import { Public } from '../auth/access';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { MetricsSampler } from './metrics-sampler';
 import { MetricsTokenGuard } from './metrics-token.guard';
-import { SwitchboardMetrics } from './switchboard-metrics';
 
 /** Prometheus' scrape target on the API port. */
 @ApiTags('Operations')
@@ -13,10 +12,7 @@ import { SwitchboardMetrics } from './switchboard-metrics';
 @Public()
 @UseGuards(MetricsTokenGuard)
 export class MetricsController {
-  constructor(
-    private readonly metrics: SwitchboardMetrics,
-    private readonly sampler: MetricsSampler,
-  ) {}
+  constructor(private readonly sampler: MetricsSampler) {}
 
   @Get()
   @ApiOperation({
@@ -35,8 +31,7 @@ export class MetricsController {
   })
   @ApiErrors(401, 404)
   async getMetrics(@Res() response: Response): Promise<void> {
-    await this.sampler.sample();
-    const { contentType, body } = await this.metrics.exposition();
+    const { contentType, body } = await this.sampler.scrape();
     response.status(200).type(contentType).send(body);
   }
 }

@@ -16,10 +16,7 @@ export function speechSpan(samples: Int16Array, sampleRate: number): Int16Array 
   const window = Math.max(1, Math.round((sampleRate * WINDOW_MS) / 1000));
   const levels: number[] = [];
   for (let start = 0; start < samples.length; start += window) {
-    const end = Math.min(samples.length, start + window);
-    let energy = 0;
-    for (let i = start; i < end; i++) energy += samples[i] * samples[i];
-    levels.push(Math.sqrt(energy / (end - start)));
+    levels.push(rmsLevel(samples, start, Math.min(samples.length, start + window)));
   }
   const threshold = Math.max(ABSOLUTE_THRESHOLD, RELATIVE_THRESHOLD * Math.max(0, ...levels));
   const first = levels.findIndex((level) => level >= threshold);
@@ -30,4 +27,12 @@ export function speechSpan(samples: Int16Array, sampleRate: number): Int16Array 
     Math.max(0, first * window - padding),
     Math.min(samples.length, (last + 1) * window + padding),
   );
+}
+
+/** The RMS of `samples[start, end)` (0 when empty): a frame's or a window's level. */
+export function rmsLevel(samples: Int16Array, start = 0, end = samples.length): number {
+  if (end <= start) return 0;
+  let energy = 0;
+  for (let i = start; i < end; i++) energy += samples[i] * samples[i];
+  return Math.sqrt(energy / (end - start));
 }

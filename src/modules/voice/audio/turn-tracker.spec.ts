@@ -13,6 +13,33 @@ function feed(tracker: TurnTracker, probability: number, ms: number, fromMs: num
   return { events, at };
 }
 
+type Part = { ms: number; probability: number; level: number };
+
+/**
+ * Audio as a call hears it, in parts of one speech probability and frame level: a frame every
+ * 20 ms, each followed by the 32 ms windows it completed, `lagMs` late (a VAD behind the frames).
+ */
+function play(tracker: TurnTracker, parts: Part[], lagMs = 0): TurnEvent[] {
+  let end = 0;
+  const spans = parts.map((part) => ({ ...part, from: end, to: (end += part.ms) }));
+  const at = (ms: number) => spans.find((span) => ms > span.from && ms <= span.to)!;
+  const events: TurnEvent[] = [];
+  let window = 0;
+  for (let frame = 20; frame <= end; frame += 20) {
+    events.push(...tracker.frame(at(frame).level, frame));
+    for (; window + WINDOW_MS <= frame - lagMs; window += WINDOW_MS) {
+      events.push(...tracker.update(at(window + WINDOW_MS).probability, window + WINDOW_MS));
+    }
+  }
+  return events;
+}
+
+const SPEECH: Part = { ms: 400, probability: 0.9, level: 3_000 };
+/** Silero's probability lingers for a few windows after the words end. */
+const TAIL: Part = { ms: 96, probability: 0.4, level: 0 };
+const silence = (ms: number, level = 0): Part => ({ ms, probability: 0.05, level });
+const endsOfTurn = (events: TurnEvent[]) => events.filter((e) => e.type === 'end-of-turn');
+
 describe('TurnTracker', () => {
   it('starts speech only after ~0.2 s above the threshold, dated from its first window', () => {
     const tracker = new TurnTracker();
@@ -88,6 +115,59 @@ describe('TurnTracker', () => {
     const speech = feed(tracker, 0.9, 320, 0);
     expect(tracker.tick(speech.at + 400)).toEqual([]);
     expect(tracker.tick(speech.at + 500).map((e) => e.type)).toEqual(['end-of-turn']);
+  });
+
+  it('counts the silence from the last loud frame, past the lingering windows, on every frame', () => {
+    const events = play(new TurnTracker(), [SPEECH, TAIL, silence(1_000)]);
+    // The windows alone: silence counted from the last voiced one (480), checked at 992.
+    expect(endsOfTurn(events)).toEqual([
+      { type: 'end-of-turn', atMs: 900, speechStartedAtMs: 0, speechEndedAtMs: 400 },
+    ]);
+  });
+
+  it('holds the end while a loud frame the VAD has not scored yet may be the caller going on', () => {
+    const tracker = new TurnTracker();
+    const events = play(tracker, [SPEECH, silence(480), { ...SPEECH, ms: 1_000 }]);
+    expect(endsOfTurn(events)).toEqual([]);
+    expect(tracker.speaking).toBe(true);
+  });
+
+  it('dates the end at most maxBackdateMs before a window the VAD still calls speech', () => {
+    const softly: Part = { ms: 600, probability: 0.6, level: 0 };
+    const events = play(new TurnTracker(), [SPEECH, softly, silence(1_000)]);
+    // The last voiced window ends at 992: 992 − 128 + 500, on the next frame.
+    expect(endsOfTurn(events)).toEqual([
+      { type: 'end-of-turn', atMs: 1_380, speechStartedAtMs: 0, speechEndedAtMs: 864 },
+    ]);
+  });
+
+  it('does not date the end before a loud sound the VAD did not call speech', () => {
+    const thud: Part = { ms: 40, probability: 0.05, level: 3_000 };
+    const events = play(new TurnTracker(), [SPEECH, TAIL, thud, silence(1_000)]);
+    expect(endsOfTurn(events)).toEqual([
+      { type: 'end-of-turn', atMs: 980, speechStartedAtMs: 0, speechEndedAtMs: 480 },
+    ]);
+  });
+
+  it("hears loud frames against the line's noise floor", () => {
+    const hiss = 500;
+    const fading: Part = { ...TAIL, level: 1.8 * hiss };
+    const events = play(new TurnTracker(), [
+      silence(1_000, hiss),
+      SPEECH,
+      fading,
+      silence(1_000, hiss),
+    ]);
+    expect(endsOfTurn(events)).toEqual([
+      { type: 'end-of-turn', atMs: 1_900, speechStartedAtMs: 992, speechEndedAtMs: 1_400 },
+    ]);
+  });
+
+  it('leaves the end to the windows while the VAD lags far behind the frames', () => {
+    const events = play(new TurnTracker(), [SPEECH, TAIL, silence(1_000)], 200);
+    expect(endsOfTurn(events)).toEqual([
+      { type: 'end-of-turn', atMs: 928, speechStartedAtMs: 0, speechEndedAtMs: 400 },
+    ]);
   });
 
   it('refuses a silence threshold above the speech threshold', () => {

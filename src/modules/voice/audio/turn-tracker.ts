@@ -1,7 +1,7 @@
 /**
  * Turns speech probabilities (one per VAD window, stamped with the audio time at the window's end)
- * into the events a call session acts on. Pure: time comes only from the stamps, so the same
- * probabilities always give the same events.
+ * and the level of each caller frame into the events a call session acts on. Pure: time comes
+ * only from the stamps, so the same input always gives the same events.
  *
  * Defaults follow what LiveKit Agents and Pipecat settled on (docs: voice-runtime research §4):
  * speech starts after ~0.2 s above the threshold, the turn ends after ≥ 0.5 s of silence (several
@@ -23,6 +23,13 @@ export interface TurnTrackerOptions {
   bargeInMs: number;
   /** The audio one probability covers (Silero: 512 samples at 16 kHz), for the first window. */
   windowMs: number;
+  /**
+   * How much earlier than the last voiced window the frame levels may date the end of speech.
+   * Silero's probability lingers above `silenceThreshold` for up to ~100 ms after the words end
+   * (its recurrent state), and a window ends up to 32 ms after them; this bounds how far a quiet
+   * ending the VAD still calls speech can be cut short.
+   */
+  maxBackdateMs: number;
 }
 
 export const DEFAULT_TURN_OPTIONS: TurnTrackerOptions = {
@@ -33,14 +40,32 @@ export const DEFAULT_TURN_OPTIONS: TurnTrackerOptions = {
   unfinishedSilenceMs: 3_000,
   bargeInMs: 500,
   windowMs: 32,
+  maxBackdateMs: 128,
 };
+
+/** A frame is loud above this RMS (16-bit, about -54 dBFS) even on a digitally silent line… */
+const MIN_LOUD_LEVEL = 64;
+/** …and when the words rise ~5 dB over the line's noise: RMS twice the noise floor's. */
+const LOUD_OVER_FLOOR = 2;
+/** The noise floor is the quietest frame of the last one or two blocks of this many frames. */
+const FLOOR_BLOCK_FRAMES = 25;
+/**
+ * Frames alone end a turn only while the VAD is at most this far behind them (it is ≤ ~55 ms
+ * behind when it keeps up); further behind, its windows decide. Within it, quiet frames of soft
+ * speech the VAD still calls voiced cannot end a turn: its voiced windows keep the end of speech
+ * within this + a window + `maxBackdateMs` of the frame, well under the allowance.
+ */
+const MAX_VAD_LAG_MS = 160;
 
 export type TurnEvent =
   /** `atMs`: when the speech began (the first window above the threshold). */
   | { type: 'speech-start'; atMs: number }
   /** The caller has spoken long enough to interrupt the agent. */
   | { type: 'barge-in'; atMs: number }
-  /** The caller finished: `speechEndedAtMs` is the last speech window, `atMs` when silence confirmed it. */
+  /**
+   * The caller finished: `speechEndedAtMs` is the end of the last loud frame of the utterance (or
+   * of its last speech window, when the levels cannot tell), `atMs` when silence confirmed it.
+   */
   | { type: 'end-of-turn'; atMs: number; speechStartedAtMs: number; speechEndedAtMs: number };
 
 type State =
@@ -58,8 +83,12 @@ type State =
 export class TurnTracker {
   private readonly options: TurnTrackerOptions;
   private state: State = { kind: 'silent' };
+  /** The end of the last window scored. */
   private lastAt: number | undefined;
   private unfinished = false;
+  private readonly floor = new NoiseFloor();
+  /** The end of the last frame loud enough to be words rather than line noise. */
+  private lastLoudAt: number | undefined;
 
   constructor(options: Partial<TurnTrackerOptions> = {}) {
     this.options = { ...DEFAULT_TURN_OPTIONS, ...options };
@@ -115,6 +144,25 @@ export class TurnTracker {
     return events;
   }
 
+  /**
+   * One caller frame: its RMS level (16-bit samples) and the audio time (ms) at its end, on the
+   * windows' clock. Loud frames date the end of speech to the frame, ahead of the VAD's lingering
+   * probability; and the silence allowance is checked on every frame, not only every window.
+   */
+  frame(level: number, atMs: number): TurnEvent[] {
+    if (level >= Math.max(MIN_LOUD_LEVEL, LOUD_OVER_FLOOR * this.floor.level)) {
+      this.lastLoudAt = atMs;
+    }
+    if (this.state.kind === 'silent') this.floor.add(level);
+    const events: TurnEvent[] = [];
+    // Frames after the last window scored must be quiet: a loud one may be the caller going on.
+    const scoredTo = this.lastAt ?? Number.NEGATIVE_INFINITY;
+    if ((this.lastLoudAt ?? scoredTo) <= scoredTo && atMs - scoredTo <= MAX_VAD_LAG_MS) {
+      this.endIfSilentLongEnough(atMs, events);
+    }
+    return events;
+  }
+
   /** Checks the silence allowance when no window arrived (the stream paused); `atMs` in audio time. */
   tick(atMs: number): TurnEvent[] {
     const events: TurnEvent[] = [];
@@ -140,14 +188,52 @@ export class TurnTracker {
     const allowance = this.unfinished
       ? this.options.unfinishedSilenceMs
       : this.options.endOfTurnSilenceMs;
-    if (atMs - this.state.lastVoicedAt < allowance) return;
+    const endedAt = this.speechEndedAt(this.state);
+    if (atMs - endedAt < allowance) return;
     events.push({
       type: 'end-of-turn',
       atMs,
       speechStartedAtMs: this.state.since,
-      speechEndedAtMs: this.state.lastVoicedAt,
+      speechEndedAtMs: endedAt,
     });
     this.state = { kind: 'silent' };
     this.unfinished = false;
+  }
+
+  /**
+   * The last loud frame of the utterance, when the VAD's windows called speech a little after it
+   * (its tail); else the last voiced window: the levels never saw this utterance, or they heard
+   * something loud after it that the VAD did not call speech.
+   */
+  private speechEndedAt(state: Extract<State, { kind: 'speaking' }>): number {
+    const loudAt = this.lastLoudAt;
+    if (loudAt === undefined || loudAt <= state.since || loudAt > state.lastVoicedAt) {
+      return state.lastVoicedAt;
+    }
+    return Math.max(loudAt, state.lastVoicedAt - this.options.maxBackdateMs);
+  }
+}
+
+/**
+ * The line's level between utterances: the quietest frame of the last 0.5–1 s of them (minimum
+ * statistics), so the first frames of an utterance, heard before the VAD confirms it, do not
+ * raise it, while a line that gets noisier is followed within a second.
+ */
+class NoiseFloor {
+  private previous = Number.POSITIVE_INFINITY;
+  private current = Number.POSITIVE_INFINITY;
+  private frames = 0;
+
+  /** 0 until a whole block was heard: a caller talking from the start has not set it. */
+  get level(): number {
+    return Number.isFinite(this.previous) ? Math.min(this.previous, this.current) : 0;
+  }
+
+  add(level: number): void {
+    this.current = Math.min(this.current, level);
+    if (++this.frames < FLOOR_BLOCK_FRAMES) return;
+    this.previous = this.current;
+    this.current = Number.POSITIVE_INFINITY;
+    this.frames = 0;
   }
 }

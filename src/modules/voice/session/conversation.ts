@@ -4,11 +4,13 @@ import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
+import { decodeUlaw } from '../audio/g711';
 import type { PacedStream } from '../audio/paced-stream';
+import { rmsLevel } from '../audio/speech-span';
 import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
 import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
-import type { MediaOutput } from '../media/media-stream';
+import { FRAME_BYTES, FRAME_MS, type MediaOutput } from '../media/media-stream';
 import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
 import {
@@ -98,6 +100,8 @@ interface Reply {
 export class Conversation {
   private readonly tracker = new TurnTracker();
   private readonly vad: VadStream;
+  /** Audio time (ms) at the end of the caller frames heard: the VAD's windows share this clock. */
+  private heardMs = 0;
   private readonly recognition: RecognitionStream;
   private readonly heard = new HeardMarks();
   private transferRefused = false;
@@ -150,6 +154,9 @@ export class Conversation {
     if (this.ended) return;
     this.vad.push(ulaw);
     this.recognition.write(ulaw);
+    // Each frame's level dates the end of speech and checks the silence allowance (TurnTracker).
+    this.heardMs += (ulaw.length * FRAME_MS) / FRAME_BYTES;
+    this.onTurnEvents(this.tracker.frame(rmsLevel(decodeUlaw(ulaw)), this.heardMs));
   }
 
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */

@@ -33,21 +33,23 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 
 // When each media frame left the process: ws writes a message's header and its payload as two
-// socket writes; the payload of an outbound media message starts with MEDIA_PREFIX.
-const MEDIA_PREFIX = Buffer.from('{"event":"media"');
+// socket writes, an unmasked text payload as the string it was given; an outbound media message
+// starts with MEDIA_PREFIX.
+const MEDIA_PREFIX = '{"event":"media"';
 const FRAME_MS = 20;
 /** A longer silence between two frames is the end of one reply, not a late frame. */
 const STRETCH_GAP_MS = 250;
 const sendTimes = Symbol('mediaSendTimes');
 let sockets = new Set();
+const isMedia = (chunk) =>
+  typeof chunk === 'string'
+    ? chunk.startsWith(MEDIA_PREFIX)
+    : Buffer.isBuffer(chunk) &&
+      chunk.length > MEDIA_PREFIX.length &&
+      chunk.toString('latin1', 0, MEDIA_PREFIX.length) === MEDIA_PREFIX;
 const write = net.Socket.prototype.write;
 net.Socket.prototype.write = function (chunk, ...rest) {
-  if (
-    Buffer.isBuffer(chunk) &&
-    chunk.length > MEDIA_PREFIX.length &&
-    chunk.length < 1_024 &&
-    chunk.compare(MEDIA_PREFIX, 0, MEDIA_PREFIX.length, 0, MEDIA_PREFIX.length) === 0
-  ) {
+  if (isMedia(chunk)) {
     const times = this[sendTimes] ?? (this[sendTimes] = []);
     if (times.length === 0) sockets.add(this);
     times.push(performance.now());

@@ -194,7 +194,11 @@ export async function runStep(
     () => callers.every((caller) => caller.finished),
     turns * 2 * (replyTimeoutMs + 2_000) + 30_000,
     `${calls} calls to speak ${turns} turns`,
-  );
+  ).catch((error: unknown) => {
+    // Their 20 ms timers would keep the bench alive after it reports the failure.
+    for (const caller of callers) caller.stop();
+    throw error;
+  });
   const seconds = (performance.now() - started) / 1_000;
   const waitedPerSecond = (before: SchedTimes, after: SchedTimes) =>
     (after.waitedMs - before.waitedMs) / seconds;

@@ -194,7 +194,11 @@ export async function runStep(
     () => callers.every((caller) => caller.finished),
     turns * 2 * (replyTimeoutMs + 2_000) + 30_000,
     `${calls} calls to speak ${turns} turns`,
-  );
+  ).catch((error: unknown) => {
+    // Their 20 ms timers would keep the bench alive after it reports the failure.
+    for (const caller of callers) caller.stop();
+    throw error;
+  });
   const seconds = (performance.now() - started) / 1_000;
   const waitedPerSecond = (before: SchedTimes, after: SchedTimes) =>
     (after.waitedMs - before.waitedMs) / seconds;
@@ -262,8 +266,8 @@ export function describeStep(step: StepResult): string {
     `${step.calls} call(s), run ${step.repeat}: turn p50 ${fmt(percentile(step.latencies, 0.5))} ms, ` +
     `p95 ${fmt(percentile(step.latencies, 0.95))} ms (${step.latencies.length} turns, ${step.missed} missed, ${step.unconnected} calls not connected); ` +
     `split ${splitP50(step)} ms; ` +
-    `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms; server CPU ${fmt(step.server.cpuPercent, 0)} %, ` +
-    `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
+    `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms (as sent ${fmt(step.server.sendJitterP99Ms, 2)} ms); server CPU ${fmt(step.server.cpuPercent, 0)} %, ` +
+    `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms, GC p99 ${fmt(step.server.gcP99Ms)} ms (max ${fmt(step.server.gcMaxMs)}, ${fmt(step.server.gcTotalMs / step.seconds)} ms/s); bench loop delay p99 ${fmt(step.benchLoopDelayP99)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
   );
 }
 
@@ -273,7 +277,7 @@ function stepRow(step: StepResult): string {
   return (
     `| ${step.calls} | ${step.repeat} | ${fmt(step.load1, 2)} | ${step.unconnected} | ${step.latencies.length} | ${step.missed} | ${p(0.5)} | ${p(0.95)} | ${p(1)} | ` +
     `${splitP50(step)} | ` +
-    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
+    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.sendJitterP99Ms, 2)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
     `${mib(step.heapPerCall, 3)} | ${mib(step.rssPerCall, 3)} |`
   );
 }
@@ -346,14 +350,14 @@ function report(options: Options, steps: StepResult[], machine: string, date: st
     '',
     `- **Turn latency** = first agent frame received − last voiced caller frame sent − the ${END_OF_TURN_MS} ms end-of-turn silence (\`DEFAULT_TURN_OPTIONS.endOfTurnSilenceMs\`). Target p95 ≤ ${LATENCY_TARGET_P95_MS} ms.`,
     '- **p50 split**: "to chat" = last voiced frame → that call\'s chat request reaching the fake, beyond the silence (end of turn, STT, prompt); "after chat" = chat request → first agent frame (reply read, TTS, pacer, socket). The chat request is matched to its call by the contact name its prompt quotes.',
-    `- **Jitter** = |arrival interval − 20 ms| between consecutive agent frames of one greeting or reply, at the bench's socket. Target p99 ≤ ${JITTER_TARGET_P99_MS} ms.`,
+    `- **Jitter** = |arrival interval − 20 ms| between consecutive agent frames of one greeting or reply, at the bench's socket. Target p99 ≤ ${JITTER_TARGET_P99_MS} ms. **As sent**: the same over the server's own writes of media messages to each socket (stretches split at gaps over 250 ms), so the server's share and the bench's (its loop stamping arrivals late) can be told apart.`,
     "- **Sender lag p99**: how late the bench's own 20 ms send ticks were (it shares the cores): what the bench adds to both figures.",
     '- **Server CPU, loop delay p99**: the server process over the step (probe in `bench/voice/server-probe.js`).',
     "- **Waited for a CPU**: ms per second of the step that the server's and the bench's threads spent runnable but not running (`/proc/<pid>/task/*/schedstat`): the box's other load showing up inside both processes. Near 0 on a quiet box.",
     "- **Memory per call**: heap used and RSS after two full GCs with the step's calls live (turns done, still streaming), minus the same before the step or after hang-up, whichever is lower, divided by the calls.",
     '',
-    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | server CPU | server loop delay p99 ms | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | jitter p99 as sent, ms | server CPU | server loop delay p99 ms | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...steps.map(stepRow),
     '',
     stages.length > 0

@@ -51,6 +51,15 @@ export interface ServerLoad {
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  gcCount: number;
+  gcP99Ms: number;
+  gcMaxMs: number;
+  gcTotalMs: number;
+  /** |interval − 20 ms| between media frames as the server wrote them to each socket. */
+  sendJitterFrames: number;
+  sendJitterP50Ms: number;
+  sendJitterP99Ms: number;
+  sendJitterMaxMs: number;
 }
 
 /** A call answered at the Twilio fake and streaming, with the contact it was placed to. */

@@ -13,6 +13,7 @@
 // (the machine line asks PostgreSQL its version and says unknown when it is not there).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { BeepDetector } from '../../src/modules/voice/audio/beep-detector';
 import { OutboundPacer } from '../../src/modules/voice/audio/outbound-pacer';
@@ -22,6 +23,7 @@ import {
   VAD_INPUT_SAMPLES,
   VAD_STATE_SIZE,
 } from '../../src/modules/voice/audio/silero-model';
+import { loadSileroModelInWorker } from '../../src/modules/voice/audio/silero-worker';
 import { TurnTracker } from '../../src/modules/voice/audio/turn-tracker';
 import { VoiceActivityDetector } from '../../src/modules/voice/audio/voice-activity-detector';
 import { FRAME_BYTES, FRAME_MS } from '../../src/modules/voice/media/media-stream';
@@ -33,10 +35,17 @@ const CHECKED_CALLS = 100;
 const SPEECH = readFileSync(path.join(__dirname, '../../test/fixtures/audio/caller-speech.ulaw'));
 
 function parseArgs(argv: string[]) {
-  const options = { seconds: 10, calls: [1, 50, 100, 150], write: false, check: false };
+  const options = {
+    seconds: 10,
+    calls: [1, 50, 100, 150],
+    vad: 'worker' as 'worker' | 'main',
+    write: false,
+    check: false,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
     else if (argv[i] === '--calls') options.calls = argv[++i].split(',').map(Number);
+    else if (argv[i] === '--vad') options.vad = argv[++i] === 'main' ? 'main' : 'worker';
     else if (argv[i] === '--write') options.write = true;
     else if (argv[i] === '--check') options.check = true;
     else throw new Error(`unknown option ${argv[i]}`);
@@ -74,14 +83,19 @@ interface LoadResult {
   vadWindows: number;
   vadRuns: number;
   maxBatchMs: number;
+  loopDelayP99Ms: number;
 }
 
 /** `calls` simulated calls for `seconds`: caller audio in, paced agent audio out. */
-async function simulatedCalls(calls: number, seconds: number): Promise<LoadResult> {
+async function simulatedCalls(
+  calls: number,
+  seconds: number,
+  where: 'worker' | 'main',
+): Promise<LoadResult> {
   const batches: number[] = [];
   const vad = new VoiceActivityDetector({
     loadModel: async (modelPath) => {
-      const model = await loadSileroModel(modelPath);
+      const model = await (where === 'main' ? loadSileroModel : loadSileroModelInWorker)(modelPath);
       return {
         run: async (input, state, batch) => {
           const started = performance.now();
@@ -97,6 +111,7 @@ async function simulatedCalls(calls: number, seconds: number): Promise<LoadResul
   const pacer = new OutboundPacer();
   const sendTimes: number[][] = [];
   let bytesSent = 0;
+  let running = true;
   const inbound = Array.from({ length: calls }, (_, call) => {
     const times: number[] = [];
     sendTimes.push(times);
@@ -116,6 +131,8 @@ async function simulatedCalls(calls: number, seconds: number): Promise<LoadResul
     });
     let replies = 0;
     const speak = () => {
+      // Ended runs stop speaking: a pacer still busy with them would load the next run.
+      if (!running) return paced.close();
       paced.enqueue(SPEECH);
       paced.mark(`reply-${replies++}`);
       void paced.drained().then(speak);
@@ -124,11 +141,13 @@ async function simulatedCalls(calls: number, seconds: number): Promise<LoadResul
     const tracker = new TurnTracker();
     const beeps = new BeepDetector();
     const listening = vad.open((probability, atMs) => tracker.update(probability, atMs));
-    return { listening, beeps, offset: (call * 997) % SPEECH.length };
+    return { listening, beeps, paced, offset: (call * 997) % SPEECH.length };
   });
 
   // Caller frames arrive as socket reads do: spread over each 20 ms, not all at once.
   let frame = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + seconds * 1_000;
@@ -148,6 +167,9 @@ async function simulatedCalls(calls: number, seconds: number): Promise<LoadResul
   }
   const cpu = process.cpuUsage(cpuBefore);
   const elapsed = performance.now() - started;
+  running = false;
+  loop.disable();
+  for (const caller of inbound) caller.paced.close();
   for (const caller of inbound) caller.listening.close();
   await vad.settled();
   await vad.onModuleDestroy();
@@ -163,6 +185,7 @@ async function simulatedCalls(calls: number, seconds: number): Promise<LoadResul
     vadWindows: vad.stats.windowsScored,
     vadRuns: vad.stats.batchRuns,
     maxBatchMs: Math.max(...batches),
+    loopDelayP99Ms: loop.percentile(99) / 1e6,
   };
 }
 
@@ -170,33 +193,62 @@ interface VadCost {
   batch: number;
   msPerWindow: number;
   runP99Ms: number;
+  /** CPU time the main thread itself spent per run: what a run takes from the event loop. */
+  mainThreadMsPerRun: number;
+  /** The same with the model in its worker thread: copying windows in and results out. */
+  workerMainThreadMsPerRun: number;
+}
+
+/**
+ * CPU time this process's main thread has run, in ms (Linux schedstat): unlike wall time, it
+ * does not grow when the box's other load keeps the thread waiting for a core.
+ */
+function mainThreadCpuMs(): number {
+  try {
+    const line = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8');
+    return Number(line.split(' ')[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Model time per window at each batch size, on windows of real speech. */
 async function vadCost(batchSizes: number[], windows: number): Promise<VadCost[]> {
-  const model = await loadSileroModel(sileroModelPath());
+  const onMain = await loadSileroModel(sileroModelPath());
+  const inWorker = await loadSileroModelInWorker(sileroModelPath());
   const speech = Float32Array.from(SPEECH.subarray(0, VAD_INPUT_SAMPLES), (b) => (b - 128) / 128);
   const results: VadCost[] = [];
   for (const batch of batchSizes) {
     const input = new Float32Array(batch * VAD_INPUT_SAMPLES);
     for (let b = 0; b < batch; b++) input.set(speech, b * VAD_INPUT_SAMPLES);
-    let state: Float32Array = new Float32Array(batch * VAD_STATE_SIZE);
-    for (let warm = 0; warm < 5; warm++) await model.run(input, state, batch);
-    const runs: number[] = [];
-    const started = performance.now();
-    for (let done = 0; done < windows; done += batch) {
-      const before = performance.now();
-      state = (await model.run(input, state, batch)).state;
-      runs.push(performance.now() - before);
-    }
-    const total = performance.now() - started;
+    const measure = async (model: typeof onMain) => {
+      let state: Float32Array = new Float32Array(batch * VAD_STATE_SIZE);
+      for (let warm = 0; warm < 5; warm++) await model.run(input, state, batch);
+      const runs: number[] = [];
+      const started = performance.now();
+      const cpuBefore = mainThreadCpuMs();
+      for (let done = 0; done < windows; done += batch) {
+        const before = performance.now();
+        state = (await model.run(input, state, batch)).state;
+        runs.push(performance.now() - before);
+      }
+      return {
+        total: performance.now() - started,
+        runs,
+        mainThreadMsPerRun: (mainThreadCpuMs() - cpuBefore) / runs.length,
+      };
+    };
+    const main = await measure(onMain);
+    const worker = await measure(inWorker);
     results.push({
       batch,
-      msPerWindow: total / (runs.length * batch),
-      runP99Ms: harness.percentiles(runs).p99,
+      msPerWindow: main.total / (main.runs.length * batch),
+      runP99Ms: harness.percentiles(main.runs).p99,
+      mainThreadMsPerRun: main.mainThreadMsPerRun,
+      workerMainThreadMsPerRun: worker.mainThreadMsPerRun,
     });
   }
-  await model.release();
+  await Promise.all([onMain.release(), inWorker.release()]);
   return results;
 }
 
@@ -204,7 +256,7 @@ const fmt = (ms: number, digits = 2) => ms.toFixed(digits);
 
 function floorRow(when: string, jitters: number[]): string {
   const p = harness.percentiles(jitters);
-  return `| idle 20 ms timer (${when}) | ${jitters.length.toLocaleString('en-US')} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.max)} | — | — | — |`;
+  return `| idle 20 ms timer (${when}) | ${jitters.length.toLocaleString('en-US')} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.max)} | — | — | — | — |`;
 }
 
 async function main() {
@@ -213,10 +265,10 @@ async function main() {
   const floorBefore = await idleTimerJitter(options.seconds);
   const loads: LoadResult[] = [];
   for (const calls of options.calls) {
-    loads.push(await simulatedCalls(calls, options.seconds));
+    loads.push(await simulatedCalls(calls, options.seconds, options.vad));
     const last = loads[loads.length - 1];
     console.log(
-      `${calls} call(s): jitter p99 ${fmt(harness.percentiles(last.jitters).p99)} ms, CPU ${fmt(last.cpuPercent, 0)} %`,
+      `${calls} call(s), VAD in ${options.vad === 'main' ? 'the main thread' : 'a worker'}: jitter p99 ${fmt(harness.percentiles(last.jitters).p99)} ms, loop delay p99 ${fmt(last.loopDelayP99Ms)} ms, CPU ${fmt(last.cpuPercent, 0)} %, longest VAD run ${fmt(last.maxBatchMs)} ms`,
     );
   }
   const floorAfter = await idleTimerJitter(options.seconds);
@@ -238,24 +290,27 @@ async function main() {
   const lines = [
     HEADING,
     '',
-    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- pacing --seconds ${options.seconds} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
+    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- pacing --seconds ${options.seconds} --vad ${options.vad} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
     '',
-    `Pacing jitter is |interval between two frames of one call − 20 ms|, over every frame of every call. Each simulated call pushes a caller frame every 20 ms through μ-law decoding, the beep detector and the shared VAD (batches of ≤ 32 windows) with a turn tracker, and gets a reply paced out by the one \`OutboundPacer\` timer, each frame base64'd into a provider message. The floor is one idle 20 ms timer, before and after. Target: p99 ≤ ${TARGET_P99_MS} ms.`,
+    `Pacing jitter is |interval between two frames of one call − 20 ms|, over every frame of every call. Each simulated call pushes a caller frame every 20 ms through μ-law decoding, the beep detector and the shared VAD (batches of ≤ 32 windows, run ${options.vad === 'main' ? 'on the main thread' : 'in its worker thread'}) with a turn tracker, and gets a reply paced out by the one \`OutboundPacer\` timer, each frame base64'd into a provider message. The floor is one idle 20 ms timer, before and after. Target: p99 ≤ ${TARGET_P99_MS} ms.`,
     '',
-    '| run | frames | jitter p50 (ms) | p99 (ms) | max (ms) | process CPU | VAD windows / runs | longest VAD run (ms) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| run | frames | jitter p50 (ms) | p99 (ms) | max (ms) | loop delay p99 (ms) | process CPU | VAD windows / runs | longest VAD run (ms) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     floorRow('before', floorBefore),
     ...loads.map((load) => {
       const p = harness.percentiles(load.jitters);
-      return `| ${load.calls} call${load.calls === 1 ? '' : 's'} | ${load.jitters.length.toLocaleString('en-US')} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.max)} | ${fmt(load.cpuPercent, 0)} % | ${load.vadWindows.toLocaleString('en-US')} / ${load.vadRuns.toLocaleString('en-US')} | ${fmt(load.maxBatchMs)} |`;
+      return `| ${load.calls} call${load.calls === 1 ? '' : 's'} | ${load.jitters.length.toLocaleString('en-US')} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.max)} | ${fmt(load.loopDelayP99Ms)} | ${fmt(load.cpuPercent, 0)} % | ${load.vadWindows.toLocaleString('en-US')} / ${load.vadRuns.toLocaleString('en-US')} | ${fmt(load.maxBatchMs)} |`;
     }),
     floorRow('after', floorAfter),
     '',
-    'Silero VAD v5 (onnxruntime-node, one intra-op thread), model time per 32 ms window by windows per run; a run blocks the event loop for its whole length:',
+    'Silero VAD v5 (onnxruntime-node, one intra-op thread), model time per 32 ms window by windows per run, on the calling thread (a run there blocks its event loop for its whole length; the detector runs it in a worker thread):',
     '',
-    '| windows per run | ms per window | run p99 (ms) |',
-    '| ---: | ---: | ---: |',
-    ...costs.map((c) => `| ${c.batch} | ${fmt(c.msPerWindow, 3)} | ${fmt(c.runP99Ms)} |`),
+    '| windows per run | ms per window | run p99 (ms) | main-thread CPU per run, model on it (ms) | main-thread CPU per run, model in the worker (ms) |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...costs.map(
+      (c) =>
+        `| ${c.batch} | ${fmt(c.msPerWindow, 3)} | ${fmt(c.runP99Ms)} | ${fmt(c.mainThreadMsPerRun, 3)} | ${fmt(c.workerMainThreadMsPerRun, 3)} |`,
+    ),
     '',
     verdict,
     '',

@@ -2,16 +2,20 @@
 // The built server with a small read-only stats endpoint beside it, for the voice bench:
 //   GET /memory  after two full GCs: rss, heapUsed, external, arrayBuffers (bytes)
 //   GET /load    since the previous /load: process CPU %, event-loop utilization, event-loop
-//                delay p50/p99/max (ms)
+//                delay p50/p99/max (ms), GC pauses (count, p99, max, total ms), and the jitter of
+//                the server's own writes of media frames (|interval - 20 ms| between consecutive
+//                `media` messages written to one socket, p50/p99/max): the pacing as sent,
+//                before the kernel and the receiving process add their share
 // It listens on 127.0.0.1:VOICE_PROBE_PORT and never keeps the process alive; the server itself
 // is required unchanged (VOICE_PROBE_ENTRY, default dist/bundle/main.js). With
 // VOICE_PROBE_CPU_PROFILE=<file> the whole run is CPU-profiled into that .cpuprofile at exit.
 const fs = require('node:fs');
 const http = require('node:http');
+const net = require('node:net');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { monitorEventLoopDelay, performance } = require('node:perf_hooks');
+const { monitorEventLoopDelay, performance, PerformanceObserver } = require('node:perf_hooks');
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -22,6 +26,64 @@ let utilization = performance.eventLoopUtilization();
 let cpu = process.cpuUsage();
 let since = performance.now();
 
+// GC pauses, from the runtime's own performance entries.
+let gcPauses = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
+// When each media frame left the process: ws writes a message's header and its payload as two
+// socket writes, an unmasked text payload as the string it was given; an outbound media message
+// starts with MEDIA_PREFIX.
+const MEDIA_PREFIX = '{"event":"media"';
+const FRAME_MS = 20;
+/** A longer silence between two frames is the end of one reply, not a late frame. */
+const STRETCH_GAP_MS = 250;
+const sendTimes = Symbol('mediaSendTimes');
+let sockets = new Set();
+const isMedia = (chunk) =>
+  typeof chunk === 'string'
+    ? chunk.startsWith(MEDIA_PREFIX)
+    : Buffer.isBuffer(chunk) &&
+      chunk.length > MEDIA_PREFIX.length &&
+      chunk.toString('latin1', 0, MEDIA_PREFIX.length) === MEDIA_PREFIX;
+const write = net.Socket.prototype.write;
+net.Socket.prototype.write = function (chunk, ...rest) {
+  if (isMedia(chunk)) {
+    const times = this[sendTimes] ?? (this[sendTimes] = []);
+    if (times.length === 0) sockets.add(this);
+    times.push(performance.now());
+  }
+  return write.call(this, chunk, ...rest);
+};
+
+function percentiles(values) {
+  const sorted = Float64Array.from(values).sort();
+  const at = (q) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+  return { p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
+}
+
+function sendJitter() {
+  const jitters = [];
+  for (const socket of sockets) {
+    const times = socket[sendTimes];
+    for (let i = 1; i < times.length; i++) {
+      const interval = times[i] - times[i - 1];
+      if (interval < STRETCH_GAP_MS) jitters.push(Math.abs(interval - FRAME_MS));
+    }
+    times.length = 0;
+  }
+  sockets = new Set();
+  const p = percentiles(jitters);
+  return {
+    sendJitterFrames: jitters.length,
+    sendJitterP50Ms: p.p50,
+    sendJitterP99Ms: p.p99,
+    sendJitterMaxMs: p.max,
+  };
+}
+
 function load() {
   const now = performance.now();
   const used = process.cpuUsage(cpu);
@@ -31,7 +93,13 @@ function load() {
     loopDelayP50Ms: delay.percentile(50) / 1e6,
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
+    gcCount: gcPauses.length,
+    gcP99Ms: percentiles(gcPauses).p99,
+    gcMaxMs: percentiles(gcPauses).max,
+    gcTotalMs: gcPauses.reduce((a, b) => a + b, 0),
+    ...sendJitter(),
   };
+  gcPauses = [];
   delay.reset();
   utilization = performance.eventLoopUtilization();
   cpu = process.cpuUsage();

@@ -23,6 +23,11 @@ class FakeClock implements PacerClock {
     return this.timers.length;
   }
 
+  /** The event loop held for `ms`: time passes, no timer fires; overdue ones fire next advance. */
+  block(ms: number): void {
+    this.time += ms;
+  }
+
   advance(ms: number): void {
     const until = this.time + ms;
     for (;;) {
@@ -95,20 +100,37 @@ describe('OutboundPacer', () => {
     expect(times[99] - times[0]).toBeLessThanOrEqual(99 * 20 + 3);
   });
 
-  it('catches up a little after a stall, but skips rather than bursts after a long one', () => {
+  it('sends the next frame on its grid time after one late tick', () => {
     const clock = new FakeClock();
-    const pacer = new OutboundPacer({ clock, maxCatchUpFrames: 3 });
+    const pacer = new OutboundPacer({ clock });
+    const output = recordingOutput(clock);
+    pacer.open(output).enqueue(audio(10));
+    clock.advance(39); // frames at +0 and +20; the third is due at +40
+    clock.block(8); // the loop is held past it
+    clock.advance(200);
+    const times = output.frames.map((f) => f.at - output.frames[0].at);
+    expect(times).toEqual([0, 20, 47, 60, 80, 100, 120, 140, 160, 180]);
+  });
+
+  it('after a stall sends at most one frame beyond the one due, then keeps its beat', () => {
+    const clock = new FakeClock();
+    const pacer = new OutboundPacer({ clock });
     const output = recordingOutput(clock);
     pacer.open(output).enqueue(audio(100));
-    clock.advance(1);
-    clock.lateMs = 200; // the event loop is held for 200 ms
-    clock.advance(215);
-    clock.lateMs = 0;
-    const sentAtOnce = output.frames.filter((f) => f.at === output.frames[1].at);
-    expect(sentAtOnce.length).toBeLessThanOrEqual(3);
+    clock.advance(19); // the first frame at +0
+    clock.block(26); // the frames due at +20 and +40 are both late
     clock.advance(100);
-    const after = output.frames.slice(1 + sentAtOnce.length).map((f) => f.at);
-    expect(new Set(intervals(after))).toEqual(new Set([20]));
+    let times = output.frames.map((f) => f.at - output.frames[0].at);
+    expect(times.slice(0, 5)).toEqual([0, 45, 45, 60, 80]);
+
+    const before = output.frames.length;
+    clock.block(200); // ten frames' time: two go at once, then the beat shifts
+    clock.advance(100);
+    times = output.frames.slice(before - 1).map((f) => f.at - output.frames[before - 1].at);
+    expect(times[1]).toBe(times[2]);
+    expect(times[3]).toBeGreaterThan(times[2]);
+    expect(times[3] - times[2]).toBeLessThanOrEqual(20);
+    expect(new Set(intervals(times.slice(3)))).toEqual(new Set([20]));
   });
 
   it('cuts chunks of any length into frames, continuing across chunks, padding the end with silence', () => {

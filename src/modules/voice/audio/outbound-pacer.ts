@@ -8,7 +8,10 @@ export interface OutboundPacerOptions {
   frameMs: number;
   /** The grid the one timer runs on: a stream's first frame waits at most this long. */
   tickMs: number;
-  /** Frames one stream may send in one tick to make up for a late timer. */
+  /**
+   * Frames one stream may send in one tick: the one due, plus one to make up for a timer that
+   * fired a frame or more late. A longer stall shifts the stream's beat instead of bursting.
+   */
   maxCatchUpFrames: number;
 }
 
@@ -35,7 +38,7 @@ export class OutboundPacer implements PacerScheduling {
       clock: systemClock,
       frameMs: FRAME_MS,
       tickMs: FRAME_MS / 2,
-      maxCatchUpFrames: 3,
+      maxCatchUpFrames: 2,
       ...options,
     };
   }

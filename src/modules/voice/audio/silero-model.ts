@@ -35,14 +35,20 @@ export interface VadModel {
   release(): Promise<void>;
 }
 
+/** One thread per run: the model is small, and more threads only contend for the 2 cores. */
+export const SILERO_SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  logSeverityLevel: 3,
+};
+
+/**
+ * The model on the calling thread: each run blocks the event loop for its length (~0.03–0.1 ms
+ * a window). The detector's default is `loadSileroModelInWorker`.
+ */
 export async function loadSileroModel(modelPath: string): Promise<VadModel> {
-  const session = await ort.InferenceSession.create(modelPath, {
-    // The run blocks the event loop either way (research §7); more threads only contend with it.
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    logSeverityLevel: 3,
-  });
+  const session = await ort.InferenceSession.create(modelPath, SILERO_SESSION_OPTIONS);
   const missing = ['input', 'state', 'sr'].filter((name) => !session.inputNames.includes(name));
   if (missing.length > 0) {
     await session.release();

@@ -1,23 +1,19 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import {
-  loadSileroModel,
-  sileroModelPath,
-  VAD_INPUT_SAMPLES,
-  VAD_STATE_SIZE,
-  type VadModel,
-} from './silero-model';
+import { sileroModelPath, VAD_INPUT_SAMPLES, VAD_STATE_SIZE, type VadModel } from './silero-model';
+import { loadSileroModelInWorker } from './silero-worker';
 import { VadStream, type ProbabilityListener, type VadScheduling } from './vad-stream';
 
 export interface VoiceActivityDetectorOptions {
   /** Resolved at first use when not given, so a missing package shows in readiness, not at start. */
   modelPath?: string;
   /**
-   * Windows per model run. Batching cuts the cost per window ~3× (research §7), but a run
-   * blocks the event loop (64 windows ≈ 3–4 ms), holding every call's pacing timer that long.
+   * Windows per model run. Batching cuts the cost per window ~3× (research §7); the run happens
+   * in the model's worker thread, so its length only delays the probabilities.
    */
   maxBatch: number;
   /** Windows a call may have waiting before the oldest are dropped (64 ≈ 2 s of audio). */
   maxQueuedWindows: number;
+  /** Default: the model in a worker thread, off the event loop (`loadSileroModelInWorker`). */
   loadModel: (modelPath: string) => Promise<VadModel>;
 }
 
@@ -50,7 +46,7 @@ export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
     this.options = {
       maxBatch: 32,
       maxQueuedWindows: 64,
-      loadModel: loadSileroModel,
+      loadModel: loadSileroModelInWorker,
       ...options,
     };
     this.input = new Float32Array(this.options.maxBatch * VAD_INPUT_SAMPLES);

@@ -20,14 +20,7 @@ import {
   auditSchedulerSimulation,
   type SchedulerAudit,
 } from '../test/support/scheduler-simulation-audit';
-
-interface Harness {
-  writeSection(heading: string, machine: unknown, text: string): Promise<void>;
-  machine(): Promise<{ date: string }>;
-  describeMachine(machine: unknown): string;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const harness = require('./lib/harness') as Harness;
+import * as harness from './lib/harness';
 
 const HEADING = '## Dialer scheduler simulation';
 const TARGET_MS = 1;

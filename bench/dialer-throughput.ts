@@ -28,33 +28,8 @@ import { AttemptsRepository } from '../src/modules/dialer/attempts.repository';
 import { PhoneCredentials } from '../src/modules/phones/phone-credentials';
 import { phoneNumbers } from '../src/modules/phones/phones.schema';
 import { TwilioFake } from '../test/fakes';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const h = require('./lib/harness') as {
-  ROOT: string;
-  freePort(): Promise<number>;
-  createDatabase(): Promise<{ name: string; url: string }>;
-  dropDatabases(): Promise<void>;
-  startServer(env: Record<string, string>): Promise<{ child: ChildProcess }>;
-  serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv;
-  json(
-    port: number,
-    method: string,
-    route: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<{ data: { user: { _id: string; organizationId: string } } }>;
-  machine(): Promise<unknown>;
-  describeMachine(m: unknown): string;
-  writeSection(heading: string, m: unknown, text: string): Promise<void>;
-  installCleanup(): void;
-  cleanup(): Promise<void>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startRedis, killChild } = require('./webhooks/common') as {
-  startRedis: () => Promise<{ child: ChildProcess; url: string }>;
-  killChild: (child: ChildProcess) => Promise<void>;
-};
+import { loadAverages, registerAdmin, withRedis } from './lib/bench-app';
+import * as h from './lib/harness';
 
 const NUMBERS = 50;
 const CALLS_PER_SECOND = 10; // per number: pacing allows 500 calls/s in all
@@ -141,7 +116,7 @@ async function runCase(workers: number, contacts: number, redisUrl: string): Pro
       callsPerSecond: (posts.length - 1) / seconds,
     };
   } finally {
-    for (const child of children) await killChild(child);
+    for (const child of children) await h.killChild(child);
     await app?.close();
     await twilio.close();
     await h.dropDatabases();
@@ -155,13 +130,7 @@ async function seed(
   twilio: TwilioFake,
   contacts: number,
 ): Promise<string> {
-  const session = await h.json(port, 'POST', '/api/auth/register', {
-    organizationName: 'Bench',
-    name: 'Bench Admin',
-    email: `bench-${randomBytes(4).toString('hex')}@example.com`,
-    password: 'correct horse battery',
-  });
-  const { organizationId, _id: userId } = session.data.user;
+  const { organizationId, userId } = await registerAdmin(port);
   const db = app.get(Database).db;
   const sealer = app.get(PhoneCredentials);
   await db.insert(agents).values({ organizationId, agentName: 'Bench', isDefault: true });
@@ -256,12 +225,11 @@ async function endPlacedCalls(app: NestExpressApplication, batchId: string, cont
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const m = await h.machine();
-  const load = (await import('node:os')).loadavg()[0].toFixed(2);
-  const redis = await startRedis();
-  try {
+  const load = loadAverages();
+  await withRedis(async (redisUrl) => {
     const results: Result[] = [];
     for (const workers of [1, 2]) {
-      const result = await runCase(workers, options.contacts, redis.url);
+      const result = await runCase(workers, options.contacts, redisUrl);
       console.log(JSON.stringify(result));
       results.push(result);
     }
@@ -271,7 +239,7 @@ async function main(): Promise<void> {
       '',
       `Measured ${new Date().toISOString().slice(0, 10)} on ${h.describeMachine(m)}, with ` +
         `\`npm run build && node -r @swc-node/register bench/dialer-throughput.ts --contacts ` +
-        `${options.contacts} --write\` (1-minute load average before the runs: ${load}).`,
+        `${options.contacts} --write\` (load average before the runs: ${load}).`,
       '',
       `One batch of ${options.contacts} contacts against the Twilio fake, ${NUMBERS} calling ` +
         `numbers at DIALER_CALLS_PER_SECOND=${CALLS_PER_SECOND} (pacing allows ` +
@@ -295,15 +263,7 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log(text);
     if (options.write) await h.writeSection('## Dialer throughput', m, text);
-  } finally {
-    await killChild(redis.child);
-  }
+  });
 }
 
-h.installCleanup();
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.stack : error);
-    process.exitCode = 1;
-  })
-  .finally(() => h.cleanup());
+h.run(main);

@@ -17,15 +17,7 @@ import {
   windowsPlacer,
   type SimulationReport,
 } from '../test/support/compliance-simulation';
-
-interface Harness {
-  writeSection(heading: string, machine: unknown, text: string): Promise<void>;
-  machine(): Promise<{ date: string }>;
-  describeMachine(machine: unknown): string;
-  percentiles(values: number[]): { p50: number; p99: number; max: number };
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const harness = require('./lib/harness') as Harness;
+import * as harness from './lib/harness';
 
 const TARGET_P99_MS = 1;
 const DAY = 86_400_000;

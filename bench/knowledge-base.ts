@@ -16,10 +16,8 @@
  *
  *   npm run build && npm run bench:knowledge-base -- [--pdf-mb 20] [--searches 2000] [--write]
  */
-import { type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool, type Client } from 'pg';
@@ -30,31 +28,8 @@ import {
   RANKED_MATCHES,
 } from '../src/modules/knowledge-bases/knowledge-base-passages.repository';
 import { makeBigPdf, prose, random, VOCABULARY } from './knowledge-base-corpus';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const h = require('./lib/harness') as {
-  startOnPostgres(env: Record<string, string>): Promise<{
-    server: { child: ChildProcess; port: number; output(): string };
-    db: Client;
-    database: { url: string };
-  }>;
-  newDataDir(): string;
-  json(
-    port: number,
-    method: string,
-    route: string,
-    body?: unknown,
-  ): Promise<{ data: { accessToken: string; user: { organizationId: string } } }>;
-  machine(): Promise<unknown>;
-  describeMachine(m: unknown): string;
-  writeSection(heading: string, m: unknown, text: string): Promise<void>;
-  run(main: () => Promise<void>): void;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startRedis, killChild } = require('./webhooks/common') as {
-  startRedis: () => Promise<{ child: ChildProcess; url: string }>;
-  killChild: (child: ChildProcess) => Promise<void>;
-};
+import { loadAverages, registerAdmin, withRedis } from './lib/bench-app';
+import * as h from './lib/harness';
 
 const HEADING = '## Knowledge bases: PDF to searchable, search latency';
 const LAST_PAGE_PHRASE = 'zephyrine lanterns glow over the quartermaster';
@@ -449,24 +424,13 @@ async function searchCase(
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const m = await h.machine();
-  const load = loadavg()
-    .map((value) => value.toFixed(1))
-    .join(', ');
-  const redis = await startRedis();
-  try {
+  const load = loadAverages();
+  await withRedis(async (redisUrl) => {
     const { server, db, database } = await h.startOnPostgres({
-      REDIS_URL: redis.url,
+      REDIS_URL: redisUrl,
       STORAGE_DIR: h.newDataDir(),
     });
-    const session = await h.json(server.port, 'POST', '/api/auth/register', {
-      organizationName: 'Bench',
-      name: 'Bench Admin',
-      email: `bench-${random(Date.now() % 1e9)()
-        .toString(36)
-        .slice(2)}@example.com`,
-      password: 'correct horse battery',
-    });
-    const token = session.data.accessToken;
+    const { token, organizationId } = await registerAdmin(server.port);
     const pid = server.child.pid ?? 0;
     process.on('exit', (code) => {
       if (code !== 0) console.error(server.output());
@@ -475,12 +439,12 @@ async function main(): Promise<void> {
     const search = await searchCase(
       server.port,
       token,
-      session.data.user.organizationId,
+      organizationId,
       db,
       database.url,
       options.searches,
     );
-    const loadAfter = loadavg()[0].toFixed(1);
+    const loadAfter = loadAverages();
     const ms = (value: number) => value.toFixed(1);
     const all = search.table[search.table.length - 1];
     const text = [
@@ -489,7 +453,7 @@ async function main(): Promise<void> {
       `Measured ${new Date().toISOString().slice(0, 10)} on ${h.describeMachine(m)}, with ` +
         `\`npm run build && npm run bench:knowledge-base -- --pdf-mb ${options.pdfMb} ` +
         `--searches ${options.searches} --write\`. Load average (1, 5, 15 min) before: ${load}; ` +
-        `1 min after: ${loadAfter}.`,
+        `after: ${loadAfter}.`,
       '',
       'The built server (role `all`: API and extraction job in one process) on a new PostgreSQL ' +
         'database, its own redis-server and a temp storage dir. Upload: one generated PDF ' +
@@ -545,10 +509,7 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log(text);
     if (options.write) await h.writeSection(HEADING, m, text);
-  } finally {
-    agent.destroy();
-    await killChild(redis.child);
-  }
+  }).finally(() => agent.destroy());
 }
 
 h.run(main);

@@ -18,38 +18,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Client } from 'pg';
 import { ChatFake, GraphFake, hubSignature, textMessageEvent } from '../test/fakes';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const h = require('./lib/harness') as {
-  startOnPostgres(env: Record<string, string>): Promise<{
-    server: { child: ChildProcess; port: number; output(): string };
-    db: Client;
-    database: { url: string };
-  }>;
-  newDataDir(): string;
-  json(
-    port: number,
-    method: string,
-    route: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<{ data: { accessToken: string } }>;
-  machine(): Promise<{ date: string }>;
-  describeMachine(m: unknown): string;
-  percentiles(values: number[]): { p50: number; p95: number; p99: number; max: number };
-  writeSection(heading: string, m: unknown, text: string): Promise<void>;
-  run(main: () => Promise<void>): void;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startRedis, killChild, startWorker } = require('./webhooks/common') as {
-  startRedis: () => Promise<{ child: ChildProcess; url: string }>;
-  killChild: (child: ChildProcess) => Promise<void>;
-  startWorker: (env: Record<string, string>, children: ChildProcess[]) => ChildProcess;
-};
+import { loadAverages, registerAdmin, withRedis } from './lib/bench-app';
+import * as h from './lib/harness';
+import { killChild, startWorker } from './webhooks/common';
 
 const APP_SECRET = 'bench-app-secret';
 const TARGET_P99_MS = 50;
@@ -126,7 +99,7 @@ async function waitUntil(probe: () => Promise<boolean> | boolean, ms: number, wh
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const m = await h.machine();
-  const loadBefore = loadavg().map((value) => value.toFixed(1));
+  const loadBefore = loadAverages();
   const graph = await GraphFake.start();
   const chat = await ChatFake.start();
   chat.latency = options.modelMs;
@@ -136,176 +109,172 @@ async function main(): Promise<void> {
     const question = messages.at(-1)?.content ?? '';
     return { kind: 'text', pieces: ['Answer to ', question] };
   };
-  const redis = await startRedis();
   const children: ChildProcess[] = [];
-  try {
-    // The deployment for this load: the API (PROCESS_ROLE=api) and a worker process, so the
-    // webhook's answers do not wait for database connections the jobs hold.
-    const env = {
-      REDIS_URL: redis.url,
-      MESSAGING_API_URL: graph.baseUrl,
-      MESSAGING_APP_SECRET: APP_SECRET,
-      MESSAGING_VERIFY_TOKEN: 'bench-verify',
-      LLM_API_URL: chat.url,
-      LLM_FIRST_BYTE_TIMEOUT_MS: String(options.modelMs + 30_000),
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    };
-    const { server, db, database } = await h.startOnPostgres({ ...env, PROCESS_ROLE: 'api' });
-    startWorker({ ...env, DATABASE_URL: database.url, DATA_DIR: h.newDataDir() }, children);
-    const session = await h.json(server.port, 'POST', '/api/auth/register', {
-      organizationName: 'Bench',
-      name: 'Bench Admin',
-      email: `bench-${process.pid}@example.com`,
-      password: 'correct horse battery',
-    });
-    const token = session.data.accessToken;
-    const { account, token: graphToken } = graph.addAccount();
-    const number = account.numbers[0];
-    await h.json(
-      server.port,
-      'POST',
-      '/api/messaging/messaging-integration',
-      { phoneNumberId: number.id, accessToken: graphToken, businessAccountId: account.id },
-      token,
-    );
-    await h.json(
-      server.port,
-      'POST',
-      '/api/messaging/save-messaging-agent',
-      { agentName: 'Bench', phoneNumberId: number.id, systemPrompt: 'You answer briefly.' },
-      token,
-    );
-
-    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-    const total = options.rate * options.seconds;
-    const customers = Array.from({ length: options.customers }, (_, i) => `1415${2_000_000 + i}`);
-    const latencies: number[] = [];
-    const failures: number[] = [];
-    const questions: string[] = [];
-    const inflight: Promise<void>[] = [];
-    const send = (body: string) =>
-      post(agent, server.port, body).then(({ status, ms }) => {
-        latencies.push(ms);
-        if (status !== 200) failures.push(status);
-      });
-    // The bench process also runs both fakes: its own event-loop delay says whether the answer
-    // times below are the server's or this process falling behind.
-    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    loopDelay.enable();
-    const started = performance.now();
-    let duplicates = 0;
-    for (let i = 0; i < total; i += 1) {
-      const due = started + (i * 1000) / options.rate;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const question = `question #${i}`;
-      questions.push(question);
-      const { payload } = textMessageEvent(number, {
-        from: customers[i % customers.length],
-        text: question,
-      });
-      const body = JSON.stringify(payload);
-      inflight.push(send(body));
-      if ((i * options.dupPercent) % 100 < options.dupPercent) {
-        duplicates += 1;
-        inflight.push(send(body));
-      }
-    }
-    const offerSeconds = (performance.now() - started) / 1000;
-    await Promise.all(inflight);
-    const sendSeconds = (performance.now() - started) / 1000;
-    loopDelay.disable();
-    const benchLagMs = loopDelay.percentile(99) / 1e6;
-    const loadDuring = loadavg().map((value) => value.toFixed(1));
-
-    await waitUntil(
-      () => graph.sent.length >= total,
-      DRAIN_TIMEOUT_MS,
-      `${total} replies (got ${graph.sent.length})`,
-    ).catch((error: unknown) => {
-      console.error(server.output().slice(-4_000));
-      throw error;
-    });
-    const drainSeconds = (performance.now() - started) / 1000;
-    // Settled: every delivery processed and nothing left to send, so a late duplicate would show.
-    await waitUntil(
-      async () => {
-        const { rows } = await db.query<{ open: string }>(
-          `SELECT (SELECT count(*) FROM messaging_webhook_events WHERE processed_at IS NULL) +
-                  (SELECT count(*) FROM messaging_messages WHERE status = 'pending') AS open`,
-        );
-        return Number(rows[0].open) === 0;
-      },
-      DRAIN_TIMEOUT_MS,
-      'the queue to settle',
-    );
-    const replies = new Map<string, number>();
-    for (const message of graph.sent) {
-      const question = /question #\d+$/.exec(message.text ?? '')?.[0] ?? '?';
-      replies.set(question, (replies.get(question) ?? 0) + 1);
-    }
-    const missing = questions.filter((q) => !replies.has(q)).length;
-    const twice = [...replies.values()].filter((n) => n > 1).length;
-    const p = h.percentiles(latencies);
-    const ok = failures.length === 0 && missing === 0 && twice === 0 && p.p99 <= TARGET_P99_MS;
-    agent.destroy();
-
-    const report = [
-      `${total} messages (+${duplicates} redelivered at once) sent in ${offerSeconds.toFixed(1)} s ` +
-        `(${(total / offerSeconds).toFixed(0)}/s offered), all answered after ` +
-        `${sendSeconds.toFixed(1)} s; model ${options.modelMs} ms per answer`,
-      `webhook answer: p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ` +
-        `${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms); non-200: ${failures.length}`,
-      `replies: ${graph.sent.length} for ${total} messages; missing ${missing}, more than one ` +
-        `${twice}; last reply ${drainSeconds.toFixed(1)} s after the first message`,
-      `load average before ${loadBefore.join(', ')}; after sending ${loadDuring.join(', ')}; ` +
-        `bench event-loop delay p99 ${benchLagMs.toFixed(1)} ms`,
-      ok ? 'PASS' : 'FAIL',
-    ];
-    console.log(report.join('\n'));
-    if (options.write) {
-      await h.writeSection(
-        '## Messaging webhook under load',
-        m,
-        [
-          '## Messaging webhook under load',
-          '',
-          `\`npm run build && npm run bench:messaging -- --write\`, ${m.date}, on ` +
-            `${h.describeMachine(m)}; the box is shared with other work (load average ` +
-            `${loadBefore.join(', ')} before, ${loadDuring.join(', ')} after sending).`,
-          '',
-          'The built API (`PROCESS_ROLE=api`) and a worker process on PostgreSQL and their own ' +
-            'redis-server; the fake Graph API and a fake OpenAI-compatible model that answers ' +
-            `after ${options.modelMs} ms in the bench process. ${options.rate} signed text ` +
-            `messages per second for ${options.seconds} s (open loop) from ` +
-            `${options.customers} customers, ${options.dupPercent}% of them delivered twice at once.`,
-          '',
-          '| measure | value |',
-          '| --- | --- |',
-          `| messages (+ redelivered) | ${total} (+${duplicates}) |`,
-          `| offered rate (sent over) | ${(total / offerSeconds).toFixed(0)}/s (${offerSeconds.toFixed(1)} s) |`,
-          `| webhook 200, p50 / p95 / p99 / max | ${p.p50.toFixed(1)} / ${p.p95.toFixed(1)} / ${p.p99.toFixed(1)} / ${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms) |`,
-          `| bench process event-loop delay p99 | ${benchLagMs.toFixed(1)} ms |`,
-          `| non-200 answers | ${failures.length} |`,
-          `| replies sent / missing / more than one | ${graph.sent.length} / ${missing} / ${twice} |`,
-          `| last reply after the first message | ${drainSeconds.toFixed(1)} s |`,
-          '',
-          'The webhook only verifies the signature, stores the delivery and queues it, so its ' +
-            'answer time does not depend on the model; the replies drain at the messaging ' +
-            `lane's concurrency (600 jobs) divided by the model's latency.`,
-          '',
-        ].join('\n'),
+  await withRedis(async (redisUrl) => {
+    try {
+      // The deployment for this load: the API (PROCESS_ROLE=api) and a worker process, so the
+      // webhook's answers do not wait for database connections the jobs hold.
+      const env = {
+        REDIS_URL: redisUrl,
+        MESSAGING_API_URL: graph.baseUrl,
+        MESSAGING_APP_SECRET: APP_SECRET,
+        MESSAGING_VERIFY_TOKEN: 'bench-verify',
+        LLM_API_URL: chat.url,
+        LLM_FIRST_BYTE_TIMEOUT_MS: String(options.modelMs + 30_000),
+        JWT_SECRET: randomBytes(32).toString('hex'),
+        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      };
+      const { server, db, database } = await h.startOnPostgres({ ...env, PROCESS_ROLE: 'api' });
+      startWorker({ ...env, DATABASE_URL: database.url, DATA_DIR: h.newDataDir() }, children);
+      const { token } = await registerAdmin(server.port);
+      const { account, token: graphToken } = graph.addAccount();
+      const number = account.numbers[0];
+      await h.json(
+        server.port,
+        'POST',
+        '/api/messaging/messaging-integration',
+        { phoneNumberId: number.id, accessToken: graphToken, businessAccountId: account.id },
+        token,
       );
+      await h.json(
+        server.port,
+        'POST',
+        '/api/messaging/save-messaging-agent',
+        { agentName: 'Bench', phoneNumberId: number.id, systemPrompt: 'You answer briefly.' },
+        token,
+      );
+
+      const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+      const total = options.rate * options.seconds;
+      const customers = Array.from({ length: options.customers }, (_, i) => `1415${2_000_000 + i}`);
+      const latencies: number[] = [];
+      const failures: number[] = [];
+      const questions: string[] = [];
+      const inflight: Promise<void>[] = [];
+      const send = (body: string) =>
+        post(agent, server.port, body).then(({ status, ms }) => {
+          latencies.push(ms);
+          if (status !== 200) failures.push(status);
+        });
+      // The bench process also runs both fakes: its own event-loop delay says whether the answer
+      // times below are the server's or this process falling behind.
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
+      const started = performance.now();
+      let duplicates = 0;
+      for (let i = 0; i < total; i += 1) {
+        const due = started + (i * 1000) / options.rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const question = `question #${i}`;
+        questions.push(question);
+        const { payload } = textMessageEvent(number, {
+          from: customers[i % customers.length],
+          text: question,
+        });
+        const body = JSON.stringify(payload);
+        inflight.push(send(body));
+        if ((i * options.dupPercent) % 100 < options.dupPercent) {
+          duplicates += 1;
+          inflight.push(send(body));
+        }
+      }
+      const offerSeconds = (performance.now() - started) / 1000;
+      await Promise.all(inflight);
+      const sendSeconds = (performance.now() - started) / 1000;
+      loopDelay.disable();
+      const benchLagMs = loopDelay.percentile(99) / 1e6;
+      const loadDuring = loadAverages();
+
+      await waitUntil(
+        () => graph.sent.length >= total,
+        DRAIN_TIMEOUT_MS,
+        `${total} replies (got ${graph.sent.length})`,
+      ).catch((error: unknown) => {
+        console.error(server.output().slice(-4_000));
+        throw error;
+      });
+      const drainSeconds = (performance.now() - started) / 1000;
+      // Settled: every delivery processed and nothing left to send, so a late duplicate would show.
+      await waitUntil(
+        async () => {
+          const { rows } = await db.query<{ open: string }>(
+            `SELECT (SELECT count(*) FROM messaging_webhook_events WHERE processed_at IS NULL) +
+                  (SELECT count(*) FROM messaging_messages WHERE status = 'pending') AS open`,
+          );
+          return Number(rows[0].open) === 0;
+        },
+        DRAIN_TIMEOUT_MS,
+        'the queue to settle',
+      );
+      const replies = new Map<string, number>();
+      for (const message of graph.sent) {
+        const question = /question #\d+$/.exec(message.text ?? '')?.[0] ?? '?';
+        replies.set(question, (replies.get(question) ?? 0) + 1);
+      }
+      const missing = questions.filter((q) => !replies.has(q)).length;
+      const twice = [...replies.values()].filter((n) => n > 1).length;
+      const p = h.percentiles(latencies);
+      const ok = failures.length === 0 && missing === 0 && twice === 0 && p.p99 <= TARGET_P99_MS;
+      agent.destroy();
+
+      const report = [
+        `${total} messages (+${duplicates} redelivered at once) sent in ${offerSeconds.toFixed(1)} s ` +
+          `(${(total / offerSeconds).toFixed(0)}/s offered), all answered after ` +
+          `${sendSeconds.toFixed(1)} s; model ${options.modelMs} ms per answer`,
+        `webhook answer: p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ` +
+          `${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms); non-200: ${failures.length}`,
+        `replies: ${graph.sent.length} for ${total} messages; missing ${missing}, more than one ` +
+          `${twice}; last reply ${drainSeconds.toFixed(1)} s after the first message`,
+        `load average before ${loadBefore}; after sending ${loadDuring}; ` +
+          `bench event-loop delay p99 ${benchLagMs.toFixed(1)} ms`,
+        ok ? 'PASS' : 'FAIL',
+      ];
+      console.log(report.join('\n'));
+      if (options.write) {
+        await h.writeSection(
+          '## Messaging webhook under load',
+          m,
+          [
+            '## Messaging webhook under load',
+            '',
+            `\`npm run build && npm run bench:messaging -- --write\`, ${m.date}, on ` +
+              `${h.describeMachine(m)}; the box is shared with other work (load average ` +
+              `${loadBefore} before, ${loadDuring} after sending).`,
+            '',
+            'The built API (`PROCESS_ROLE=api`) and a worker process on PostgreSQL and their own ' +
+              'redis-server; the fake Graph API and a fake OpenAI-compatible model that answers ' +
+              `after ${options.modelMs} ms in the bench process. ${options.rate} signed text ` +
+              `messages per second for ${options.seconds} s (open loop) from ` +
+              `${options.customers} customers, ${options.dupPercent}% of them delivered twice at once.`,
+            '',
+            '| measure | value |',
+            '| --- | --- |',
+            `| messages (+ redelivered) | ${total} (+${duplicates}) |`,
+            `| offered rate (sent over) | ${(total / offerSeconds).toFixed(0)}/s (${offerSeconds.toFixed(1)} s) |`,
+            `| webhook 200, p50 / p95 / p99 / max | ${p.p50.toFixed(1)} / ${p.p95.toFixed(1)} / ${p.p99.toFixed(1)} / ${p.max.toFixed(1)} ms (target p99 ≤ ${TARGET_P99_MS} ms) |`,
+            `| bench process event-loop delay p99 | ${benchLagMs.toFixed(1)} ms |`,
+            `| non-200 answers | ${failures.length} |`,
+            `| replies sent / missing / more than one | ${graph.sent.length} / ${missing} / ${twice} |`,
+            `| last reply after the first message | ${drainSeconds.toFixed(1)} s |`,
+            '',
+            'The webhook only verifies the signature, stores the delivery and queues it, so its ' +
+              'answer time does not depend on the model; the replies drain at the messaging ' +
+              `lane's concurrency (600 jobs) divided by the model's latency.`,
+            '',
+          ].join('\n'),
+        );
+      }
+      if (!ok) process.exitCode = 1;
+      await db.end();
+    } finally {
+      // Before Redis stops: the worker would only log its lost connection.
+      for (const child of children) await killChild(child);
     }
-    if (!ok) process.exitCode = 1;
-    await db.end();
-  } finally {
-    for (const child of children) await killChild(child);
-    await killChild(redis.child);
+  }).finally(async () => {
     await chat.stop();
     await graph.close();
-  }
+  });
 }
 
 h.run(main);

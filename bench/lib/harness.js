@@ -312,6 +312,42 @@ async function json(port, method, route, body, token) {
   return response.json();
 }
 
+/** A private redis-server on a free port (no persistence); stop it with killChild. */
+async function startRedis() {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  const { Redis } = require('ioredis');
+  for (let i = 0; i < 200; i += 1) {
+    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      return { child, url };
+    } catch {
+      client.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('redis-server did not start');
+}
+
+/** SIGTERM, SIGKILL after 10 s; resolves once the child exited. */
+function killChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
 /** Runs a script's main with cleanup on every exit path and a non-zero exit on failure. */
 function run(main) {
   installCleanup();
@@ -325,6 +361,8 @@ function run(main) {
 
 module.exports = {
   startOnPostgres,
+  startRedis,
+  killChild,
   json,
   run,
   ROOT,

@@ -55,46 +55,12 @@ function startReceiver({ hang = false } = {}) {
   );
 }
 
-async function startRedis() {
-  const port = await h.freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const url = `redis://127.0.0.1:${port}`;
-  const { Redis } = require('ioredis');
-  for (let i = 0; i < 200; i += 1) {
-    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return { child, url };
-    } catch {
-      client.disconnect();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
 async function waitUntil(probe, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-function killChild(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
 }
 
 /** The environment both Switchboard processes share: a new database, the given Redis. */
@@ -184,9 +150,9 @@ function quantile(values, q) {
 module.exports = {
   CA,
   startReceiver,
-  startRedis,
+  startRedis: h.startRedis,
   waitUntil,
-  killChild,
+  killChild: h.killChild,
   switchboardEnv,
   startProducer,
   startWorker,

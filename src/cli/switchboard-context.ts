@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { AppModule } from '../app.module';
+import type { AppModule as AppModuleClass } from '../app.module';
 import { type AppConfig, loadConfig } from '../config';
 import type { Env } from '../config/env-readers';
 import { JobQueue } from '../queue';
@@ -56,7 +56,17 @@ export class SwitchboardContext implements OnModuleDestroy {
 
   private async boot(): Promise<INestApplicationContext> {
     const loaded = loadConfig({ LOG_LEVEL: 'warn', ...this.env }, 'all');
-    const config: AppConfig = { ...loaded, process: { role: 'api' } };
+    // A one-shot command takes no calls and serves no scrapes: no voice runtime (nor its speech
+    // engine checks) and no METRICS_PORT listener, which would collide with the server's.
+    const config: AppConfig = {
+      ...loaded,
+      process: { role: 'api' },
+      metrics: { ...loaded.metrics, port: undefined },
+      voice: { runtime: false },
+    };
+    // Required here, not at the top: `--help` and usage errors skip initializing every module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { AppModule } = require('../app.module') as { AppModule: typeof AppModuleClass };
     const context = await NestFactory.createApplicationContext(
       AppModule.forRoot(config, { logStream: process.stderr }),
       { bufferLogs: true, abortOnError: false },

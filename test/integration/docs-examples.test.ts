@@ -1,40 +1,22 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { quickStart } from '../../examples/rest-client/quick-start';
 import { PlivoFake } from '../fakes';
+import { docBlocks, ROOT } from '../support/doc-blocks';
 import { createApiKey, registerOrganization } from '../support/factories';
 import { nanp } from '../support/provider-cases';
 import { type ListeningTestApp, startListeningTestApp } from '../support/test-app';
 
 /**
- * The copy-paste examples of docs/: a block under `<!-- file: path -->` must be that file,
- * word for word (the file is compiled, linted and run by the tests), and a block under
- * `<!-- run: bash -->` is run as it is against the booted service.
+ * The copy-paste examples of docs/ (see DocBlock): file blocks must be their files word for word
+ * (the files are compiled, linted and run by the tests); rest-client.md's run block runs here,
+ * operator.md's in docs-operator.test.ts.
  */
-const ROOT = join(__dirname, '..', '..');
-const DOCS = join(ROOT, 'docs');
-
-interface Block {
-  doc: string;
-  marker: string;
-  code: string;
-}
-
-async function blocks(kind: 'file' | 'run'): Promise<Block[]> {
-  const found: Block[] = [];
-  for (const name of (await readdir(DOCS)).filter((file) => file.endsWith('.md'))) {
-    const text = await readFile(join(DOCS, name), 'utf8');
-    const pattern = new RegExp(
-      `<!-- ${kind}: (\\S+) -->\\n\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`\\n`,
-      'g',
-    );
-    for (const [, marker, code] of text.matchAll(pattern)) found.push({ doc: name, marker, code });
-  }
-  return found;
-}
+const blocks = async (kind: 'file' | 'run') =>
+  (await docBlocks()).filter((block) => block.kind === kind);
 
 describe('docs examples', () => {
   it('include their example files exactly', async () => {

@@ -1,32 +1,14 @@
+import { PERMISSIONS } from '@app/contracts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PERMISSIONS } from '@app/contracts';
 import { newObjectId } from '../../src/common/object-id';
-import { Database } from '../../src/database';
-import { organizations } from '../../src/modules/organizations/organizations.schema';
-import { UsersService } from '../../src/modules/users/users.service';
 import { JobName, JobQueue } from '../../src/queue';
 import { JOB_LANES } from '../../src/queue/jobs';
 import { createApiKey, createMember, registerOrganization } from '../support/factories';
+import { operatorAdmin } from '../support/operator-admin';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const BOARD = '/admin/queues';
-
-/** The operator organization (named in QUEUE_BOARD_ORGANIZATIONS) with its admin, signed in. */
-async function operatorAdmin(t: TestApp, organizationId: string): Promise<string> {
-  await t.app.get(Database).db.insert(organizations).values({ id: organizationId, name: 'Ops' });
-  const email = `operator-${organizationId}@example.com`;
-  const password = 'operator password 1';
-  await t.app.get(UsersService).create(organizationId, {
-    name: 'Olga Operator',
-    email,
-    password,
-    role: 'admin',
-    permissions: [...PERMISSIONS],
-  });
-  const login = await t.http.post('/api/auth/login').send({ email, password }).expect(200);
-  return login.body.data.accessToken as string;
-}
 
 describe('queue board on BullMQ (/admin/queues)', () => {
   const operatorOrganization = newObjectId();

@@ -19,8 +19,17 @@ function cliEntry(): string[] {
     spawnSync(process.execPath, [join(ROOT, 'scripts/build-stamp.js'), 'check'], { cwd: ROOT })
       .status === 0
       ? [BUNDLE]
-      : ['-r', '@swc-node/register', SOURCE];
+      : ['-r', require.resolve('@swc-node/register'), SOURCE];
   return entry;
+}
+
+/**
+ * `switchboard` as a shell word list (node and its arguments, absolute paths): what
+ * `npm run -s cli --` runs, for scripts that call it from another directory. From the sources,
+ * swc needs SWC_NODE_PROJECT (see cliEnv) to find the path aliases.
+ */
+export function cliCommand(): string[] {
+  return [process.execPath, ...cliEntry()];
 }
 
 export interface CliRun {
@@ -40,6 +49,7 @@ export function cliEnv(t: TestApp, extra: Record<string, string> = {}): NodeJS.P
     // In embedded queue mode the CLI delivers webhooks itself, to the test CA's receivers.
     NODE_EXTRA_CA_CERTS: join(ROOT, 'test/fixtures/tls/ca.crt'),
     NODE_ENV: 'test',
+    SWC_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
     DATABASE_URL: t.database.url,
     JWT_SECRET: TEST_JWT_SECRET,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,

@@ -1,8 +1,8 @@
 /**
  * Signing and verification of Switchboard webhook deliveries (Standard Webhooks, `v1`
  * HMAC-SHA256), and the payload types of every event. Switchboard signs with `signWebhook`;
- * receivers verify with SwitchboardWebhooksModule (a Nest guard), `createWebhookGuard` or
- * `verifyWebhook`. Verification computes signatures with the `standardwebhooks` package.
+ * receivers verify with SwitchboardWebhooksModule (a Nest guard and an injectable verifier) or,
+ * outside Nest, `verifyWebhook`: one verification path. Verification computes signatures with the `standardwebhooks` package.
  */
 export { computeSignature, SECRET_PREFIX, secretKey, SIGNATURE_VERSION } from './signature';
 export { signWebhook, type SignWebhookInput, type WebhookHeaders } from './sign';
@@ -13,13 +13,7 @@ export {
   type VerifyOptions,
   WebhookVerificationError,
 } from './verify';
-export {
-  createWebhookGuard,
-  WEBHOOK_EVENT_KEY,
-  WebhookEvent,
-  type WebhookGuardOptions,
-  type WebhookSecrets,
-} from './nest';
+export { WEBHOOK_EVENT_KEY, WebhookEvent, type WebhookSecrets } from './nest';
 export {
   SWITCHBOARD_WEBHOOKS_OPTIONS,
   SwitchboardWebhookGuard,

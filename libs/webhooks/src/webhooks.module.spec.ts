@@ -45,6 +45,11 @@ describe('SwitchboardWebhooksModule', () => {
     expect(() => guard.canActivate(contextOf(tampered))).toThrow(UnauthorizedException);
   });
 
+  it('tells the developer when the app does not keep raw bodies', async () => {
+    const guard = (await moduleWith({ secret: secret() })).get(SwitchboardWebhookGuard);
+    expect(() => guard.canActivate(contextOf({ headers: {} }))).toThrow(/rawBody: true/);
+  });
+
   it('accepts any of several secrets (the receiver rotating), and several signatures', async () => {
     const [oldKey, newKey] = [secret(), secret()];
     const guard = (await moduleWith({ secrets: [newKey, oldKey] })).get(SwitchboardWebhookGuard);

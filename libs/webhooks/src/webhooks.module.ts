@@ -6,9 +6,16 @@ import {
   Injectable,
   Module,
   type OnModuleInit,
+  UnauthorizedException,
 } from '@nestjs/common';
-import { secretsOf, verifyRequest, type WebhookSecrets } from './nest';
-import { DEFAULT_TOLERANCE_SECONDS, type IncomingHeaders, signerOf, verifyWebhook } from './verify';
+import { type RawRequest, secretsOf, WEBHOOK_EVENT_KEY, type WebhookSecrets } from './nest';
+import {
+  DEFAULT_TOLERANCE_SECONDS,
+  type IncomingHeaders,
+  signerOf,
+  verifyWebhook,
+  WebhookVerificationError,
+} from './verify';
 import type { WebhookEvent } from '@app/contracts';
 
 export interface SwitchboardWebhooksOptions {
@@ -86,9 +93,18 @@ export class SwitchboardWebhookGuard implements CanActivate {
   constructor(private readonly verifier: SwitchboardWebhookVerifier) {}
 
   canActivate(context: ExecutionContext): boolean {
-    return verifyRequest(context, this.verifier.secrets(), {
-      toleranceSeconds: this.verifier.toleranceSeconds,
-    });
+    const request = context.switchToHttp().getRequest<RawRequest>();
+    if (!request.rawBody) {
+      throw new Error('Webhook verification needs the raw body: create the app with rawBody: true');
+    }
+    try {
+      request[WEBHOOK_EVENT_KEY] = this.verifier.verify(request.rawBody, request.headers);
+    } catch (error) {
+      // The app's own error format; the message says which check failed, never a secret.
+      if (error instanceof WebhookVerificationError) throw new UnauthorizedException(error.message);
+      throw error;
+    }
+    return true;
   }
 }
 

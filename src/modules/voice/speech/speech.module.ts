@@ -36,8 +36,12 @@ export class SpeechModule implements OnApplicationBootstrap, OnApplicationShutdo
     this.logger.setContext('SpeechEngines');
   }
 
-  /** One line at start: which engines, and whether they can run here (never a key or URL). */
+  /**
+   * One line at start: which engines, and whether they can run here (never a key or URL). Only the
+   * voice runtime uses them: with it off (VOICE_RUNTIME=off, the CLI) there is nothing to check.
+   */
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.voice.runtime) return;
     const { stt, tts } = this.config.speech;
     const engines = `STT ${stt.provider}, TTS ${tts.provider}`;
     const readiness = await this.engines.readiness();

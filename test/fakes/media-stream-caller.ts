@@ -9,6 +9,11 @@ import type { Integration } from '../../src/modules/telephony/telephony.types';
 export interface StreamInstructions {
   url: string;
   token: string;
+  /**
+   * How the stream's `start` names the call, where the fake knows it and it is not the id the
+   * call was placed by (Plivo: the CallUUID, where `POST Call/` returned a request_uuid).
+   */
+  callId?: string;
 }
 
 const attribute = (tag: string, name: string): string | undefined =>

@@ -86,7 +86,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     chat.replyTo(tag, ...(options.replies ?? []));
     const stream = await provider.answer(call.id);
     const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
-    caller.start(call.id, stream.token);
+    caller.start(stream.callId, stream.token);
     const first = await waitFor(() => caller.frames[0], {
       timeoutMs: 10_000,
       what: 'the greeting',

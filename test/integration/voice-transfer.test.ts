@@ -143,7 +143,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       });
       const stream = await answerToStream(fakes, integration, call.id);
       const caller = await MediaStreamCaller.connect(integration, stream.url);
-      caller.start(call.id, stream.token);
+      caller.start(stream.callId, stream.token);
       return { call, caller, number };
     }
 

@@ -61,7 +61,7 @@ export class TelephonyCallbacksService {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) return HANG_UP;
       const { attempt: now } = await this.progress.apply(attempt, reportOf(verified, parsed));
-      return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now);
+      return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now, parsed);
     });
     return verified.integration === 'provider_two' ? twimlAnswer(plan) : plivoAnswer(plan);
   }
@@ -131,7 +131,11 @@ export class TelephonyCallbacksService {
    * runtime can run and there is something to say; else the agent's line by the provider's
    * speech verb. Recorded when the batch asks.
    */
-  private async plan(verified: VerifiedCallback, attempt: Attempt): Promise<AnswerPlan> {
+  private async plan(
+    verified: VerifiedCallback,
+    attempt: Attempt,
+    parsed: ParsedCallStatus,
+  ): Promise<AnswerPlan> {
     const { log, batch } = attempt;
     const agent = log.agentId
       ? await this.agents.findSpeaking(batch.organizationId, log.agentId)
@@ -146,7 +150,12 @@ export class TelephonyCallbacksService {
         : undefined;
     const plan = planAnswer(agent, log.answeredBy, record);
     if (plan.kind !== 'speak' || !plan.speech) return plan;
-    const stream = await this.voice.connect(verified.integration, batch.organizationId, log.id);
+    const stream = await this.voice.connect(
+      verified.integration,
+      batch.organizationId,
+      log.id,
+      parsed.liveCallId,
+    );
     return stream ? { kind: 'stream', stream, ...(record ? { record } : {}) } : plan;
   }
 
@@ -176,7 +185,7 @@ export class TelephonyCallbacksService {
     const telnyx = this.providers.callControl;
     let command: (() => Promise<void>) | undefined;
     if (answeredNow) {
-      const plan = await this.plan(verified, attempt);
+      const plan = await this.plan(verified, attempt, parsed);
       const streaming = telnyxStreaming(plan);
       const speech = telnyxSpeech(plan);
       const commandId = `${attempt.log.id}-answer`;

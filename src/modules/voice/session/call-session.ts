@@ -137,11 +137,9 @@ export class CallSession {
       );
       const call = await this.deps.calls.load(grant, this.integration);
       if (!call) return this.refuse('unknown call');
-      if (
-        call.providerCallId &&
-        start.providerCallId &&
-        call.providerCallId !== start.providerCallId
-      )
+      // The live call the answer named (Plivo's CallUUID), else the call as placed.
+      const expected = grant.liveCallId ?? call.providerCallId;
+      if (expected && start.providerCallId && expected !== start.providerCallId)
         return this.refuse('call mismatch');
       if (this.isEnded()) return;
       this.call = call;

@@ -4,16 +4,14 @@ import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
-import type { PacedStream } from '../audio/paced-stream';
 import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
 import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
-import type { MediaOutput } from '../media/media-stream';
-import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
+import type { RecognitionStream, SpeechTiming, SpeechToText } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
 import {
   APOLOGY,
-  isBackchannel,
+  isNoTurn,
   OPT_OUT_CONFIRMATION,
   SILENT_GOODBYE,
   STILL_THERE,
@@ -24,6 +22,8 @@ import type { TurnObserver, TurnTrace } from './voice-turn-observer';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
 import { HeardMarks } from './heard-marks';
+import { Replies, type ReplyOutput } from './replies';
+import type { Reply } from './reply';
 import { toolReason, TurnTool } from './turn-tools';
 
 export interface ConversationTiming {
@@ -50,14 +50,7 @@ export interface ConversationServices {
 }
 
 /** What a conversation needs of its call session. */
-export interface SessionSide {
-  paced: PacedStream;
-  output: Pick<MediaOutput, 'clear'>;
-  /**
-   * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
-   * when its first audio is queued.
-   */
-  speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void>;
+export interface SessionSide extends ReplyOutput {
   hangUp(): Promise<void>;
   /** Hands the call to `to` through the provider; false when that could not be done. */
   transfer(to: string, reason: string | null): Promise<boolean>;
@@ -69,29 +62,15 @@ export const TRANSFER_HEARD_MS = 3_000;
 type Agent = NonNullable<CallContext['agent']>;
 
 /**
- * One reply in progress (the greeting is one too): aborted by barge-in, a newer caller turn, or
- * the end of the call.
- */
-interface Reply {
-  /** Names the marks sent after its sentences: `${name}-1`, `${name}-2`… */
-  name: string;
-  abort: AbortController;
-  /** Each sentence queued, with the mark sent after it. */
-  sentences: { text: string; mark: string }[];
-  startedAt: string;
-  /** The caller turn it answers (not for the greeting). */
-  trace?: TurnTrace;
-}
-
-/**
  * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
  * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
  * is stored and answered: the model's reply is split into sentences, each synthesized and
  * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).
- * Barge-in (interruptible agents) clears the reply's audio at once; the stored agent turn keeps
- * only the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
+ * Barge-in (interruptible agents) clears the reply's audio at once and pauses it (Replies): a
+ * turn that was nothing resumes it, a real one cancels it and the stored agent turn keeps only
+ * the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
  * end_call, transfer_call (after its words were heard; a refused transfer is apologised for, the
  * conversation goes on and the tool is no longer offered).
  */
@@ -100,12 +79,12 @@ export class Conversation {
   private readonly vad: VadStream;
   private readonly recognition: RecognitionStream;
   private readonly heard = new HeardMarks();
+  private readonly replies: Replies;
   private transferRefused = false;
   private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
-  private reply: Reply | undefined;
   /** Settles when the reply in progress has played and been stored (or was cancelled). */
   private replied: Promise<void> = Promise.resolve();
-  private replies = 0;
+  private replyCount = 0;
   private ended = false;
   private finishing = false;
   /** Turns are written one after another, so they keep their order in the phone log. */
@@ -124,6 +103,12 @@ export class Conversation {
       this.onTurnEvents(this.tracker.update(probability, atMs)),
     );
     this.recognition = services.stt.open({ language: call.agent.language });
+    this.replies = new Replies(
+      session,
+      this.heard,
+      (reply, text) => this.record({ role: 'agent', text, startedAt: reply.startedAt }),
+      services.observer,
+    );
     this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
   }
 
@@ -133,13 +118,12 @@ export class Conversation {
    * they heard; its end is marked GREETING_MARK. Resolves once it has played or was cut off.
    */
   greet(text: string): Promise<void> {
-    const reply = this.startReply('greeting');
+    const reply = this.replies.start('greeting');
     const splitter = new SentenceSplitter();
     const played = (async () => {
-      await this.say(reply, [...splitter.push(text), ...splitter.flush()]);
-      if (reply.abort.signal.aborted || this.ended) return;
-      this.session.paced.mark(GREETING_MARK);
-      await this.finishReply(reply);
+      await this.replies.say(reply, [...splitter.push(text), ...splitter.flush()]);
+      if (this.ended) return;
+      await this.replies.finish(reply, GREETING_MARK);
     })();
     // A synthesis failure is the session's to handle; a turn waiting on the greeting only waits.
     this.replied = played.catch(() => undefined);
@@ -155,7 +139,7 @@ export class Conversation {
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
-    if (!this.reply && !this.tracker.speaking) this.armSilence();
+    if (!this.replies.active && !this.tracker.speaking) this.armSilence();
   }
 
   end(): void {
@@ -163,7 +147,7 @@ export class Conversation {
     this.ended = true;
     clearTimeout(this.timeLimit);
     clearTimeout(this.silenceTimer);
-    this.reply?.abort.abort();
+    this.replies.stop();
     this.vad.close();
     this.recognition.close();
     this.heard.release();
@@ -173,48 +157,46 @@ export class Conversation {
     for (const event of events) {
       if (event.type === 'speech-start') clearTimeout(this.silenceTimer);
       if (event.type === 'barge-in') this.bargeIn();
-      if (event.type === 'end-of-turn') void this.onEndOfTurn();
+      if (event.type === 'end-of-turn')
+        void this.onEndOfTurn({
+          startedAtMs: event.speechStartedAtMs,
+          endedAtMs: event.speechEndedAtMs,
+        });
     }
   }
 
   private bargeIn(): void {
-    const reply = this.reply;
-    if (!reply || !this.call.agent.interruptible || this.finishing) return;
-    this.interrupt(reply);
+    if (!this.call.agent.interruptible || this.finishing) return;
+    this.replies.bargeIn();
   }
 
-  /** Drops the reply's audio at the provider too, and cancels it. */
-  private interrupt(reply: Reply): void {
-    this.services.observer?.bargedIn();
-    this.session.paced.clear();
-    this.session.output.clear();
-    this.cancel(reply);
-  }
-
-  private async onEndOfTurn(): Promise<void> {
+  private async onEndOfTurn(speech: SpeechTiming): Promise<void> {
     const trace = this.services.observer?.turnEnded();
     try {
-      await this.answerTurn(trace);
+      await this.answerTurn(speech, trace);
     } finally {
       trace?.end();
     }
   }
 
-  private async answerTurn(trace: TurnTrace | undefined): Promise<void> {
+  private async answerTurn(speech: SpeechTiming, trace: TurnTrace | undefined): Promise<void> {
     const startedAt = new Date().toISOString();
     let transcript: string;
     try {
-      transcript = (await this.recognition.finish()).trim();
+      // The utterance (and a short pre-roll), not the seconds of line silence before it.
+      transcript = (await this.recognition.finish(undefined, speech)).trim();
       trace?.recognised();
     } catch (error) {
       this.warn(error, 'Recognition failed');
       transcript = '';
     }
-    if (this.ended || this.finishing || transcript === '' || isBackchannel(transcript)) return;
+    if (this.ended || this.finishing) return;
+    // A false interruption: the reply it paused (if any) speaks on from what was not heard.
+    if (isNoTurn(transcript)) return this.replies.resume();
     // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
     // or is answered once the reply has played (the others).
-    if (this.reply && this.call.agent.interruptible) this.interrupt(this.reply);
-    else if (this.reply) await this.replied;
+    if (this.replies.active && this.call.agent.interruptible) this.replies.interrupt();
+    else if (this.replies.active) await this.replied;
     if (this.ended || this.finishing) return;
     this.record({ role: 'callee', text: transcript, startedAt });
     this.reprompted = false;
@@ -222,33 +204,9 @@ export class Conversation {
     await this.replied;
   }
 
-  /** Ends a reply: stops the model and synthesis, keeps what the callee heard of it. */
-  private cancel(reply: Reply): void {
-    reply.abort.abort();
-    this.storeReply(reply, (sentence) => this.heard.has(sentence.mark));
-  }
-
-  private startReply(name: string): Reply {
-    this.reply = {
-      name,
-      abort: new AbortController(),
-      sentences: [],
-      startedAt: new Date().toISOString(),
-    };
-    return this.reply;
-  }
-
-  /** Once every frame of the reply has gone out, stores all of it (unless it was cut off). */
-  private async finishReply(reply: Reply): Promise<void> {
-    await this.session.paced.drained();
-    if (reply.abort.signal.aborted || this.ended) return;
-    this.storeReply(reply, () => true);
-  }
-
   private async respond(trace?: TurnTrace): Promise<void> {
-    const reply = this.startReply(`reply-${++this.replies}`);
-    reply.trace = trace;
-    const { signal } = reply.abort;
+    const reply = this.replies.start(`reply-${++this.replyCount}`, trace);
+    const { signal } = reply;
     const tools: ChatToolCall[] = [];
     try {
       const { organizationId, agent, contact } = this.call;
@@ -264,15 +222,15 @@ export class Conversation {
         if (signal.aborted) return;
         if (event.kind === 'text') {
           trace?.modelStarted();
-          await this.say(reply, splitter.push(event.text));
+          await this.replies.say(reply, splitter.push(event.text));
         }
         if (event.kind === 'tool-call') tools.push(event.call);
       }
-      await this.say(reply, splitter.flush());
+      await this.replies.say(reply, splitter.flush());
     } catch (error) {
       if (signal.aborted || this.ended) return;
       this.warn(error, 'Reply failed');
-      await this.say(reply, [APOLOGY]).catch(() => undefined);
+      await this.replies.say(reply, [APOLOGY]).catch(() => undefined);
     }
     if (signal.aborted || this.ended) return;
     const names = new Set(tools.map((tool) => tool.function.name));
@@ -281,8 +239,7 @@ export class Conversation {
       this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
-    await this.finishReply(reply);
-    if (signal.aborted || this.ended) return;
+    if (!(await this.replies.finish(reply)) || this.ended) return;
     if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
     else if (transfer) await this.transfer(reply, transfer);
@@ -311,17 +268,6 @@ export class Conversation {
     this.session.paced.mark(mark);
   }
 
-  private async say(reply: Reply, sentences: string[]): Promise<void> {
-    for (const text of sentences) {
-      if (reply.abort.signal.aborted) return;
-      await this.session.speak(text, reply.abort.signal, () => reply.trace?.firstAudio());
-      if (reply.abort.signal.aborted) return;
-      const mark = `${reply.name}-${reply.sentences.length + 1}`;
-      reply.sentences.push({ text, mark });
-      this.session.paced.mark(mark);
-    }
-  }
-
   private armSilence(): void {
     clearTimeout(this.silenceTimer);
     if (this.ended || this.finishing) return;
@@ -330,7 +276,7 @@ export class Conversation {
 
   /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
   private async onSilence(): Promise<void> {
-    if (this.ended || this.finishing || this.reply || this.tracker.speaking) return;
+    if (this.ended || this.finishing || this.replies.active || this.tracker.speaking) return;
     if (this.reprompted) {
       this.finishing = true;
       return this.sayAndHangUp(SILENT_GOODBYE);
@@ -351,7 +297,7 @@ export class Conversation {
     if (this.ended || this.finishing) return;
     this.finishing = true;
     clearTimeout(this.silenceTimer);
-    if (this.reply) this.interrupt(this.reply);
+    this.replies.interrupt();
     await this.sayAndHangUp(TIME_UP);
   }
 
@@ -376,15 +322,6 @@ export class Conversation {
       this.warn(error, 'Last words failed');
     }
     await this.session.hangUp();
-  }
-
-  private storeReply(reply: Reply, kept: (sentence: Reply['sentences'][number]) => boolean): void {
-    if (this.reply === reply) this.reply = undefined;
-    const text = reply.sentences
-      .filter(kept)
-      .map((sentence) => sentence.text)
-      .join(' ');
-    if (text !== '') this.record({ role: 'agent', text, startedAt: reply.startedAt });
   }
 
   private record(turn: PhoneLogTurn): void {

@@ -92,8 +92,13 @@ export class TelephonyCallbacksService {
     await this.database.transaction(async () => {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
-      // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt.
-      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) return;
+      // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt,
+      // but while the transfer waits on it, whether it answered decides the transfer.
+      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) {
+        const leg = transferLegSignal(attempt, parsed);
+        if (leg) this.database.afterCommit(() => this.signals.publish(attempt.log.id, leg));
+        return;
+      }
       const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
       const signal = liveCallSignal(attempt, outcome.attempt, parsed);
       if (signal) this.database.afterCommit(() => this.signals.publish(attempt.log.id, signal));
@@ -221,6 +226,14 @@ function isOtherLeg(attempt: Attempt, parsed: ParsedCallStatus): boolean {
     parsed.providerCallId !== undefined &&
     parsed.providerCallId !== providerCallId
   );
+}
+
+/** How a transfer still waiting on its new leg went, as that leg's event says; else null. */
+function transferLegSignal(attempt: Attempt, parsed: ParsedCallStatus): CallSignal | null {
+  if (attempt.log.transferredAt !== null) return null;
+  if (parsed.providerStatus === 'call.answered' || parsed.providerStatus === 'call.bridged')
+    return 'transfer-answered';
+  return parsed.providerStatus === 'call.hangup' ? 'transfer-failed' : null;
 }
 
 /**

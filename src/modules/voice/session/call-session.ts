@@ -192,6 +192,8 @@ export class CallSession {
   }
 
   private onSignal(signal: CallSignal): void {
+    // A transfer's new leg is CallTransfers' to hear.
+    if (signal === 'transfer-answered' || signal === 'transfer-failed') return;
     // Only a machine has a greeting that ends in a beep: either signal says a machine answered.
     this.machine = true;
     if (signal === 'greeting-ended') {

@@ -1,13 +1,11 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
-import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
-import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
-import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
-import type { RecognitionStream, SpeechTiming, SpeechToText } from '../speech/speech-engines';
+import type { SpeechTiming, SpeechToText } from '../speech/speech-engines';
+import { CallerTurns } from './caller-turns';
 import type { CallContext } from './call-contexts';
 import {
   APOLOGY,
@@ -21,7 +19,9 @@ import {
 import type { TurnObserver, TurnTrace } from './voice-turn-observer';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
+import { AgentLines } from './agent-lines';
 import { HeardMarks } from './heard-marks';
+import { TurnLog } from './turn-log';
 import { Replies, type ReplyOutput } from './replies';
 import type { Reply } from './reply';
 import { toolReason, TurnTool } from './turn-tools';
@@ -75,20 +75,17 @@ type Agent = NonNullable<CallContext['agent']>;
  * conversation goes on and the tool is no longer offered).
  */
 export class Conversation {
-  private readonly tracker = new TurnTracker();
-  private readonly vad: VadStream;
-  private readonly recognition: RecognitionStream;
+  private readonly caller: CallerTurns;
   private readonly heard = new HeardMarks();
   private readonly replies: Replies;
+  private readonly log: TurnLog;
+  private readonly lines: AgentLines;
   private transferRefused = false;
-  private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
   /** Settles when the reply in progress has played and been stored (or was cancelled). */
   private replied: Promise<void> = Promise.resolve();
   private replyCount = 0;
   private ended = false;
   private finishing = false;
-  /** Turns are written one after another, so they keep their order in the phone log. */
-  private storing: Promise<void> = Promise.resolve();
   private silenceTimer: NodeJS.Timeout | undefined;
   private reprompted = false;
   private readonly timeLimit: NodeJS.Timeout;
@@ -99,14 +96,19 @@ export class Conversation {
     private readonly session: SessionSide,
     private readonly timing: ConversationTiming = DEFAULT_TIMING,
   ) {
-    this.vad = services.vad.open((probability, atMs) =>
-      this.onTurnEvents(this.tracker.update(probability, atMs)),
+    this.log = new TurnLog(services.turns, call, (error) =>
+      this.warn(error, 'Storing a turn failed'),
     );
-    this.recognition = services.stt.open({ language: call.agent.language });
+    this.lines = new AgentLines(session, this.log, (error, message) => this.warn(error, message));
+    this.caller = new CallerTurns(services, call.agent.language, {
+      speechStarted: () => clearTimeout(this.silenceTimer),
+      bargeIn: () => this.bargeIn(),
+      endOfTurn: (speech) => void this.onEndOfTurn(speech),
+    });
     this.replies = new Replies(
       session,
       this.heard,
-      (reply, text) => this.record({ role: 'agent', text, startedAt: reply.startedAt }),
+      (reply, text) => this.log.record({ role: 'agent', text, startedAt: reply.startedAt }),
       services.observer,
     );
     this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
@@ -131,15 +133,13 @@ export class Conversation {
   }
 
   hear(ulaw: Buffer): void {
-    if (this.ended) return;
-    this.vad.push(ulaw);
-    this.recognition.write(ulaw);
+    if (!this.ended) this.caller.hear(ulaw);
   }
 
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
-    if (!this.replies.active && !this.tracker.speaking) this.armSilence();
+    if (!this.replies.active && !this.caller.speaking) this.armSilence();
   }
 
   end(): void {
@@ -148,21 +148,8 @@ export class Conversation {
     clearTimeout(this.timeLimit);
     clearTimeout(this.silenceTimer);
     this.replies.stop();
-    this.vad.close();
-    this.recognition.close();
+    this.caller.close();
     this.heard.release();
-  }
-
-  private onTurnEvents(events: TurnEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'speech-start') clearTimeout(this.silenceTimer);
-      if (event.type === 'barge-in') this.bargeIn();
-      if (event.type === 'end-of-turn')
-        void this.onEndOfTurn({
-          startedAtMs: event.speechStartedAtMs,
-          endedAtMs: event.speechEndedAtMs,
-        });
-    }
   }
 
   private bargeIn(): void {
@@ -183,8 +170,7 @@ export class Conversation {
     const startedAt = new Date().toISOString();
     let transcript: string;
     try {
-      // The utterance (and a short pre-roll), not the seconds of line silence before it.
-      transcript = (await this.recognition.finish(undefined, speech)).trim();
+      transcript = await this.caller.transcript(speech);
       trace?.recognised();
     } catch (error) {
       this.warn(error, 'Recognition failed');
@@ -198,7 +184,7 @@ export class Conversation {
     if (this.replies.active && this.call.agent.interruptible) this.replies.interrupt();
     else if (this.replies.active) await this.replied;
     if (this.ended || this.finishing) return;
-    this.record({ role: 'callee', text: transcript, startedAt });
+    this.log.record({ role: 'callee', text: transcript, startedAt });
     this.reprompted = false;
     this.replied = this.respond(trace);
     await this.replied;
@@ -215,7 +201,7 @@ export class Conversation {
         // After a refused transfer the tool is withheld: the model must not promise it again.
         this.transferRefused ? { ...agent, transferNumber: null } : agent,
         contact,
-        this.history,
+        this.log.history,
       );
       const splitter = new SentenceSplitter();
       for await (const event of this.services.chat.stream({ ...request, signal })) {
@@ -240,7 +226,7 @@ export class Conversation {
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
     if (!(await this.replies.finish(reply)) || this.ended) return;
-    if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
+    if (names.has(TurnTool.RecordOptOut)) await this.lines.last(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
     else if (transfer) await this.transfer(reply, transfer);
   }
@@ -258,14 +244,7 @@ export class Conversation {
     if (this.ended) return;
     this.transferRefused = true;
     this.finishing = false;
-    await this.sayAside(TRANSFER_FAILED, 'transfer-refused');
-  }
-
-  /** Words of the agent's own outside a reply, stored as a turn; `mark` follows them. */
-  private async sayAside(text: string, mark: string): Promise<void> {
-    await this.session.speak(text, new AbortController().signal);
-    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
-    this.session.paced.mark(mark);
+    await this.lines.aside(TRANSFER_FAILED, 'transfer-refused');
   }
 
   private armSilence(): void {
@@ -276,14 +255,14 @@ export class Conversation {
 
   /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
   private async onSilence(): Promise<void> {
-    if (this.ended || this.finishing || this.replies.active || this.tracker.speaking) return;
+    if (this.ended || this.finishing || this.replies.active || this.caller.speaking) return;
     if (this.reprompted) {
       this.finishing = true;
-      return this.sayAndHangUp(SILENT_GOODBYE);
+      return this.lines.last(SILENT_GOODBYE);
     }
     this.reprompted = true;
     try {
-      await this.sayAside(STILL_THERE, 'still-there');
+      await this.lines.aside(STILL_THERE, 'still-there');
     } catch (error) {
       // Runs off a timer: a throw here would be an unhandled rejection that ends the process
       // (every call on it). Unheard, the re-prompt does not count; the next silence says goodbye.
@@ -298,7 +277,7 @@ export class Conversation {
     this.finishing = true;
     clearTimeout(this.silenceTimer);
     this.replies.interrupt();
-    await this.sayAndHangUp(TIME_UP);
+    await this.lines.last(TIME_UP);
   }
 
   private async recordOptOut(): Promise<void> {
@@ -307,30 +286,6 @@ export class Conversation {
     } catch (error) {
       this.warn(error, 'Recording the opt-out failed');
     }
-  }
-
-  /**
-   * Last words nobody may interrupt, then the end of the call, which comes even when the words
-   * cannot be synthesized (also called off timers, where a throw would end the process).
-   */
-  private async sayAndHangUp(text: string): Promise<void> {
-    try {
-      await this.session.speak(text, new AbortController().signal);
-      this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
-      await this.session.paced.drained();
-    } catch (error) {
-      this.warn(error, 'Last words failed');
-    }
-    await this.session.hangUp();
-  }
-
-  private record(turn: PhoneLogTurn): void {
-    this.history.push({ role: turn.role, text: turn.text });
-    this.storing = this.storing
-      .then(() =>
-        this.services.turns.appendTurn(this.call.organizationId, this.call.phoneLogId, turn),
-      )
-      .catch((error: unknown) => this.warn(error, 'Storing a turn failed'));
   }
 
   private warn(error: unknown, message: string): void {

@@ -437,7 +437,8 @@ function suite(queue: 'bullmq' | 'in-process') {
         const beepEndedAt = performance.now();
         let chunk = 0;
         while (!hangupRequested(fakes, 'provider_three', call.id) && chunk < 400) {
-          caller.sendAudio(Buffer.alloc(160, 0xff), (chunk += 1));
+          caller.sendAudio(Buffer.alloc(160, 0xff));
+          chunk += 1;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(true);

@@ -77,7 +77,7 @@ export async function streamCallerAudio(
   for (let i = 0; i < trailingMs / 20; i++) frames.push(SILENCE);
   const startedAt = performance.now();
   for (const [i, frame] of frames.entries()) {
-    caller.sendAudio(frame, i);
+    caller.sendAudio(frame);
     const due = startedAt + (i + 1) * 20;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
   }

@@ -45,18 +45,24 @@ function harness() {
   return { replies, started, stored, marks, release: () => release(), paced };
 }
 
+/** A reply of two sentences: the first played (its mark sent), the second being synthesized. */
+async function secondSentenceUnderWay() {
+  const h = harness();
+  const reply = h.replies.start('reply-1');
+  const said = h.replies.say(reply, ['One.', 'Two.']);
+  await flush();
+  h.release();
+  await flush();
+  await jest.advanceTimersByTimeAsync(40);
+  return { h, reply, said };
+}
+
 describe('Replies', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
   it('says a sentence cut mid-synthesis again when the reply resumes', async () => {
-    const h = harness();
-    const reply = h.replies.start('reply-1');
-    const said = h.replies.say(reply, ['One.', 'Two.']);
-    await flush();
-    h.release();
-    await flush();
-    await jest.advanceTimersByTimeAsync(40);
+    const { h, reply, said } = await secondSentenceUnderWay();
     expect(h.marks).toEqual(['reply-1-1']);
     // 'Two.' is being synthesized when the caller barges in.
     h.replies.bargeIn();
@@ -77,13 +83,7 @@ describe('Replies', () => {
   });
 
   it('stores only what was heard when the paused reply is interrupted for good', async () => {
-    const h = harness();
-    const reply = h.replies.start('reply-1');
-    const said = h.replies.say(reply, ['One.', 'Two.']);
-    await flush();
-    h.release();
-    await flush();
-    await jest.advanceTimersByTimeAsync(40);
+    const { h, reply, said } = await secondSentenceUnderWay();
     h.replies.bargeIn();
     h.replies.interrupt();
     await said;

@@ -9,6 +9,11 @@ import type { Integration } from '../../src/modules/telephony/telephony.types';
 export interface StreamInstructions {
   url: string;
   token: string;
+  /**
+   * How the stream's `start` names the call, where the fake knows it and it is not the id the
+   * call was placed by (Plivo: the CallUUID, where `POST Call/` returned a request_uuid).
+   */
+  callId?: string;
 }
 
 const attribute = (tag: string, name: string): string | undefined =>
@@ -165,7 +170,7 @@ export class MediaStreamCaller {
     const startedAt = performance.now();
     let endedAt = startedAt;
     for (const [i, frame] of frames.entries()) {
-      this.sendAudio(frame, (this.chunk += 1));
+      this.sendAudio(frame);
       if (i === spoken - 1) endedAt = performance.now();
       const due = startedAt + (i + 1) * 20;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
@@ -173,8 +178,12 @@ export class MediaStreamCaller {
     return { startedAt, endedAt };
   }
 
-  /** 20 ms of caller audio in the provider's media message. */
-  sendAudio(audio: Buffer, chunk: number): void {
+  /**
+   * 20 ms of caller audio in the provider's media message, numbered `chunk` — by default the
+   * next of the stream, as providers number a stream's media from 1 without restarting.
+   */
+  sendAudio(audio: Buffer, chunk = this.chunk + 1): void {
+    this.chunk = Math.max(this.chunk, chunk);
     this.send({
       event: 'media',
       ...this.streamField(),

@@ -44,9 +44,14 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
       if (ctx.params.authId !== account.authId) return plivoError(401);
       return handler(ctx, account);
     };
+  // As at Plivo, a call's actions (`Call/{uuid}/`) name it by its CallUUID; the request_uuid
+  // that `POST Call/` returned names it only in `Request/{uuid}/` (cancelling it).
   const liveCall = (uuid: string, a: PlivoAccount): PlivoCall | undefined => {
-    const call =
-      state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
+    const call = [...state.calls.values()].find((c) => c.callUuid === uuid);
+    return call && call.authId === a.authId && !call.endedAt ? call : undefined;
+  };
+  const request = (uuid: string, a: PlivoAccount): PlivoCall | undefined => {
+    const call = state.calls.get(uuid);
     return call && call.authId === a.authId && !call.endedAt ? call : undefined;
   };
 
@@ -74,14 +79,15 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
     `${P}/Call/:uuid/`,
     authed((ctx, a) => transfer(ctx, liveCall(ctx.params.uuid, a))),
   );
-  const hangup = authed((ctx, a) => {
-    const call = liveCall(ctx.params.uuid, a);
-    if (!call) return plivoError(404);
-    call.hangupRequested = true;
-    return { status: 204 };
-  });
-  route('DELETE', `${P}/Call/:uuid/`, hangup);
-  route('DELETE', `${P}/Request/:uuid/`, hangup);
+  const hangup = (find: typeof liveCall) =>
+    authed((ctx, a) => {
+      const call = find(ctx.params.uuid, a);
+      if (!call) return plivoError(404);
+      call.hangupRequested = true;
+      return { status: 204 };
+    });
+  route('DELETE', `${P}/Call/:uuid/`, hangup(liveCall));
+  route('DELETE', `${P}/Request/:uuid/`, hangup(request));
 }
 
 function getAccount(_ctx: RouteContext, a: PlivoAccount): FakeResponse {

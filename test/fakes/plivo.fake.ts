@@ -306,9 +306,11 @@ export class PlivoFake extends HttpFake {
   }
 
   protected override streamInstructions(id: string): StreamInstructions | undefined {
-    const answer = this.call(id).answerFetch;
+    const call = this.call(id);
+    const answer = call.answerFetch;
     if (answer?.status !== 200 || !answer.responseBody.includes('<Stream')) return undefined;
-    return plivoXmlStream(answer.responseBody);
+    // Plivo's stream names the live call by its CallUUID, never by the request_uuid.
+    return { ...plivoXmlStream(answer.responseBody), callId: call.callUuid };
   }
 
   protected override hangupRequested(id: string): boolean {

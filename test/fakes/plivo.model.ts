@@ -67,9 +67,12 @@ export interface PlivoCall {
   createdAt: Date;
   answeredAt?: Date;
   endedAt?: Date;
-  /** Set by `DELETE Call/{uuid}/` (or `Request/{uuid}/`); the hangup callback is sent by advanceCall. */
+  /**
+   * Set by `DELETE Call/{CallUUID}/` (or `Request/{request_uuid}/`); the hangup callback is sent
+   * by advanceCall.
+   */
   hangupRequested: boolean;
-  /** Bodies of `POST Call/{uuid}/` (transfer). */
+  /** Bodies of `POST Call/{CallUUID}/` (transfer). */
   transfers: unknown[];
   /** The answer_url fetch made when the call was answered (expects 200 Plivo XML). */
   answerFetch?: CallbackDelivery;

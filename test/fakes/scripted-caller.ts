@@ -37,13 +37,13 @@ export async function scriptedCall(
 ): Promise<CallRecording> {
   const quietMs = options.quietMs ?? 1_200;
   const timeoutMs = options.answerTimeoutMs ?? 30_000;
-  const { url, token } = await call.stream();
+  const { url, token, callId } = await call.stream();
   const caller = await MediaStreamCaller.connect(call.integration, url);
   const line = new PacedLine(caller);
   const recording: CallRecording = { caller: line.sent, agent: [], agentHungUp: false };
   let hungUp = false;
   void caller.closed.then(() => (hungUp = true));
-  caller.start(call.callId, token);
+  caller.start(callId ?? call.callId, token);
   line.start();
   try {
     for (const [index, audio] of options.lines.entries()) {

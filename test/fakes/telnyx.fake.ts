@@ -253,6 +253,65 @@ export class TelnyxFake extends HttpFake {
     return this.send(call, document, options);
   }
 
+  /**
+   * What Telnyx sends after accepting a `transfer` of the call: the events of the new leg it
+   * dials (its own call_control_id, the transfer's client_state, to the transfer's webhook_url):
+   * `call.initiated`, then `call.answered` and `call.bridged` when the destination picks up, or
+   * `call.hangup` (`user_busy`) when it does not — the original call then stays as it was.
+   */
+  async transferLeg(callControlId: string, outcome: 'answered' | 'failed'): Promise<number[]> {
+    const call = this.call(callControlId);
+    const transfer = call.actions.find((action) => action.action === 'transfer')?.body as
+      { to: string; from?: string; webhook_url?: string; client_state?: string } | undefined;
+    if (!transfer) throw new Error(`Telnyx call ${callControlId} was not transferred`);
+    const url =
+      transfer.webhook_url ??
+      call.webhookUrl ??
+      this.application(call.apiKey, call.connectionId)?.webhookEventUrl;
+    if (!url) throw new Error(`Telnyx call ${callControlId} has no webhook URL`);
+    const leg = `v3:${randomAlnum(40)}`;
+    const events: Array<[TelnyxEventType, Record<string, unknown>]> =
+      outcome === 'answered'
+        ? [
+            ['call.initiated', { state: 'bridging' }],
+            ['call.answered', { state: 'answered' }],
+            ['call.bridged', {}],
+          ]
+        : [
+            ['call.initiated', { state: 'bridging' }],
+            [
+              'call.hangup',
+              { state: 'hangup', hangup_cause: 'user_busy', sip_hangup_cause: '486' },
+            ],
+          ];
+    const statuses: number[] = [];
+    for (const [eventType, extra] of events) {
+      const now = new Date().toISOString();
+      const document: TelnyxWebhook = {
+        data: {
+          id: randomUUID(),
+          event_type: eventType,
+          occurred_at: now,
+          record_type: 'event',
+          payload: {
+            call_control_id: leg,
+            call_leg_id: randomUUID(),
+            call_session_id: call.callSessionId,
+            connection_id: call.connectionId,
+            client_state: transfer.client_state ?? null,
+            from: transfer.from ?? call.from,
+            to: transfer.to,
+            direction: 'outgoing',
+            ...extra,
+          },
+        },
+        meta: { attempt: 1, delivered_to: url },
+      };
+      statuses.push(await this.send(call, document, {}));
+    }
+    return statuses;
+  }
+
   /** Sends the call's last webhook again: same event id, `meta.attempt` + 1, fresh signature. */
   async replayLastCallback(callControlId: string, options: DeliveryOptions = {}): Promise<number> {
     const call = this.call(callControlId);

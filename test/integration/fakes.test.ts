@@ -356,12 +356,18 @@ describe('Plivo fake (provider_one)', () => {
         status: 200,
         responseContentType: 'application/xml',
       });
+      const { callUuid } = fake.call(id);
+      const byRequest = await http(`${api}/Call/${id}/`, {
+        method: 'DELETE',
+        headers: { authorization: auth },
+      });
+      expect(byRequest.status).toBe(404);
       const transfer = await http(
-        `${api}/Call/${id}/`,
+        `${api}/Call/${callUuid}/`,
         json(auth, { legs: 'aleg', aleg_url: 'https://x.test/t' }),
       );
       expect(transfer).toMatchObject({ status: 202, body: { message: 'call transferred' } });
-      const hangup = await http(`${api}/Call/${id}/`, {
+      const hangup = await http(`${api}/Call/${callUuid}/`, {
         method: 'DELETE',
         headers: { authorization: auth },
       });

@@ -288,6 +288,8 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         ['call.completed', 'completed'],
       ]);
       for (const p of parsed) expect(p.providerCallId).toBe(id);
+      // The live call's id, which its media stream and REST actions name it by.
+      for (const p of parsed) expect(p.liveCallId).toBe(call.callUuid);
       const sentDuration = new URLSearchParams(callbacks[2].rawBody).get('Duration');
       expect(parsed[2].durationSeconds).toBe(Number(sentDuration));
       expect(parsed[2].durationSeconds).toBeGreaterThanOrEqual(1);
@@ -321,10 +323,15 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       await plivo.advanceCall(id, 'ringing');
       await plivo.advanceCall(id, 'in-progress');
       const target = `${receiver.base}/api/telephony/provider_one/transfer?token=${token}`;
-      await adapter.transferCall(credentials, id, transferTarget(target));
-      await adapter.hangupCall(credentials, id);
+      // Its actions name the live call by its CallUUID: the request_uuid is no call of theirs.
+      const { callUuid } = plivo.call(id);
+      await expect(adapter.hangupCall(credentials, id)).rejects.toMatchObject({
+        kind: 'not_found',
+      });
+      await adapter.transferCall(credentials, callUuid, transferTarget(target));
+      await adapter.hangupCall(credentials, callUuid);
 
-      const callPath = `/v1/Account/${account.authId}/Call/${id}/`;
+      const callPath = `/v1/Account/${account.authId}/Call/${callUuid}/`;
       const [transfer] = plivo.requestsTo('POST', callPath);
       expect(transfer.path).toBe(callPath);
       expect(transfer.headers.authorization).toBe(basic(account.authId, account.authToken));
@@ -346,7 +353,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
     it('maps a call we hung up before it was answered (cause 1000) to call.failed', async () => {
       const { token, id } = await place();
       await plivo.advanceCall(id, 'ringing');
-      await adapter.hangupCall(credentials, id);
+      await adapter.hangupCall(credentials, plivo.call(id).callUuid);
       await plivo.advanceCall(id, 'completed');
       const [, hangup] = await callbacksFor(token, 2);
       expect(new URLSearchParams(hangup.rawBody).get('HangupCauseCode')).toBe('1000');

@@ -1,4 +1,6 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
@@ -7,7 +9,7 @@ import { ChatFake, type ChatReply } from '../fakes/chat.fake';
 import { fixtureRecognition } from '../fakes/fixture-recognition';
 import { MediaStreamCaller } from '../fakes/media-stream-caller';
 import { ulawTone } from '../fakes/ulaw-tone';
-import { CALLER_UTTERANCES, callerAudio } from '../support/caller-utterances';
+import { CALLER_UTTERANCES, callerAudio, VOICE_FIXTURES_DIR } from '../support/caller-utterances';
 import {
   onEachProvider,
   placeVoiceCall,
@@ -20,6 +22,8 @@ import { waitFor } from '../support/wait-for';
 jest.setTimeout(90_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
+/** Speech the fixture recogniser knows no words of (the sandbox caller's first line). */
+const FALSE_INTERRUPTION = readFileSync(path.join(VOICE_FIXTURES_DIR, 'sandbox-1-hello.ulaw'));
 /** 300 ms of a 440 Hz tone per sentence synthesized: 15 frames. */
 const TONE = ulawTone(440, 300);
 
@@ -86,7 +90,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     chat.replyTo(tag, ...(options.replies ?? []));
     const stream = await provider.answer(call.id);
     const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
-    caller.start(call.id, stream.token);
+    caller.start(stream.callId, stream.token);
     const first = await waitFor(() => caller.frames[0], {
       timeoutMs: 10_000,
       what: 'the greeting',
@@ -216,6 +220,34 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     expect(await count(metrics.voiceTurnLatency)).toBeGreaterThanOrEqual(turnsBefore + 3);
     expect(await count(metrics.voiceBargeIns)).toBeGreaterThanOrEqual(bargeInsBefore + 3);
   });
+
+  it('resumes the reply from what was not heard when the barge-in brought no words', () =>
+    eachProvider(async (provider) => {
+      const long = Array.from({ length: 10 }, (_, i) => `Sentence number ${i + 1} of the reply.`);
+      const { caller, turns, requests } = await greetedCall(provider, {
+        kind: 'text',
+        pieces: [long.join(' ')],
+      });
+      await caller.play(callerAudio('hello-world'));
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-2'), {
+        timeoutMs: 10_000,
+        what: 'the reply under way',
+      });
+      // Long enough to barge in, but nothing the recogniser makes words of: a false interruption.
+      await caller.play(FALSE_INTERRUPTION, 1_000);
+      const clearedAt = await waitFor(() => caller.clears.at(0) ?? false, { what: 'the clear' });
+      const stored = await waitFor(
+        async () => (await turns()).find((turn) => turn.text.startsWith('Sentence')) ?? false,
+        { timeoutMs: 20_000, what: 'the reply stored' },
+      );
+      // Said to its end after the clear (the unheard sentences again), and stored whole once.
+      expect(stored.text).toBe(long.join(' '));
+      const resumed = caller.marks.filter((mark) => mark.at > clearedAt).map((m) => m.name);
+      expect(resumed).toContain(`reply-1-${long.length + 1}`);
+      expect((await turns()).filter((turn) => turn.role === 'callee')).toHaveLength(1);
+      expect(requests()).toHaveLength(1);
+      caller.close();
+    }));
 
   it('hangs up at the provider when the model calls end_call', () =>
     eachProvider(async (provider) => {

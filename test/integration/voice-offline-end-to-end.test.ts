@@ -55,7 +55,7 @@ describe('a call on the offline engine, end to end', () => {
     chat.reply({ kind: 'text', pieces: [REPLY.join(' ')] });
     const stream = await twilio.answer(call.id);
     const caller = await MediaStreamCaller.connect(twilio.integration, stream.url);
-    caller.start(call.id, stream.token);
+    caller.start(stream.callId, stream.token);
     await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
       timeoutMs: 30_000,
       what: 'the greeting',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Database } from '../../src/database';
 import { streamTokens } from '../../src/modules/voice/media/stream-tokens.schema';
@@ -108,7 +109,7 @@ describe('media stream: the agent speaks its greeting over the provider stream',
       it('speaks the greeting in frames paced at real time, marks its end, then hangs up', async () => {
         const { call, stream } = await placeAndAnswer();
         const caller = await MediaStreamCaller.connect(integration, stream.url);
-        caller.start(call.id, stream.token);
+        caller.start(stream.callId, stream.token);
         await waitFor(() => provider().hangupRequested(call.id), {
           timeoutMs: 10_000,
           what: 'the hang-up at the provider',
@@ -165,13 +166,13 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         if (forgedUrl.searchParams.has('token'))
           forgedUrl.searchParams.set('token', `${stream.token}x`);
         const forged = await MediaStreamCaller.connect(integration, forgedUrl.toString());
-        forged.start(call.id, `${stream.token}x`);
+        forged.start(stream.callId, `${stream.token}x`);
         forged.sendAudio(TONE.subarray(0, 160), 1);
         expect(await forged.closed).toBe(1008);
         expect(forged.frames).toHaveLength(0);
 
         const valid = await MediaStreamCaller.connect(integration, stream.url);
-        valid.start(call.id, stream.token);
+        valid.start(stream.callId, stream.token);
         await waitFor(() => valid.frames.length > 0, { what: 'the greeting' });
         valid.send({ event: 'stop' });
         valid.close();
@@ -182,7 +183,7 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         expect(heard).toBeLessThan(FRAMES);
 
         const reused = await MediaStreamCaller.connect(integration, stream.url);
-        reused.start(call.id, stream.token);
+        reused.start(stream.callId, stream.token);
         expect(await reused.closed).toBe(1008);
         expect(reused.frames).toHaveLength(0);
         expect(provider().hangupRequested(call.id)).toBe(false);
@@ -195,11 +196,28 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         expect(logs.text).not.toContain(stream.token);
       });
 
+      it('refuses a valid token on the stream of another call', async () => {
+        const { call, stream } = await placeAndAnswer();
+        // Plivo's stream names the live call (CallUUID): the request_uuid it was placed by
+        // names no stream of Plivo's.
+        const otherId = integration === 'provider_one' ? call.id : randomUUID();
+        expect(otherId).not.toBe(stream.callId);
+        const before = logs.lines.filter((line) => line.reason === 'call mismatch').length;
+        const other = await MediaStreamCaller.connect(integration, stream.url);
+        other.start(otherId, stream.token);
+        expect(await other.closed).toBe(1008);
+        expect(other.frames).toHaveLength(0);
+        expect(logs.lines.filter((line) => line.reason === 'call mismatch')).toHaveLength(
+          before + 1,
+        );
+        expect(provider().hangupRequested(call.id)).toBe(false);
+      });
+
       it('leaves the voicemail message only after the machine greeting ends in its beep, then hangs up', async () => {
         const VOICEMAIL = 'Sorry we missed you, Grace. Please call Acme back.';
         const { call, stream } = await placeAndAnswer({ voicemailMessage: VOICEMAIL }, 'machine');
         const caller = await MediaStreamCaller.connect(integration, stream.url);
-        caller.start(call.id, stream.token);
+        caller.start(stream.callId, stream.token);
         await waitFor(
           () =>
             logs.lines.some(

@@ -143,7 +143,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       });
       const stream = await answerToStream(fakes, integration, call.id);
       const caller = await MediaStreamCaller.connect(integration, stream.url);
-      caller.start(call.id, stream.token);
+      caller.start(stream.callId, stream.token);
       return { call, caller, number };
     }
 
@@ -216,6 +216,9 @@ function suite(queue: 'bullmq' | 'in-process') {
           what: 'the transfer request at the provider',
         });
         expect(transfer.to).toBe(TRANSFER_TO);
+        // Telnyx accepts the command, then dials: the transfer is made once the new leg answers.
+        if (integration === 'provider_three')
+          expect(await fakes.telnyx.transferLeg(call.id, 'answered')).toEqual([200, 200, 200]);
         // The caller heard the agent say so before the line changed.
         expect(spoken).toContain(TRANSFERRING);
         expect(caller.marks.map((mark) => mark.name)).toContain('reply-1-1');
@@ -336,6 +339,46 @@ function suite(queue: 'bullmq' | 'in-process') {
       });
     }
 
+    it("provider_three: apologises and carries on when the transfer's new leg does not answer", async () => {
+      const { call, caller } = await askForPerson('provider_three');
+      await waitFor(() => transferAt.provider_three(call.id), {
+        timeoutMs: 10_000,
+        what: 'the transfer request at the provider',
+      });
+      // Telnyx accepted the command; the destination is busy.
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredTo: TRANSFER_TO });
+      expect(caller.marks.map((mark) => mark.name)).not.toContain('transfer-refused');
+      await fakes.telnyx.transferLeg(call.id, 'failed');
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'transfer-refused'), {
+        timeoutMs: 10_000,
+        what: 'the apology heard',
+      });
+      const log = (await phoneLog(call.log.id))!;
+      expect(log).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+        transferredAt: null,
+      });
+      expect(log.turns.at(-1)).toMatchObject({ role: 'agent', text: TRANSFER_FAILED });
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      expect(caller.closeCode).toBeUndefined();
+      expect(
+        logs.lines.find(
+          (line) =>
+            line.msg === 'The transferred leg ended without answering' && line.call === call.log.id,
+        ),
+      ).toMatchObject({ integration: 'provider_three' });
+      // The conversation goes on: the next turn is answered, without the tool.
+      const requestsBefore = chat.requests.length;
+      transcripts.push(ASK_PRICE);
+      await streamCallerAudio(caller, fixture('opening-hours.ulaw'));
+      await waitFor(() => chat.requests.length > requestsBefore, { what: 'the next request' });
+      expect(JSON.stringify(chat.requests.at(-1)!.body.tools ?? [])).not.toContain('transfer_call');
+      await waitFor(() => spoken.includes('Of course, let me help.'), { what: 'the answer' });
+      expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
+      caller.close();
+    });
+
     describe('provider_three: the machine verdict arrives after the answer', () => {
       it('stops the live greeting, waits for the provider-reported beep, leaves the voicemail message and hangs up', async () => {
         const { call, caller } = await liveCall('provider_three', LONG_GREETING);
@@ -394,7 +437,8 @@ function suite(queue: 'bullmq' | 'in-process') {
         const beepEndedAt = performance.now();
         let chunk = 0;
         while (!hangupRequested(fakes, 'provider_three', call.id) && chunk < 400) {
-          caller.sendAudio(Buffer.alloc(160, 0xff), (chunk += 1));
+          caller.sendAudio(Buffer.alloc(160, 0xff));
+          chunk += 1;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(true);

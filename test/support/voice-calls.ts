@@ -24,17 +24,21 @@ export async function answerToStream(
   fakes: ProviderFakes,
   integration: Integration,
   id: string,
-): Promise<StreamInstructions> {
+): Promise<StreamInstructions & { callId: string }> {
   const { plivo, twilio, telnyx } = fakes;
   switch (integration) {
     case 'provider_two':
       await twilio.advanceCall(id, 'ringing');
       await twilio.advanceCall(id, 'in-progress');
-      return twimlStream(twilio.call(id).answerFetch!.responseBody);
+      return { ...twimlStream(twilio.call(id).answerFetch!.responseBody), callId: id };
     case 'provider_one':
       await plivo.advanceCall(id, 'ringing');
       await plivo.advanceCall(id, 'in-progress', { Machine: 'false' });
-      return plivoXmlStream(plivo.call(id).answerFetch!.responseBody);
+      // Its stream names the live call by CallUUID, not the request_uuid placeCall returned.
+      return {
+        ...plivoXmlStream(plivo.call(id).answerFetch!.responseBody),
+        callId: plivo.call(id).callUuid,
+      };
     case 'provider_three': {
       await telnyx.advanceCall(id, 'call.initiated');
       await telnyx.advanceCall(id, 'call.answered');
@@ -44,7 +48,7 @@ export async function answerToStream(
             { stream_url: string } | undefined,
         { what: 'streaming_start' },
       );
-      return telnyxStream(body);
+      return { ...telnyxStream(body), callId: id };
     }
   }
 }
@@ -73,7 +77,7 @@ export async function streamCallerAudio(
   for (let i = 0; i < trailingMs / 20; i++) frames.push(SILENCE);
   const startedAt = performance.now();
   for (const [i, frame] of frames.entries()) {
-    caller.sendAudio(frame, i);
+    caller.sendAudio(frame);
     const due = startedAt + (i + 1) * 20;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
   }

@@ -22,7 +22,10 @@ export interface VoiceProvider {
    * Rings and answers the call; `machine`: its answering-machine detection says a machine
    * picked up. Returns where the answer instructions said to stream, and the token.
    */
-  answer(id: string, answeredBy?: 'human' | 'machine'): Promise<StreamInstructions>;
+  answer(
+    id: string,
+    answeredBy?: 'human' | 'machine',
+  ): Promise<StreamInstructions & { callId: string }>;
   hangupRequested(id: string): boolean;
   /** The provider's final callback: the call has ended (the far end hung up). */
   complete(id: string): Promise<unknown>;
@@ -109,7 +112,7 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
           'in-progress',
           answeredBy === 'machine' ? { AnsweredBy: 'machine_start' } : {},
         );
-        return twimlStream(twilio.call(id).answerFetch!.responseBody);
+        return { ...twimlStream(twilio.call(id).answerFetch!.responseBody), callId: id };
       },
       hangupRequested: (id) => twilio.call(id).hangupRequested,
       complete: (id) => twilio.advanceCall(id, 'completed'),
@@ -124,7 +127,9 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
         await plivo.advanceCall(id, 'in-progress', {
           Machine: answeredBy === 'machine' ? 'true' : 'false',
         });
-        return plivoXmlStream(plivo.call(id).answerFetch!.responseBody);
+        // Its stream names the live call by CallUUID, not the request_uuid placeCall returned.
+        const { callUuid } = plivo.call(id);
+        return { ...plivoXmlStream(plivo.call(id).answerFetch!.responseBody), callId: callUuid };
       },
       hangupRequested: (id) => plivo.call(id).hangupRequested,
       complete: (id) => plivo.advanceCall(id, 'completed'),
@@ -142,7 +147,7 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
         // Telnyx reports its verdict after the answer; here before the stream connects.
         if (answeredBy === 'machine')
           await telnyx.advanceCall(id, 'call.machine.detection.ended', { result: 'machine' });
-        return telnyxStream(body);
+        return { ...telnyxStream(body), callId: id };
       },
       hangupRequested: (id) => telnyx.call(id).hangupRequested,
       complete: (id) => telnyx.advanceCall(id, 'call.hangup'),

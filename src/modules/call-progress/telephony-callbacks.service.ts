@@ -61,7 +61,7 @@ export class TelephonyCallbacksService {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) return HANG_UP;
       const { attempt: now } = await this.progress.apply(attempt, reportOf(verified, parsed));
-      return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now);
+      return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now, parsed);
     });
     return verified.integration === 'provider_two' ? twimlAnswer(plan) : plivoAnswer(plan);
   }
@@ -92,8 +92,13 @@ export class TelephonyCallbacksService {
     await this.database.transaction(async () => {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
-      // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt.
-      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) return;
+      // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt,
+      // but while the transfer waits on it, whether it answered decides the transfer.
+      if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) {
+        const leg = transferLegSignal(attempt, parsed);
+        if (leg) this.database.afterCommit(() => this.signals.publish(attempt.log.id, leg));
+        return;
+      }
       const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
       const signal = liveCallSignal(attempt, outcome.attempt, parsed);
       if (signal) this.database.afterCommit(() => this.signals.publish(attempt.log.id, signal));
@@ -131,7 +136,11 @@ export class TelephonyCallbacksService {
    * runtime can run and there is something to say; else the agent's line by the provider's
    * speech verb. Recorded when the batch asks.
    */
-  private async plan(verified: VerifiedCallback, attempt: Attempt): Promise<AnswerPlan> {
+  private async plan(
+    verified: VerifiedCallback,
+    attempt: Attempt,
+    parsed: ParsedCallStatus,
+  ): Promise<AnswerPlan> {
     const { log, batch } = attempt;
     const agent = log.agentId
       ? await this.agents.findSpeaking(batch.organizationId, log.agentId)
@@ -146,7 +155,12 @@ export class TelephonyCallbacksService {
         : undefined;
     const plan = planAnswer(agent, log.answeredBy, record);
     if (plan.kind !== 'speak' || !plan.speech) return plan;
-    const stream = await this.voice.connect(verified.integration, batch.organizationId, log.id);
+    const stream = await this.voice.connect(
+      verified.integration,
+      batch.organizationId,
+      log.id,
+      parsed.liveCallId,
+    );
     return stream ? { kind: 'stream', stream, ...(record ? { record } : {}) } : plan;
   }
 
@@ -176,7 +190,7 @@ export class TelephonyCallbacksService {
     const telnyx = this.providers.callControl;
     let command: (() => Promise<void>) | undefined;
     if (answeredNow) {
-      const plan = await this.plan(verified, attempt);
+      const plan = await this.plan(verified, attempt, parsed);
       const streaming = telnyxStreaming(plan);
       const speech = telnyxSpeech(plan);
       const commandId = `${attempt.log.id}-answer`;
@@ -212,6 +226,14 @@ function isOtherLeg(attempt: Attempt, parsed: ParsedCallStatus): boolean {
     parsed.providerCallId !== undefined &&
     parsed.providerCallId !== providerCallId
   );
+}
+
+/** How a transfer still waiting on its new leg went, as that leg's event says; else null. */
+function transferLegSignal(attempt: Attempt, parsed: ParsedCallStatus): CallSignal | null {
+  if (attempt.log.transferredAt !== null) return null;
+  if (parsed.providerStatus === 'call.answered' || parsed.providerStatus === 'call.bridged')
+    return 'transfer-answered';
+  return parsed.providerStatus === 'call.hangup' ? 'transfer-failed' : null;
 }
 
 /**

@@ -101,6 +101,11 @@ export interface ParsedCallStatus {
    */
   callStatus?: CallbackCallStatus;
   providerCallId?: string;
+  /**
+   * The id the live call goes by where it differs from the placed call's (Plivo: CallUUID, where
+   * placeCall returned a request_uuid): its media stream names it, its REST actions take it.
+   */
+  liveCallId?: string;
   providerStatus: string;
   durationSeconds?: number;
   recordingUrl?: string;

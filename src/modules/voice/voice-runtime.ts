@@ -52,15 +52,17 @@ export class VoiceRuntime implements OnModuleInit {
 
   /**
    * The stream this answered call connects to, with a new token bound to it (inside the
-   * answer's transaction); null when the runtime cannot run.
+   * answer's transaction) and to `liveCallId`, the live call's id where the answer callback
+   * named one (Plivo's CallUUID); null when the runtime cannot run.
    */
   async connect(
     integration: Integration,
     organizationId: string,
     phoneLogId: string,
+    liveCallId?: string,
   ): Promise<StreamConnection | null> {
     if (!this.enabled) return null;
-    const token = await this.tokens.issue(organizationId, phoneLogId);
+    const token = await this.tokens.issue(organizationId, phoneLogId, liveCallId ?? null);
     return { url: streamUrl(this.config.http.publicBaseUrl, integration), token };
   }
 }

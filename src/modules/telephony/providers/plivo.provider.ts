@@ -301,6 +301,7 @@ export class PlivoProvider implements TelephonyProvider {
       // placeCall returns the request_uuid; callbacks carry it as ALegRequestUUID (CallUUID is new).
       providerCallId:
         fields.ALegRequestUUID || fields.RequestUUID || fields.CallUUID || fields.call_uuid,
+      liveCallId: fields.CallUUID || fields.call_uuid || undefined,
       providerStatus: fields.CallStatus ?? (recordingUrl ? 'recording' : ''),
       durationSeconds: seconds(fields.Duration),
       recordingUrl,

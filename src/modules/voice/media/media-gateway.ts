@@ -114,8 +114,8 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
       }
       if (typeof message !== 'object' || message === null || Array.isArray(message))
         return drop(CLOSE_INVALID, 'not a JSON object');
-      const event = stream.read(message as Record<string, unknown>);
-      if (event) session.handle(event);
+      const events = stream.read(message as Record<string, unknown>) ?? [];
+      for (const event of Array.isArray(events) ? events : [events]) session.handle(event);
     });
     ws.on('close', () => session.end());
     ws.on('error', (error) => {

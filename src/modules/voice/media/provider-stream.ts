@@ -9,8 +9,11 @@ export interface MessageSink {
 
 /** One provider's wire format: its messages in, InboundMediaEvents out, and MediaOutput back. */
 export interface ProviderStream extends MediaOutput {
-  /** What a parsed JSON message means; null for one the session need not know (connected…). */
-  read(message: Record<string, unknown>): InboundMediaEvent | null;
+  /**
+   * What a parsed JSON message means; null for one the session need not know (connected…), or
+   * several events when a frame put back in order lets those held behind it through.
+   */
+  read(message: Record<string, unknown>): InboundMediaEvent | InboundMediaEvent[] | null;
 }
 
 /** A field of a parsed message as an object; {} when absent or not one. */

@@ -97,6 +97,27 @@ describe('provider media streams', () => {
     expect(plivoExtraHeaders(undefined)).toEqual({});
   });
 
+  it('Telnyx: caller frames out of order or twice are put back in chunk order, once', () => {
+    const stream = new TelnyxStream(new Sink(), 'url-token');
+    stream.read({ event: 'start', stream_id: 'S1', start: { call_control_id: 'v3:1' } });
+    const media = (chunk: number) =>
+      stream.read({
+        event: 'media',
+        sequence_number: String(chunk + 1),
+        media: {
+          track: 'inbound',
+          chunk: String(chunk),
+          timestamp: String(chunk * 20),
+          payload: Buffer.alloc(160, chunk).toString('base64'),
+        },
+      });
+    const heard = [1, 3, 2, 2, 4, 3, 5]
+      .map(media)
+      .flatMap((events) => (Array.isArray(events) ? events : events ? [events] : []))
+      .map((event) => (event.kind === 'audio' ? event.ulaw[0] : event.kind));
+    expect(heard).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('Telnyx: token from the URL, PCMA decoded to μ-law, only the inbound track', () => {
     const sink = new Sink();
     const stream = new TelnyxStream(sink, 'url-token');

@@ -7,6 +7,8 @@ import { streamTokens } from './stream-tokens.schema';
 export interface StreamGrant {
   organizationId: string;
   phoneLogId: string;
+  /** The live call the stream must name (Plivo's CallUUID); null: the placed call's id. */
+  liveCallId: string | null;
 }
 
 @Injectable()
@@ -18,11 +20,13 @@ export class StreamTokensRepository {
     phoneLogId: string,
     tokenHash: string,
     ttlSeconds: number,
+    liveCallId: string | null,
   ): Promise<void> {
     await this.database.db.insert(streamTokens).values({
       organizationId,
       phoneLogId,
       tokenHash,
+      liveCallId,
       // The database's clock, the one consume() compares against.
       expiresAt: sql`now() + make_interval(secs => ${ttlSeconds})`,
     });
@@ -47,6 +51,7 @@ export class StreamTokensRepository {
       .returning({
         organizationId: streamTokens.organizationId,
         phoneLogId: streamTokens.phoneLogId,
+        liveCallId: streamTokens.liveCallId,
       });
     return row ?? null;
   }

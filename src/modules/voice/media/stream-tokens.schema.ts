@@ -19,6 +19,12 @@ export const streamTokens = pgTable(
       .references(() => phoneLogs.id, { onDelete: 'cascade' }),
     /** Hex sha256 of the token. */
     tokenHash: text('token_hash').notNull().unique('stream_tokens_token_hash_key'),
+    /**
+     * The provider's id of the live call as its answer callback named it, where that differs
+     * from the id the call was placed by (Plivo: CallUUID vs request_uuid); the stream must
+     * name this call. Null: the placed call's id.
+     */
+    liveCallId: text('live_call_id'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),

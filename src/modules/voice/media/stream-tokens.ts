@@ -21,14 +21,22 @@ const MAX_TOKEN_LENGTH = 256;
 export class StreamTokens {
   constructor(private readonly tokens: StreamTokensRepository) {}
 
-  /** A new token for this call (inside the answer's transaction: it exists once that commits). */
-  async issue(organizationId: string, phoneLogId: string): Promise<string> {
+  /**
+   * A new token for this call (inside the answer's transaction: it exists once that commits),
+   * bound to the live call the answer callback named when that is not the placed call's id.
+   */
+  async issue(
+    organizationId: string,
+    phoneLogId: string,
+    liveCallId: string | null = null,
+  ): Promise<string> {
     const token = randomBytes(32).toString('hex');
     await this.tokens.insert(
       organizationId,
       phoneLogId,
       sha256Hex(token),
       STREAM_TOKEN_TTL_SECONDS,
+      liveCallId,
     );
     return token;
   }

@@ -1,4 +1,5 @@
 import { alawToUlaw } from '../audio/g711';
+import { FrameOrder } from './frame-order';
 import type { InboundMediaEvent } from './media-stream';
 import {
   type MessageSink,
@@ -12,17 +13,19 @@ import {
 /**
  * provider_three (Telnyx media streaming): `connected`, `start` {call_control_id, media_format},
  * `media`, `mark` (echoed once played), `stop`. The token came in the stream URL's query. A PCMA
- * leg is decoded to μ-law here; what we send is PCMU, as streaming_start asked.
+ * leg is decoded to μ-law here; what we send is PCMU, as streaming_start asked. Media may come
+ * out of order or twice: frames are put back in the order of their `chunk` numbers (FrameOrder).
  */
 export class TelnyxStream implements ProviderStream {
   private alaw = false;
+  private readonly order = new FrameOrder();
 
   constructor(
     private readonly sink: MessageSink,
     private readonly urlToken: string | undefined,
   ) {}
 
-  read(message: Record<string, unknown>): InboundMediaEvent | null {
+  read(message: Record<string, unknown>): InboundMediaEvent | InboundMediaEvent[] | null {
     switch (message.event) {
       case 'start': {
         const start = objectAt(message, 'start');
@@ -35,10 +38,16 @@ export class TelnyxStream implements ProviderStream {
         };
       }
       case 'media': {
-        const track = stringAt(objectAt(message, 'media'), 'track');
+        const media = objectAt(message, 'media');
+        const track = stringAt(media, 'track');
         const payload = payloadOf(message);
         if (!payload || (track !== undefined && track !== 'inbound')) return null;
-        return { kind: 'audio', ulaw: this.alaw ? alawToUlaw(payload) : payload };
+        const ulaw = this.alaw ? alawToUlaw(payload) : payload;
+        const chunk = Number(media.chunk);
+        if (!Number.isSafeInteger(chunk)) return { kind: 'audio', ulaw };
+        return this.order
+          .push(chunk, ulaw)
+          .map((frame): InboundMediaEvent => ({ kind: 'audio', ulaw: frame }));
       }
       case 'mark':
         return markEvent(stringAt(objectAt(message, 'mark'), 'name'));

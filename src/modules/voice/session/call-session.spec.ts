@@ -55,6 +55,9 @@ function harness(
     transfer?: boolean;
     /** A signal that arrives while the call is being loaded. */
     signalWhileLoading?: CallSignal;
+    /** The call as placed (default CA1) and the live call the token is bound to (none). */
+    placedCallId?: string;
+    liveCallId?: string;
   } = {},
 ) {
   const heard: Buffer[] = [];
@@ -91,7 +94,7 @@ function harness(
         } as AgentRow)
       : null,
     contact: {},
-    providerCallId: 'CA1',
+    providerCallId: options.placedCallId ?? 'CA1',
     speech: { text: 'Hello', language: 'en-US', voice: null },
     afterBeep: options.afterBeep === true,
     voicemail: { text: 'Please call back', language: 'en-US', voice: null },
@@ -118,7 +121,7 @@ function harness(
           Promise.resolve(
             options.grant === false || token !== 'good'
               ? null
-              : { organizationId: 'o', phoneLogId: 'log1' },
+              : { organizationId: 'o', phoneLogId: 'log1', liveCallId: options.liveCallId ?? null },
           ),
       } as unknown as StreamTokens,
       calls: {
@@ -198,8 +201,8 @@ const toneFrames = (hz: number, ms: number) => {
   return Array.from({ length: ms / 20 }, (_, i) => ulaw.subarray(i * 160, (i + 1) * 160));
 };
 
-const start = (token: string) =>
-  ({ kind: 'start', streamId: 'MZ1', providerCallId: 'CA1', token }) as const;
+const start = (token: string, providerCallId = 'CA1') =>
+  ({ kind: 'start', streamId: 'MZ1', providerCallId, token }) as const;
 
 describe('CallSession', () => {
   beforeEach(() => jest.useFakeTimers());
@@ -240,6 +243,34 @@ describe('CallSession', () => {
     expect(h.hangups).toEqual(['CA1']);
     expect(h.output).toMatchObject({ closed: true, refused: false });
     expect(h.ended()).toBe(true);
+  });
+
+  it('takes the stream of the live call its answer named (Plivo CallUUID), and ends that call', async () => {
+    const h = harness({ placedCallId: 'request-uuid', liveCallId: 'call-uuid' });
+    h.session.handle(start('good', 'call-uuid'));
+    await flush();
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.output.refused).toBe(false);
+    expect(h.output.marks).toEqual([GREETING_MARK]);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    await flush();
+    expect(h.hangups).toEqual(['call-uuid']);
+  });
+
+  it('refuses the stream of another call than the one its token was issued for', async () => {
+    for (const [placed, live, streamed] of [
+      ['request-uuid', 'call-uuid', 'other-call-uuid'],
+      // Bound to a live call, the placed call's id does not open it either.
+      ['request-uuid', 'call-uuid', 'request-uuid'],
+      ['CA1', undefined, 'CA2'],
+    ] as const) {
+      const h = harness({ placedCallId: placed, liveCallId: live });
+      h.session.handle(start('good', streamed));
+      await flush();
+      expect(h.output).toMatchObject({ closed: true, refused: true });
+      expect(h.output.frames).toHaveLength(0);
+      expect(h.warnings).toEqual([{ integration: 'provider_two', reason: 'call mismatch' }]);
+    }
   });
 
   it('takes a call the provider already ended as ended', async () => {

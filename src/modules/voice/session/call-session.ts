@@ -1,17 +1,13 @@
-import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
-import { describeProviderFailure, ProviderError } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
-import type { OutboundPacer } from '../audio/outbound-pacer';
 import type { PacedStream } from '../audio/paced-stream';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
-import type { StreamTokens } from '../media/stream-tokens';
-import type { TextToSpeech } from '../speech/speech-engines';
-import { BeepWait } from './beep-wait';
-import type { CallContext, CallContexts } from './call-contexts';
-import type { CallSignal, CallSignals } from './call-signals';
-import type { CallTransfers } from './call-transfers';
-import { Conversation, type ConversationServices, GREETING_MARK } from './conversation';
+import type { CallContext } from './call-contexts';
+import type { CallSignal } from './call-signals';
+import { Conversation, GREETING_MARK } from './conversation';
+import { hangUpAtProvider, liveCallId, streamNamesCall } from './live-call';
+import { MachineWatch } from './machine-watch';
+import type { SessionDependencies } from './session-dependencies';
 
 /** The mark after a voicemail message left on a call already live (a late machine verdict). */
 export const VOICEMAIL_MARK = 'voicemail-end';
@@ -25,30 +21,15 @@ export const START_TIMEOUT_MS = 10_000;
  */
 export const TRANSFER_CLOSE_MS = 5_000;
 
-export interface SessionDependencies {
-  tokens: StreamTokens;
-  calls: CallContexts;
-  tts: TextToSpeech;
-  /** The process-wide timer that sends every call's audio in real time. */
-  pacer: OutboundPacer;
-  /** The voice to use when the agent names none (TTS_VOICE). */
-  defaultVoice: string;
-  logger: PinoLogger;
-  /** What the conversation after the greeting needs; null: no model configured (greeting only). */
-  conversation: Omit<ConversationServices, 'logger'> | null;
-  /** Provider callbacks' news of this call (a late machine verdict, the machine's beep). */
-  signals: Pick<CallSignals, 'listen'>;
-  transfers: Pick<CallTransfers, 'transfer'>;
-}
-
 type State =
   'waiting' | 'opening' | 'speaking' | 'transferring' | 'transferred' | 'hanging-up' | 'ended';
 
 /**
  * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
  * and paced out in real time → the conversation (listen, think, speak; see Conversation, which
- * speaks the greeting itself so the caller can interrupt it). With no model configured, or no agent to talk (a voicemail message), the greeting is all: once its
- * mark is played the call is hung up over REST. A voicemail message waits for the machine's beep
+ * speaks the greeting itself so the caller can interrupt it). With no model configured, or no
+ * agent to talk (a voicemail message), the greeting is all: once its mark is played the call is
+ * hung up over REST. A voicemail message waits for the machine's beep
  * first, so it is recorded rather than spoken over the machine's greeting; a machine verdict that
  * arrives once the call is live (CallSignals) stops the greeting or conversation and does the
  * same. A transfer (the model's transfer_call) hands the call to the provider and leaves the
@@ -65,13 +46,9 @@ export class CallSession {
   private transferTimer: NodeJS.Timeout | undefined;
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
-  private beepWait: BeepWait | undefined;
+  private readonly machine = new MachineWatch();
   private streamCallId = '';
   private stopListening: (() => void) | undefined;
-  /** A provider said a machine answered (maybe before the call was loaded). */
-  private machine = false;
-  /** The provider heard the machine's greeting end. */
-  private providerBeep = false;
   /** Switched to the voicemail message once live. */
   private leavingVoicemail = false;
 
@@ -101,7 +78,7 @@ export class CallSession {
         this.end();
         return;
       case 'audio':
-        this.beepWait?.hear(event.ulaw);
+        this.machine.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
         return;
       case 'cleared':
@@ -137,12 +114,7 @@ export class CallSession {
       );
       const call = await this.deps.calls.load(grant, this.integration);
       if (!call) return this.refuse('unknown call');
-      if (
-        call.providerCallId &&
-        start.providerCallId &&
-        call.providerCallId !== start.providerCallId
-      )
-        return this.refuse('call mismatch');
+      if (!streamNamesCall(start, grant, call)) return this.refuse('call mismatch');
       if (this.isEnded()) return;
       this.call = call;
       this.streamCallId = start.providerCallId;
@@ -152,7 +124,7 @@ export class CallSession {
         'Media stream opened',
       );
       if (!call.speech) return await this.hangUp();
-      if (this.machine && !call.afterBeep) return await this.leaveVoicemail();
+      if (this.machine.machine && !call.afterBeep) return await this.leaveVoicemail();
       if (call.afterBeep) await this.awaitBeep();
       if (this.isEnded() || this.leavingVoicemail) return;
       if (this.converse(call)) {
@@ -172,7 +144,6 @@ export class CallSession {
     }
   }
 
-  /** With an agent and a model, the conversation that follows the greeting (its first turn). */
   /** Starts the conversation when there is an agent and a model; false: the greeting is all. */
   private converse(call: CallContext): boolean {
     const { agent } = call;
@@ -194,12 +165,9 @@ export class CallSession {
   }
 
   private onSignal(signal: CallSignal): void {
-    // Only a machine has a greeting that ends in a beep: either signal says a machine answered.
-    this.machine = true;
-    if (signal === 'greeting-ended') {
-      this.providerBeep = true;
-      this.beepWait?.providerHeard();
-    }
+    // A transfer's new leg is CallTransfers' to hear.
+    if (signal === 'transfer-answered' || signal === 'transfer-failed') return;
+    this.machine.signal(signal);
     if (this.state === 'speaking' && this.call && !this.call.afterBeep) void this.leaveVoicemail();
   }
 
@@ -234,10 +202,7 @@ export class CallSession {
    * local detector or reported by the provider, whichever first (or the bound).
    */
   private async awaitBeep(): Promise<void> {
-    this.beepWait = new BeepWait(this.abort.signal);
-    if (this.providerBeep) this.beepWait.providerHeard();
-    const outcome = await this.beepWait.outcome;
-    this.beepWait = undefined;
+    const outcome = await this.machine.beep(this.abort.signal);
     if (outcome !== 'aborted')
       this.deps.logger.info(
         { integration: this.integration, call: this.call?.phoneLogId, outcome },
@@ -257,7 +222,7 @@ export class CallSession {
     const transferred = await this.deps.transfers.transfer({
       organizationId: call.organizationId,
       phoneLogId: call.phoneLogId,
-      providerCallId: this.liveCallId(call),
+      providerCallId: liveCallId(call, this.streamCallId),
       to,
       reason,
     });
@@ -302,28 +267,12 @@ export class CallSession {
     const call = this.call;
     if (this.state !== 'speaking' || !call) return this.close();
     this.state = 'hanging-up';
-    try {
-      await call.provider.hangupCall(call.credentials, this.liveCallId(call));
-    } catch (error) {
-      if (!(error instanceof ProviderError && error.kind === 'not_found'))
-        this.deps.logger.warn(
-          {
-            integration: this.integration,
-            call: call.phoneLogId,
-            ...describeProviderFailure(error),
-          },
-          'Hang-up through the provider failed',
-        );
-    }
+    const { logger } = this.deps;
+    await hangUpAtProvider(call, liveCallId(call, this.streamCallId), {
+      logger,
+      integration: this.integration,
+    });
     this.close();
-  }
-
-  /**
-   * The live call at the provider: as its stream names it (Plivo: the CallUUID its call actions
-   * take, where the placed call is known by its request_uuid), else as placed.
-   */
-  private liveCallId(call: CallContext): string {
-    return this.streamCallId || (call.providerCallId ?? '');
   }
 
   private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch' | 'no start'): void {

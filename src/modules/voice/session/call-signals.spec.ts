@@ -31,4 +31,19 @@ describe('CallSignals without Redis (embedded mode: one process)', () => {
     await signals.publish('call-1', 'machine');
     expect(heard).toEqual(['new']);
   });
+
+  it('delivers to every listener of the call (its session and a transfer waiting on the new leg)', async () => {
+    const signals = new CallSignals(config, null, logger);
+    const heard: string[] = [];
+    signals.listen('call-1', (signal) => heard.push(`session ${signal}`));
+    const stop = signals.listen('call-1', (signal) => heard.push(`transfer ${signal}`));
+    await signals.publish('call-1', 'transfer-failed');
+    stop();
+    await signals.publish('call-1', 'transfer-answered');
+    expect(heard).toEqual([
+      'session transfer-failed',
+      'transfer transfer-failed',
+      'session transfer-answered',
+    ]);
+  });
 });

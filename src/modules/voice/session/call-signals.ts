@@ -8,11 +8,17 @@ import { InjectRedis } from '../../../redis/redis.module';
 /**
  * What a provider callback tells the live session of its call: answering-machine detection said
  * `machine` after the call was answered (Telnyx, Twilio async AMD), or the provider heard the
- * machine's greeting end in its beep.
+ * machine's greeting end in its beep; or how the new leg of a transfer went (Telnyx dials it
+ * after accepting the command): answered, or ended without answering.
  */
-export type CallSignal = 'machine' | 'greeting-ended';
+export type CallSignal = 'machine' | 'greeting-ended' | 'transfer-answered' | 'transfer-failed';
 
-const SIGNALS: readonly CallSignal[] = ['machine', 'greeting-ended'];
+const SIGNALS: readonly CallSignal[] = [
+  'machine',
+  'greeting-ended',
+  'transfer-answered',
+  'transfer-failed',
+];
 
 type Listener = (signal: CallSignal) => void;
 
@@ -24,7 +30,7 @@ type Listener = (signal: CallSignal) => void;
  */
 @Injectable()
 export class CallSignals implements OnModuleInit, OnModuleDestroy {
-  private readonly listeners = new Map<string, Listener>();
+  private readonly listeners = new Map<string, Set<Listener>>();
   private subscriber: Redis | undefined;
   private readonly channel: string;
 
@@ -63,11 +69,15 @@ export class CallSignals implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** Hears the call's signals until the returned function is called. */
+  /** Hears the call's signals until the returned function is called (its session, a transfer). */
   listen(phoneLogId: string, listener: Listener): () => void {
-    this.listeners.set(phoneLogId, listener);
+    const listeners = this.listeners.get(phoneLogId) ?? new Set<Listener>();
+    listeners.add(listener);
+    this.listeners.set(phoneLogId, listeners);
     return () => {
-      if (this.listeners.get(phoneLogId) === listener) this.listeners.delete(phoneLogId);
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(phoneLogId) === listeners)
+        this.listeners.delete(phoneLogId);
     };
   }
 
@@ -80,6 +90,6 @@ export class CallSignals implements OnModuleInit, OnModuleDestroy {
     }
     const { call, signal } = (parsed ?? {}) as { call?: unknown; signal?: unknown };
     if (typeof call !== 'string' || !SIGNALS.includes(signal as CallSignal)) return;
-    this.listeners.get(call)?.(signal as CallSignal);
+    for (const listener of [...(this.listeners.get(call) ?? [])]) listener(signal as CallSignal);
   }
 }

@@ -14,6 +14,7 @@ import {
 import { PhoneCredentials } from '../../phones/phone-credentials';
 import { PhonesRepository } from '../../phones/phones.repository';
 import { describeProviderFailure } from '../../telephony/provider-error';
+import { CallSignals } from './call-signals';
 import { TelephonyProviders } from '../../telephony/telephony-providers';
 import type {
   ProviderCredentials,
@@ -33,6 +34,12 @@ export interface TransferRequest {
   reason: string | null;
 }
 
+/**
+ * How long a transfer's new leg may take to answer where the provider reports it (Telnyx rings
+ * it for its `timeout_secs`, 30 s by default, then ends it): beyond this the transfer failed.
+ */
+export const TRANSFER_LEG_MS = 45_000;
+
 interface Reserved {
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
@@ -44,8 +51,10 @@ interface Reserved {
  * phone log never claims a transfer the provider refused and the provider never waits for us:
  * the number is written on the attempt first (the provider fetches its <Dial> from it), then the
  * provider is asked, then its acceptance is recorded with call.transferred in one transaction —
- * or, when it refused, the number is taken off again. The call stays in-progress with the new
- * party; its final callback completes it (ended_by `transfer`).
+ * or, when it refused, the number is taken off again. Telnyx accepts the command before it
+ * dials: there the new leg's events (CallSignals, from the status callbacks) decide — answered,
+ * the transfer is recorded; ended first, it failed like a refusal. The call stays in-progress
+ * with the new party; its final callback completes it (ended_by `transfer`).
  */
 @Injectable()
 export class CallTransfers {
@@ -59,6 +68,7 @@ export class CallTransfers {
     private readonly secrets: PhoneCredentials,
     private readonly providers: TelephonyProviders,
     private readonly clock: Clock,
+    private readonly signals: CallSignals,
     private readonly logger: PinoLogger,
   ) {
     this.logger.setContext(CallTransfers.name);
@@ -68,6 +78,9 @@ export class CallTransfers {
   async transfer(request: TransferRequest): Promise<boolean> {
     const reserved = await this.reserve(request);
     if (!reserved) return false;
+    const { integration } = reserved.provider;
+    // Heard from before the command: the leg's events may come before its response.
+    const leg = integration === 'provider_three' ? this.legOutcome(request.phoneLogId) : null;
     try {
       // Never retried: a timeout may have transferred the call already.
       await reserved.provider.transferCall(
@@ -76,19 +89,43 @@ export class CallTransfers {
         reserved.target,
       );
     } catch (error) {
+      leg?.stop();
       this.logger.warn(
-        {
-          integration: reserved.provider.integration,
-          call: request.phoneLogId,
-          ...describeProviderFailure(error),
-        },
+        { integration, call: request.phoneLogId, ...describeProviderFailure(error) },
         'Transfer through the provider failed',
+      );
+      await this.release(request);
+      return false;
+    }
+    if (leg && !(await leg.answered)) {
+      this.logger.warn(
+        { integration, call: request.phoneLogId },
+        'The transferred leg ended without answering',
       );
       await this.release(request);
       return false;
     }
     await this.confirm(request);
     return true;
+  }
+
+  /** Whether the transfer's new leg answers (true) or ends first or never answers (false). */
+  private legOutcome(phoneLogId: string): { answered: Promise<boolean>; stop: () => void } {
+    let stop: () => void = () => undefined;
+    const answered = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), TRANSFER_LEG_MS);
+      const unlisten = this.signals.listen(phoneLogId, (signal) => {
+        if (signal === 'transfer-answered') done(true);
+        if (signal === 'transfer-failed') done(false);
+      });
+      const done = (outcome: boolean) => {
+        clearTimeout(timer);
+        unlisten();
+        resolve(outcome);
+      };
+      stop = () => done(false);
+    });
+    return { answered, stop };
   }
 
   /** Writes the destination on a live, not yet transferred attempt; null when it is not one. */

@@ -29,3 +29,10 @@ export const isBackchannel = (transcript: string): boolean =>
       .replace(/[.,!?…]/g, '')
       .trim(),
   );
+
+/**
+ * A caller turn that is none: nothing recognised, a backchannel, or no word at all (noise the
+ * recogniser wrote as punctuation). After a barge-in it is a false interruption.
+ */
+export const isNoTurn = (transcript: string): boolean =>
+  transcript === '' || isBackchannel(transcript) || !/[\p{L}\p{N}]/u.test(transcript);

@@ -7,11 +7,13 @@ import { OutboundPacer } from '../audio/outbound-pacer';
 import type { ProbabilityListener } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
+import type { SpeechTiming } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
 import { Conversation, GREETING_MARK } from './conversation';
 import {
   APOLOGY,
   isBackchannel,
+  isNoTurn,
   SILENT_GOODBYE,
   STILL_THERE,
   TIME_UP,
@@ -84,6 +86,7 @@ function harness(options: {
   let listener: ProbabilityListener = () => undefined;
   let audioMs = 0;
   const transcripts: string[] = [];
+  const spans: Array<SpeechTiming | undefined> = [];
   const requests: ChatRequest[] = [];
   const stored: PhoneLogTurn[] = [];
   const spoken: string[] = [];
@@ -126,7 +129,7 @@ function harness(options: {
           return { push: () => undefined, close: () => undefined };
         },
       } as unknown as Pick<VoiceActivityDetector, 'open'>,
-      stt: scriptedRecognition(transcripts),
+      stt: scriptedRecognition(transcripts, spans),
       chat,
       prompts: {
         buildRequest: (_org, agent, _contact, turns) => {
@@ -180,6 +183,7 @@ function harness(options: {
     conversation,
     utter,
     transcripts,
+    spans,
     requests,
     stored,
     roles,
@@ -193,6 +197,8 @@ describe('Conversation', () => {
   it('takes backchannels and empty transcripts as no turn', () => {
     expect(['uh-huh', 'Yeah.', 'OK', 'right!', 'Mm-hmm'].every(isBackchannel)).toBe(true);
     expect(isBackchannel('yes please')).toBe(false);
+    expect(['', 'uh-huh', '...', ' - ', '?'].every(isNoTurn)).toBe(true);
+    expect(['no', 'Stop', '7', 'yes please'].some(isNoTurn)).toBe(false);
   });
 
   it('answers a turn sentence by sentence and stores both turns, ignoring a backchannel', async () => {
@@ -214,6 +220,16 @@ describe('Conversation', () => {
       'callee: When are you open?',
       'agent: We open at nine. We close at five.',
     ]);
+    h.conversation.end();
+  });
+
+  it('asks the recogniser for the speech span of the turn (audio time) to cut with a pre-roll', async () => {
+    const h = harness({ replies: [text('Hi.'), text('Yes.')] });
+    // 1 s of line silence, then 608 ms of speech: 19 windows from 1,024 to 1,632 ms.
+    h.utter('', 0, 1_000);
+    h.utter('Hello', 600);
+    await until(() => h.spans.length === 1, 'the recognition');
+    expect(h.spans[0]).toEqual({ startedAtMs: 1_024, endedAtMs: 1_632 });
     h.conversation.end();
   });
 
@@ -281,6 +297,56 @@ describe('Conversation', () => {
     }
   });
 
+  it('resumes a reply after a barge-in that was a backchannel or a noise, then answers a real turn', async () => {
+    for (const said of ['uh-huh', '...']) {
+      const h = harness({
+        replies: [text('We open at nine. We close at five. On Sundays we rest.'), text('Yes.')],
+        sentenceMs: 300,
+      });
+      h.utter('When are you open?');
+      await until(() => h.marks.includes('reply-1-1'), 'the first sentence played');
+      h.utter(said, 600);
+      await until(() => h.stored.length === 2, 'the reply to be stored');
+      expect(h.cleared).toHaveLength(1);
+      expect(h.spoken).toEqual([
+        'We open at nine.',
+        'We close at five.',
+        'On Sundays we rest.',
+        'We close at five.',
+        'On Sundays we rest.',
+      ]);
+      expect(h.roles()).toEqual([
+        'callee: When are you open?',
+        'agent: We open at nine. We close at five. On Sundays we rest.',
+      ]);
+      expect(h.requests).toHaveLength(1);
+      h.utter('And on Mondays?');
+      await until(() => h.stored.length === 4, 'the next answer');
+      expect(h.roles().slice(-1)).toEqual(['agent: Yes.']);
+      h.conversation.end();
+    }
+  });
+
+  it('keeps only the heard part when the caller who barged in says something', async () => {
+    const h = harness({
+      replies: [text('We open at nine. We close at five. On Sundays we rest.'), text('Sure.')],
+      sentenceMs: 300,
+    });
+    h.utter('When are you open?');
+    await until(() => h.marks.includes('reply-1-1'), 'the first sentence played');
+    h.utter('Wait, stop', 600);
+    await until(() => h.stored.length === 4, 'the answer to the interruption');
+    expect(h.cleared).toHaveLength(1);
+    expect(h.spoken.filter((said) => said === 'We close at five.')).toHaveLength(1);
+    expect(h.roles()).toEqual([
+      'callee: When are you open?',
+      'agent: We open at nine.',
+      'callee: Wait, stop',
+      'agent: Sure.',
+    ]);
+    h.conversation.end();
+  });
+
   describe('the greeting', () => {
     const GREETING = 'Hello Grace. This is Ada from Acme. I am calling about your order.';
 
@@ -314,6 +380,27 @@ describe('Conversation', () => {
       await greeted;
       expect(h.cleared).toHaveLength(0);
       expect(h.marks).toContain(GREETING_MARK);
+      expect(h.roles()).toEqual([`agent: ${GREETING}`]);
+      expect(h.requests).toHaveLength(0);
+      h.conversation.end();
+    });
+
+    it('resumes from the first unheard sentence when the barge-in was nothing', async () => {
+      const h = harness({ replies: [], sentenceMs: 300 });
+      const greeted = h.conversation.greet(GREETING);
+      await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
+      // Long enough to barge in, but the recogniser hears no words: a false interruption.
+      h.utter('', 600);
+      await greeted;
+      expect(h.cleared).toHaveLength(1);
+      const [first, second, third] = [
+        'Hello Grace.',
+        'This is Ada from Acme.',
+        'I am calling about your order.',
+      ];
+      expect(h.spoken).toEqual([first, second, third, second, third]);
+      // New marks for the sentences said again: an echo of a cleared one proves nothing.
+      expect(h.marks).toEqual(['greeting-1', 'greeting-4', 'greeting-5', GREETING_MARK]);
       expect(h.roles()).toEqual([`agent: ${GREETING}`]);
       expect(h.requests).toHaveLength(0);
       h.conversation.end();

@@ -1,21 +1,15 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { describeUnknown } from '../../../common/describe-error';
-import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
-import { decodeUlaw } from '../audio/g711';
-import type { PacedStream } from '../audio/paced-stream';
-import { rmsLevel } from '../audio/speech-span';
-import { TurnTracker, type TurnEvent } from '../audio/turn-tracker';
-import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
-import { FRAME_BYTES, FRAME_MS, type MediaOutput } from '../media/media-stream';
-import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
+import type { SpeechTiming, SpeechToText } from '../speech/speech-engines';
+import { CallerTurns } from './caller-turns';
 import type { CallContext } from './call-contexts';
 import {
   APOLOGY,
-  isBackchannel,
+  isNoTurn,
   OPT_OUT_CONFIRMATION,
   SILENT_GOODBYE,
   STILL_THERE,
@@ -25,7 +19,11 @@ import {
 import type { TurnObserver, TurnTrace } from './voice-turn-observer';
 import { SentenceSplitter } from './sentence-splitter';
 import type { TurnPromptService } from './turn-prompt.service';
+import { AgentLines } from './agent-lines';
 import { HeardMarks } from './heard-marks';
+import { TurnLog } from './turn-log';
+import { Replies, type ReplyOutput } from './replies';
+import type { Reply } from './reply';
 import { toolReason, TurnTool } from './turn-tools';
 
 export interface ConversationTiming {
@@ -52,14 +50,7 @@ export interface ConversationServices {
 }
 
 /** What a conversation needs of its call session. */
-export interface SessionSide {
-  paced: PacedStream;
-  output: Pick<MediaOutput, 'clear'>;
-  /**
-   * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
-   * when its first audio is queued.
-   */
-  speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void>;
+export interface SessionSide extends ReplyOutput {
   hangUp(): Promise<void>;
   /** Hands the call to `to` through the provider; false when that could not be done. */
   transfer(to: string, reason: string | null): Promise<boolean>;
@@ -71,49 +62,30 @@ export const TRANSFER_HEARD_MS = 3_000;
 type Agent = NonNullable<CallContext['agent']>;
 
 /**
- * One reply in progress (the greeting is one too): aborted by barge-in, a newer caller turn, or
- * the end of the call.
- */
-interface Reply {
-  /** Names the marks sent after its sentences: `${name}-1`, `${name}-2`… */
-  name: string;
-  abort: AbortController;
-  /** Each sentence queued, with the mark sent after it. */
-  sentences: { text: string; mark: string }[];
-  startedAt: string;
-  /** The caller turn it answers (not for the greeting). */
-  trace?: TurnTrace;
-}
-
-/**
  * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
  * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
  * is stored and answered: the model's reply is split into sentences, each synthesized and
  * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).
- * Barge-in (interruptible agents) clears the reply's audio at once; the stored agent turn keeps
- * only the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
+ * Barge-in (interruptible agents) clears the reply's audio at once and pauses it (Replies): a
+ * turn that was nothing resumes it, a real one cancels it and the stored agent turn keeps only
+ * the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
  * end_call, transfer_call (after its words were heard; a refused transfer is apologised for, the
  * conversation goes on and the tool is no longer offered).
  */
 export class Conversation {
-  private readonly tracker = new TurnTracker();
-  private readonly vad: VadStream;
-  /** Audio time (ms) at the end of the caller frames heard: the VAD's windows share this clock. */
-  private heardMs = 0;
-  private readonly recognition: RecognitionStream;
+  private readonly caller: CallerTurns;
   private readonly heard = new HeardMarks();
+  private readonly replies: Replies;
+  private readonly log: TurnLog;
+  private readonly lines: AgentLines;
   private transferRefused = false;
-  private readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
-  private reply: Reply | undefined;
   /** Settles when the reply in progress has played and been stored (or was cancelled). */
   private replied: Promise<void> = Promise.resolve();
-  private replies = 0;
+  private replyCount = 0;
   private ended = false;
   private finishing = false;
-  /** Turns are written one after another, so they keep their order in the phone log. */
-  private storing: Promise<void> = Promise.resolve();
   private silenceTimer: NodeJS.Timeout | undefined;
   private reprompted = false;
   private readonly timeLimit: NodeJS.Timeout;
@@ -124,10 +96,21 @@ export class Conversation {
     private readonly session: SessionSide,
     private readonly timing: ConversationTiming = DEFAULT_TIMING,
   ) {
-    this.vad = services.vad.open((probability, atMs) =>
-      this.onTurnEvents(this.tracker.update(probability, atMs)),
+    this.log = new TurnLog(services.turns, call, (error) =>
+      this.warn(error, 'Storing a turn failed'),
     );
-    this.recognition = services.stt.open({ language: call.agent.language });
+    this.lines = new AgentLines(session, this.log, (error, message) => this.warn(error, message));
+    this.caller = new CallerTurns(services, call.agent.language, {
+      speechStarted: () => clearTimeout(this.silenceTimer),
+      bargeIn: () => this.bargeIn(),
+      endOfTurn: (speech) => void this.onEndOfTurn(speech),
+    });
+    this.replies = new Replies(
+      session,
+      this.heard,
+      (reply, text) => this.log.record({ role: 'agent', text, startedAt: reply.startedAt }),
+      services.observer,
+    );
     this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
   }
 
@@ -137,13 +120,12 @@ export class Conversation {
    * they heard; its end is marked GREETING_MARK. Resolves once it has played or was cut off.
    */
   greet(text: string): Promise<void> {
-    const reply = this.startReply('greeting');
+    const reply = this.replies.start('greeting');
     const splitter = new SentenceSplitter();
     const played = (async () => {
-      await this.say(reply, [...splitter.push(text), ...splitter.flush()]);
-      if (reply.abort.signal.aborted || this.ended) return;
-      this.session.paced.mark(GREETING_MARK);
-      await this.finishReply(reply);
+      await this.replies.say(reply, [...splitter.push(text), ...splitter.flush()]);
+      if (this.ended) return;
+      await this.replies.finish(reply, GREETING_MARK);
     })();
     // A synthesis failure is the session's to handle; a turn waiting on the greeting only waits.
     this.replied = played.catch(() => undefined);
@@ -151,18 +133,13 @@ export class Conversation {
   }
 
   hear(ulaw: Buffer): void {
-    if (this.ended) return;
-    this.vad.push(ulaw);
-    this.recognition.write(ulaw);
-    // Each frame's level dates the end of speech and checks the silence allowance (TurnTracker).
-    this.heardMs += (ulaw.length * FRAME_MS) / FRAME_BYTES;
-    this.onTurnEvents(this.tracker.frame(rmsLevel(decodeUlaw(ulaw)), this.heardMs));
+    if (!this.ended) this.caller.hear(ulaw);
   }
 
   /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
   markPlayed(name: string): void {
     this.heard.add(name);
-    if (!this.reply && !this.tracker.speaking) this.armSilence();
+    if (!this.replies.active && !this.caller.speaking) this.armSilence();
   }
 
   end(): void {
@@ -170,92 +147,52 @@ export class Conversation {
     this.ended = true;
     clearTimeout(this.timeLimit);
     clearTimeout(this.silenceTimer);
-    this.reply?.abort.abort();
-    this.vad.close();
-    this.recognition.close();
+    this.replies.stop();
+    this.caller.close();
     this.heard.release();
   }
 
-  private onTurnEvents(events: TurnEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'speech-start') clearTimeout(this.silenceTimer);
-      if (event.type === 'barge-in') this.bargeIn();
-      if (event.type === 'end-of-turn') void this.onEndOfTurn();
-    }
-  }
-
   private bargeIn(): void {
-    const reply = this.reply;
-    if (!reply || !this.call.agent.interruptible || this.finishing) return;
-    this.interrupt(reply);
+    if (!this.call.agent.interruptible || this.finishing) return;
+    this.replies.bargeIn();
   }
 
-  /** Drops the reply's audio at the provider too, and cancels it. */
-  private interrupt(reply: Reply): void {
-    this.services.observer?.bargedIn();
-    this.session.paced.clear();
-    this.session.output.clear();
-    this.cancel(reply);
-  }
-
-  private async onEndOfTurn(): Promise<void> {
+  private async onEndOfTurn(speech: SpeechTiming): Promise<void> {
     const trace = this.services.observer?.turnEnded();
     try {
-      await this.answerTurn(trace);
+      await this.answerTurn(speech, trace);
     } finally {
       trace?.end();
     }
   }
 
-  private async answerTurn(trace: TurnTrace | undefined): Promise<void> {
+  private async answerTurn(speech: SpeechTiming, trace: TurnTrace | undefined): Promise<void> {
     const startedAt = new Date().toISOString();
     let transcript: string;
     try {
-      transcript = (await this.recognition.finish()).trim();
+      transcript = await this.caller.transcript(speech);
       trace?.recognised();
     } catch (error) {
       this.warn(error, 'Recognition failed');
       transcript = '';
     }
-    if (this.ended || this.finishing || transcript === '' || isBackchannel(transcript)) return;
+    if (this.ended || this.finishing) return;
+    // A false interruption: the reply it paused (if any) speaks on from what was not heard.
+    if (isNoTurn(transcript)) return this.replies.resume();
     // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
     // or is answered once the reply has played (the others).
-    if (this.reply && this.call.agent.interruptible) this.interrupt(this.reply);
-    else if (this.reply) await this.replied;
+    if (this.replies.active && this.call.agent.interruptible) this.replies.interrupt();
+    else if (this.replies.active) await this.replied;
     if (this.ended || this.finishing) return;
-    this.record({ role: 'callee', text: transcript, startedAt });
+    this.log.record({ role: 'callee', text: transcript, startedAt });
     this.reprompted = false;
     this.replied = this.respond(trace);
     await this.replied;
   }
 
-  /** Ends a reply: stops the model and synthesis, keeps what the callee heard of it. */
-  private cancel(reply: Reply): void {
-    reply.abort.abort();
-    this.storeReply(reply, (sentence) => this.heard.has(sentence.mark));
-  }
-
-  private startReply(name: string): Reply {
-    this.reply = {
-      name,
-      abort: new AbortController(),
-      sentences: [],
-      startedAt: new Date().toISOString(),
-    };
-    return this.reply;
-  }
-
-  /** Once every frame of the reply has gone out, stores all of it (unless it was cut off). */
-  private async finishReply(reply: Reply): Promise<void> {
-    await this.session.paced.drained();
-    if (reply.abort.signal.aborted || this.ended) return;
-    this.storeReply(reply, () => true);
-  }
-
   private async respond(trace?: TurnTrace): Promise<void> {
-    const reply = this.startReply(`reply-${++this.replies}`);
-    reply.trace = trace;
-    const { signal } = reply.abort;
+    const reply = this.replies.start(`reply-${++this.replyCount}`, trace);
+    const { signal } = reply;
     const tools: ChatToolCall[] = [];
     try {
       const { organizationId, agent, contact } = this.call;
@@ -264,22 +201,22 @@ export class Conversation {
         // After a refused transfer the tool is withheld: the model must not promise it again.
         this.transferRefused ? { ...agent, transferNumber: null } : agent,
         contact,
-        this.history,
+        this.log.history,
       );
       const splitter = new SentenceSplitter();
       for await (const event of this.services.chat.stream({ ...request, signal })) {
         if (signal.aborted) return;
         if (event.kind === 'text') {
           trace?.modelStarted();
-          await this.say(reply, splitter.push(event.text));
+          await this.replies.say(reply, splitter.push(event.text));
         }
         if (event.kind === 'tool-call') tools.push(event.call);
       }
-      await this.say(reply, splitter.flush());
+      await this.replies.say(reply, splitter.flush());
     } catch (error) {
       if (signal.aborted || this.ended) return;
       this.warn(error, 'Reply failed');
-      await this.say(reply, [APOLOGY]).catch(() => undefined);
+      await this.replies.say(reply, [APOLOGY]).catch(() => undefined);
     }
     if (signal.aborted || this.ended) return;
     const names = new Set(tools.map((tool) => tool.function.name));
@@ -288,9 +225,8 @@ export class Conversation {
       this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
-    await this.finishReply(reply);
-    if (signal.aborted || this.ended) return;
-    if (names.has(TurnTool.RecordOptOut)) await this.sayAndHangUp(OPT_OUT_CONFIRMATION);
+    if (!(await this.replies.finish(reply)) || this.ended) return;
+    if (names.has(TurnTool.RecordOptOut)) await this.lines.last(OPT_OUT_CONFIRMATION);
     else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
     else if (transfer) await this.transfer(reply, transfer);
   }
@@ -308,25 +244,7 @@ export class Conversation {
     if (this.ended) return;
     this.transferRefused = true;
     this.finishing = false;
-    await this.sayAside(TRANSFER_FAILED, 'transfer-refused');
-  }
-
-  /** Words of the agent's own outside a reply, stored as a turn; `mark` follows them. */
-  private async sayAside(text: string, mark: string): Promise<void> {
-    await this.session.speak(text, new AbortController().signal);
-    this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
-    this.session.paced.mark(mark);
-  }
-
-  private async say(reply: Reply, sentences: string[]): Promise<void> {
-    for (const text of sentences) {
-      if (reply.abort.signal.aborted) return;
-      await this.session.speak(text, reply.abort.signal, () => reply.trace?.firstAudio());
-      if (reply.abort.signal.aborted) return;
-      const mark = `${reply.name}-${reply.sentences.length + 1}`;
-      reply.sentences.push({ text, mark });
-      this.session.paced.mark(mark);
-    }
+    await this.lines.aside(TRANSFER_FAILED, 'transfer-refused');
   }
 
   private armSilence(): void {
@@ -337,14 +255,14 @@ export class Conversation {
 
   /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
   private async onSilence(): Promise<void> {
-    if (this.ended || this.finishing || this.reply || this.tracker.speaking) return;
+    if (this.ended || this.finishing || this.replies.active || this.caller.speaking) return;
     if (this.reprompted) {
       this.finishing = true;
-      return this.sayAndHangUp(SILENT_GOODBYE);
+      return this.lines.last(SILENT_GOODBYE);
     }
     this.reprompted = true;
     try {
-      await this.sayAside(STILL_THERE, 'still-there');
+      await this.lines.aside(STILL_THERE, 'still-there');
     } catch (error) {
       // Runs off a timer: a throw here would be an unhandled rejection that ends the process
       // (every call on it). Unheard, the re-prompt does not count; the next silence says goodbye.
@@ -358,8 +276,8 @@ export class Conversation {
     if (this.ended || this.finishing) return;
     this.finishing = true;
     clearTimeout(this.silenceTimer);
-    if (this.reply) this.interrupt(this.reply);
-    await this.sayAndHangUp(TIME_UP);
+    this.replies.interrupt();
+    await this.lines.last(TIME_UP);
   }
 
   private async recordOptOut(): Promise<void> {
@@ -368,39 +286,6 @@ export class Conversation {
     } catch (error) {
       this.warn(error, 'Recording the opt-out failed');
     }
-  }
-
-  /**
-   * Last words nobody may interrupt, then the end of the call, which comes even when the words
-   * cannot be synthesized (also called off timers, where a throw would end the process).
-   */
-  private async sayAndHangUp(text: string): Promise<void> {
-    try {
-      await this.session.speak(text, new AbortController().signal);
-      this.record({ role: 'agent', text, startedAt: new Date().toISOString() });
-      await this.session.paced.drained();
-    } catch (error) {
-      this.warn(error, 'Last words failed');
-    }
-    await this.session.hangUp();
-  }
-
-  private storeReply(reply: Reply, kept: (sentence: Reply['sentences'][number]) => boolean): void {
-    if (this.reply === reply) this.reply = undefined;
-    const text = reply.sentences
-      .filter(kept)
-      .map((sentence) => sentence.text)
-      .join(' ');
-    if (text !== '') this.record({ role: 'agent', text, startedAt: reply.startedAt });
-  }
-
-  private record(turn: PhoneLogTurn): void {
-    this.history.push({ role: turn.role, text: turn.text });
-    this.storing = this.storing
-      .then(() =>
-        this.services.turns.appendTurn(this.call.organizationId, this.call.phoneLogId, turn),
-      )
-      .catch((error: unknown) => this.warn(error, 'Storing a turn failed'));
   }
 
   private warn(error: unknown, message: string): void {

@@ -1,14 +1,23 @@
 /**
+ * Where the caller's speech lay in a turn, in ms of audio written to the recognition stream
+ * since it was opened (the clock the VAD stamps its windows with: both see every frame).
+ */
+export interface SpeechTiming {
+  startedAtMs: number;
+  endedAtMs: number;
+}
+
+/**
  * Speech recognition for one call. Audio goes in as it arrives; `finish` is called when the
  * session's end-of-turn detection says the caller stopped, and resolves the transcript of what
  * was said since the previous finish ('' for nothing recognisable). Batch engines (offline,
- * OpenAI-compatible) buffer the utterance and transcribe on finish; streaming ones (Deepgram)
- * send audio as it comes and finalise on finish.
+ * OpenAI-compatible) buffer the audio and, told where the speech lay, transcribe only that
+ * with a short pre-roll; streaming ones (Deepgram) send audio as it comes and finalise on finish.
  */
 export interface RecognitionStream {
   /** 20 ms of caller audio, μ-law 8 kHz. */
   write(ulaw: Buffer): void;
-  finish(signal?: AbortSignal): Promise<string>;
+  finish(signal?: AbortSignal, speech?: SpeechTiming): Promise<string>;
   /** Drops buffered audio without transcribing it (the turn was a false start). */
   reset(): void;
   close(): void;

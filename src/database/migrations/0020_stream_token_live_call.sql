@@ -1,0 +1,1 @@
+ALTER TABLE "stream_tokens" ADD COLUMN "live_call_id" text;

@@ -1,0 +1,121 @@
+import type { PacedStream } from '../audio/paced-stream';
+import type { MediaOutput } from '../media/media-stream';
+import type { HeardMarks } from './heard-marks';
+import { type QueuedSentence, Reply } from './reply';
+import type { TurnObserver, TurnTrace } from './voice-turn-observer';
+
+/** What speaking a reply needs of the call session. */
+export interface ReplyOutput {
+  paced: PacedStream;
+  output: Pick<MediaOutput, 'clear'>;
+  /**
+   * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
+   * when its first audio is queued.
+   */
+  speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void>;
+}
+
+/**
+ * The agent's replies, one at a time, spoken sentence by sentence with a mark after each, and
+ * what the caller's speech does to them. Barge-in drops the reply's audio at once and pauses
+ * it: a caller turn that turns out to be nothing (no words, a backchannel) resumes it from the
+ * first sentence the caller did not hear (its mark never came back); a real turn cancels it,
+ * and the stored agent turn keeps only the sentences heard.
+ */
+export class Replies {
+  private current: Reply | undefined;
+
+  constructor(
+    private readonly session: ReplyOutput,
+    private readonly heard: HeardMarks,
+    /** Stores the agent's turn: what the caller heard of `reply`. */
+    private readonly store: (reply: Reply, text: string) => void,
+    private readonly observer?: TurnObserver,
+  ) {}
+
+  /** The reply in progress (maybe paused), if any. */
+  get active(): Reply | undefined {
+    return this.current;
+  }
+
+  start(name: string, trace?: TurnTrace): Reply {
+    this.current = new Reply(name, trace);
+    return this.current;
+  }
+
+  /**
+   * Speaks `sentences` after those still to say, each followed by its mark; while the reply is
+   * paused it waits for the verdict. Resolves once all are queued, or the reply was cancelled.
+   */
+  async say(reply: Reply, sentences: string[]): Promise<void> {
+    reply.unsaid.push(...sentences);
+    while (reply.unsaid.length > 0) {
+      if (!(await reply.proceed())) return;
+      const text = reply.unsaid[0];
+      const signal = reply.sentenceSignal();
+      await this.session.speak(text, signal, () => reply.trace?.firstAudio());
+      if (reply.cancelled) return;
+      // Paused mid-sentence: it stays to be said again if the reply resumes.
+      if (signal.aborted) continue;
+      reply.unsaid.shift();
+      this.session.paced.mark(reply.queued(text).mark);
+    }
+  }
+
+  /**
+   * Once every frame of the reply has gone out, stores all of it; `endMark` follows its last
+   * sentence. A pause meanwhile waits for the verdict (and says the unheard part again). False
+   * when the reply was cancelled instead.
+   */
+  async finish(reply: Reply, endMark?: string): Promise<boolean> {
+    for (;;) {
+      if (reply.cancelled) return false;
+      if (endMark) this.session.paced.mark(endMark);
+      await this.session.paced.drained();
+      if (!reply.paused && reply.unsaid.length === 0 && !reply.cancelled) break;
+      await this.say(reply, []);
+    }
+    this.done(reply, () => true);
+    return true;
+  }
+
+  /** The caller talks over the reply: its audio is dropped and it waits for the verdict. */
+  bargeIn(): void {
+    const reply = this.current;
+    if (!reply || reply.paused || reply.cancelled) return;
+    this.clear();
+    reply.pauseAt((mark) => this.heard.has(mark));
+  }
+
+  /** The caller's turn was nothing (no words, a backchannel): a paused reply speaks on. */
+  resume(): void {
+    this.current?.resume();
+  }
+
+  /** Stops the reply for good (its audio too, unless a pause dropped it); keeps what was heard. */
+  interrupt(): void {
+    const reply = this.current;
+    if (!reply) return;
+    if (!reply.paused) this.clear();
+    reply.cancel();
+    this.done(reply, (sentence) => this.heard.has(sentence.mark));
+  }
+
+  /** The call ended: the reply stops, nothing more is stored. */
+  stop(): void {
+    this.current?.cancel();
+    this.current = undefined;
+  }
+
+  private clear(): void {
+    this.observer?.bargedIn();
+    this.session.paced.clear();
+    this.session.output.clear();
+  }
+
+  private done(reply: Reply, kept: (sentence: QueuedSentence) => boolean): void {
+    if (this.current === reply) this.current = undefined;
+    const text = reply.text(kept);
+    if (text !== '') this.store(reply, text);
+  }
+}

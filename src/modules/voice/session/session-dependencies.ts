@@ -1,0 +1,25 @@
+import type { PinoLogger } from 'nestjs-pino';
+import type { OutboundPacer } from '../audio/outbound-pacer';
+import type { StreamTokens } from '../media/stream-tokens';
+import type { TextToSpeech } from '../speech/speech-engines';
+import type { CallContexts } from './call-contexts';
+import type { CallSignals } from './call-signals';
+import type { CallTransfers } from './call-transfers';
+import type { ConversationServices } from './conversation';
+
+/** What a call session is given: built once by CallSessions, faked in the session's unit tests. */
+export interface SessionDependencies {
+  tokens: StreamTokens;
+  calls: CallContexts;
+  tts: TextToSpeech;
+  /** The process-wide timer that sends every call's audio in real time. */
+  pacer: OutboundPacer;
+  /** The voice to use when the agent names none (TTS_VOICE). */
+  defaultVoice: string;
+  logger: PinoLogger;
+  /** What the conversation after the greeting needs; null: no model configured (greeting only). */
+  conversation: Omit<ConversationServices, 'logger'> | null;
+  /** Provider callbacks' news of this call (a late machine verdict, the machine's beep). */
+  signals: Pick<CallSignals, 'listen'>;
+  transfers: Pick<CallTransfers, 'transfer'>;
+}

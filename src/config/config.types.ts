@@ -121,6 +121,8 @@ export interface AppConfig {
      * with the queue's backoff between tries; at most the queue's own attempts.
      */
     sendAttempts: number;
+    /** How long processed raw webhook deliveries are kept (for replay and debugging). */
+    deliveryRetentionHours: number;
   };
   /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
   llm: {

@@ -278,6 +278,7 @@ describe('loadConfig', () => {
       verifyToken: undefined,
       templateCacheSeconds: 900,
       sendAttempts: 5,
+      deliveryRetentionHours: 72,
     });
     const config = loadConfig({
       ...server,
@@ -287,6 +288,7 @@ describe('loadConfig', () => {
       MESSAGING_VERIFY_TOKEN: 'verify',
       MESSAGING_TEMPLATE_CACHE_SECONDS: '60',
       MESSAGING_SEND_ATTEMPTS: '2',
+      MESSAGING_DELIVERY_RETENTION_HOURS: '24',
     });
     expect(config.messaging).toEqual({
       apiUrl: 'http://127.0.0.1:9004',
@@ -295,6 +297,7 @@ describe('loadConfig', () => {
       verifyToken: 'verify',
       templateCacheSeconds: 60,
       sendAttempts: 2,
+      deliveryRetentionHours: 24,
     });
     // More tries than the queue makes could never happen.
     expect(() => loadConfig({ ...server, MESSAGING_SEND_ATTEMPTS: '6' })).toThrow(ConfigError);
@@ -302,6 +305,9 @@ describe('loadConfig', () => {
       new ConfigError('MESSAGING_API_VERSION', 'must look like v23.0'),
     );
     expect(() => loadConfig({ ...server, MESSAGING_API_URL: 'ftp://graph' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...server, MESSAGING_DELIVERY_RETENTION_HOURS: '0' })).toThrow(
+      ConfigError,
+    );
   });
 
   it('reads the metrics settings: off by default, a short token refused', () => {

@@ -136,6 +136,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       verifyToken: read.raw('MESSAGING_VERIFY_TOKEN'),
       templateCacheSeconds: read.integer('MESSAGING_TEMPLATE_CACHE_SECONDS', 900, 0, 86_400),
       sendAttempts: read.integer('MESSAGING_SEND_ATTEMPTS', JOB_ATTEMPTS, 1, JOB_ATTEMPTS),
+      deliveryRetentionHours: read.integer('MESSAGING_DELIVERY_RETENTION_HOURS', 72, 1, 8_760),
     },
     llm: {
       apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),

@@ -1,110 +1,39 @@
-import { randomInt } from 'node:crypto';
-import { isNotNull, count } from 'drizzle-orm';
-import { toE164 } from '../../src/common/phone-number';
-import { Database } from '../../src/database';
-import { messagingWebhookEvents } from '../../src/modules/messaging/conversations/messaging-conversations.schema';
 import {
   ChatFake,
   GraphFake,
   hubSignature,
-  sampleTemplate,
   statusEvent,
   textMessageEvent,
   type GraphSentMessage,
 } from '../fakes';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
-import { knowledgeBaseApi } from '../support/knowledge-bases';
-import { connectBusinessNumber } from '../support/messaging';
-import { startTestApp, type TestApp } from '../support/test-app';
+import {
+  allEventsProcessed,
+  answerFromKnowledge,
+  APP_SECRET,
+  conversationLog,
+  conversationWith,
+  type ConversationDoc,
+  deliverEvent,
+  type MessageDoc,
+  newCustomer,
+  PASSAGE,
+  seedAgent,
+  startMessagingApp,
+  VERIFY_TOKEN,
+  WELCOME,
+  webhookEventCounts,
+} from '../support/messaging-agent';
+import type { TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(120_000);
 
-const APP_SECRET = 'messaging-app-secret';
-const VERIFY_TOKEN = 'verify-me-please';
-const PASSAGE = 'The Zanzibar lounge opens at 7 am on Sundays and serves mango tea.';
-const WELCOME = 'Hi! I am the Acme assistant.';
 const MISSING_ID = '65f1c0ffee0123456789abcd';
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** A customer's wa_id: the digits of a valid US mobile number, new each time. */
-function newCustomer(): string {
-  for (;;) {
-    const digits = `1415${randomInt(2_000_000, 9_999_999)}`;
-    if (toE164(digits)) return digits;
-  }
-}
-
-interface Conversation {
-  _id: string;
-  customerWaId: string;
-  needsTemplate: boolean;
-  windowOpen: boolean;
-}
-interface Message {
-  _id: string;
-  direction: string;
-  purpose: string | null;
-  text: string | null;
-  status: string;
-  error: { code: string; message: string } | null;
-  platformMessageId: string | null;
-}
-
-async function startMessagingApp(chat: ChatFake | undefined, graph: GraphFake, redis: boolean) {
-  return startTestApp({
-    redis,
-    env: {
-      MESSAGING_API_URL: graph.baseUrl,
-      MESSAGING_APP_SECRET: APP_SECRET,
-      MESSAGING_VERIFY_TOKEN: VERIFY_TOKEN,
-      MESSAGING_SEND_ATTEMPTS: '3',
-      ...(chat ? { LLM_API_URL: chat.url } : {}),
-    },
-  });
-}
-
-/** An organization with a connected number whose agent has a welcome and a knowledge base. */
-async function seedAgent(t: TestApp, graph: GraphFake, admin: RegisteredAdmin) {
-  const kb = knowledgeBaseApi(t.http, admin.token);
-  const created = await kb
-    .create({ knowledgeBaseName: 'Lounges' }, [
-      ['lounges.txt', Buffer.from(`Opening hours\n\n${PASSAGE}\n`)],
-    ])
-    .expect(201);
-  const knowledgeBaseId = created.body.data._id as string;
-  await kb.settled(knowledgeBaseId);
-  const connected = await connectBusinessNumber(t.http, graph, admin.token, [
-    sampleTemplate({ name: 'we_miss_you' }),
-    sampleTemplate({ name: 'not_yet', status: 'PENDING' }),
-  ]);
-  await t.http
-    .post('/api/messaging/save-messaging-agent')
-    .set(bearer(admin.token))
-    .send({
-      agentName: 'Concierge',
-      phoneNumberId: connected.phoneNumberId,
-      systemPrompt: 'You answer questions about our lounges.',
-      welcomeMessage: WELCOME,
-      knowledgeBase: [knowledgeBaseId],
-    })
-    .expect(201);
-  return connected;
-}
-
-/** The fake model answers with the knowledge passage it was given, if any. */
-function answerFromKnowledge(chat: ChatFake): void {
-  chat.respond = (request) => {
-    const messages = request.body.messages as { role: string; content: string }[];
-    const system = messages[0]?.content ?? '';
-    return {
-      kind: 'text',
-      pieces: system.includes('Zanzibar')
-        ? ['Good question! ', 'The Zanzibar lounge opens at 7 am ', 'on Sundays.']
-        : ['I do not know.'],
-    };
-  };
-}
+type Conversation = ConversationDoc;
+type Message = MessageDoc;
 
 describe.each([
   ['in-process queue', false],
@@ -130,52 +59,13 @@ describe.each([
     await graph?.close();
   });
 
-  const deliver = (payload: unknown, signature?: string) => {
-    const body = JSON.stringify(payload);
-    return t.http
-      .post('/api/messaging/webhook')
-      .set('content-type', 'application/json')
-      .set('x-hub-signature-256', signature ?? hubSignature(APP_SECRET, body))
-      .send(body);
-  };
+  const deliver = (payload: unknown, signature?: string) => deliverEvent(t, payload, signature);
   const sentTo = (customer: string): GraphSentMessage[] =>
     graph.sent.filter((message) => message.to === customer);
-  const eventCounts = async () => {
-    const db = t.app.get(Database).db;
-    const [all] = await db.select({ n: count() }).from(messagingWebhookEvents);
-    const [done] = await db
-      .select({ n: count() })
-      .from(messagingWebhookEvents)
-      .where(isNotNull(messagingWebhookEvents.processedAt));
-    return { all: all.n, processed: done.n };
-  };
-  const allProcessed = () =>
-    waitFor(
-      async () => {
-        const counts = await eventCounts();
-        return counts.all === counts.processed && counts;
-      },
-      { timeoutMs: 20_000, what: 'every delivery to be processed' },
-    );
-  const conversationOf = async (customer: string, as = admin.token): Promise<Conversation> => {
-    const response = await t.http
-      .get('/api/messaging/conversations')
-      .query({ limit: 100 })
-      .set(bearer(as))
-      .expect(200);
-    const found = (response.body.data.docs as Conversation[]).find(
-      (doc) => doc.customerWaId === customer,
-    );
-    if (!found) throw new Error(`no conversation with ${customer}`);
-    return found;
-  };
-  const messagesOf = async (conversationId: string): Promise<Message[]> =>
-    (
-      await t.http
-        .get(`/api/messaging/conversations/${conversationId}/messages`)
-        .set(bearer(admin.token))
-        .expect(200)
-    ).body.data as Message[];
+  const eventCounts = () => webhookEventCounts(t);
+  const allProcessed = () => allEventsProcessed(t);
+  const conversationOf = (customer: string, as = admin.token) => conversationWith(t, as, customer);
+  const messagesOf = (conversationId: string) => conversationLog(t, admin.token, conversationId);
   /** A conversation whose welcome and first reply were sent. */
   const openConversation = async (customer: string) => {
     await deliver(

@@ -44,9 +44,19 @@ export class ConversationRepliesService {
     private readonly sender: OutgoingMessageSender,
   ) {}
 
+  /**
+   * Marks the incoming message handled once this is done with it, whatever the outcome; a job
+   * lost before that is queued again by the sweeper, and this runs again without answering twice.
+   */
   async reply(organizationId: string, messageId: string, attempt: number): Promise<void> {
     const incoming = await this.messages.findById(organizationId, messageId);
-    if (incoming?.direction !== 'inbound') return;
+    if (incoming?.direction !== 'inbound' || incoming.handledAt) return;
+    await this.answerIncoming(incoming, attempt);
+    await this.messages.markHandled(organizationId, messageId, this.clock.now());
+  }
+
+  private async answerIncoming(incoming: MessagingMessageRow, attempt: number): Promise<void> {
+    const { organizationId, id: messageId } = incoming;
     const [conversation, agent] = await Promise.all([
       this.conversations.findById(organizationId, incoming.conversationId),
       this.agents.findByIntegration(organizationId, incoming.integrationId),

@@ -4,6 +4,7 @@ import { KnowledgeBasesModule } from '../../knowledge-bases/knowledge-bases.modu
 import { LlmModule } from '../../llm/llm.module';
 import { MessagingModule } from '../messaging.module';
 import { ConversationRepliesService } from './conversation-replies.service';
+import { MessageStatusesService } from './message-statuses.service';
 import { MessagingConversationsController } from './messaging-conversations.controller';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingConversationsService } from './messaging-conversations.service';
@@ -13,7 +14,10 @@ import {
   ReplyToMessageHandler,
   SendMessageHandler,
 } from './messaging-job.handlers';
+import { MessagingEarlyStatusesRepository } from './messaging-early-statuses.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
+import { MessagingSweepRepository } from './messaging-sweep.repository';
+import { MessagingSweeper } from './messaging-sweeper';
 import { MessagingWebhookEventsRepository } from './messaging-webhook-events.repository';
 import { MessagingWebhookController } from './messaging-webhook.controller';
 import { MessagingWebhookService } from './messaging-webhook.service';
@@ -22,7 +26,8 @@ import { OutgoingMessageSender } from './outgoing-message.sender';
 /**
  * Conversations of the messaging agents: the platform's webhook (handshake, signed deliveries),
  * the agent's answers (knowledge-base passages, the chat model), sending with retries, and the
- * routes that read conversations and send a template. Its own module: it needs the knowledge
+ * routes that read conversations and send a template, and the sweeper that re-queues lost work
+ * and prunes old deliveries. Its own module: it needs the knowledge
  * bases, which themselves import MessagingModule.
  */
 @Module({
@@ -32,7 +37,10 @@ import { OutgoingMessageSender } from './outgoing-message.sender';
     MessagingWebhookEventsRepository,
     MessagingConversationsRepository,
     MessagingMessagesRepository,
+    MessagingEarlyStatusesRepository,
+    MessagingSweepRepository,
     MessagingWebhookService,
+    MessageStatusesService,
     MessagingEventsService,
     OutgoingMessageSender,
     ConversationRepliesService,
@@ -40,6 +48,7 @@ import { OutgoingMessageSender } from './outgoing-message.sender';
     ProcessMessagingEventHandler,
     ReplyToMessageHandler,
     SendMessageHandler,
+    MessagingSweeper,
   ],
 })
 export class MessagingConversationsModule {}

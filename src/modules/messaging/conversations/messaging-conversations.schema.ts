@@ -12,17 +12,30 @@ import {
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../../database/columns';
 import { organizations } from '../../organizations/organizations.schema';
 import { messagingIntegrations } from '../messaging.schema';
+import type { DeliveryStatus } from './webhook-payload';
 
 /**
  * Every signed delivery of the platform's webhook, as received: answered 200 at once and
  * processed from the queue (the job carries this row's id, never the personal data).
  */
-export const messagingWebhookEvents = pgTable('messaging_webhook_events', {
-  id: objectIdPk(),
-  payload: jsonb('payload').notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-  processedAt: timestamp('processed_at', { withTimezone: true }),
-});
+export const messagingWebhookEvents = pgTable(
+  'messaging_webhook_events',
+  {
+    id: objectIdPk(),
+    payload: jsonb('payload').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The sweeper's two questions: which lost their job, which are old enough to go.
+    index('messaging_webhook_events_unprocessed_idx')
+      .on(t.receivedAt)
+      .where(sql`${t.processedAt} IS NULL`),
+    index('messaging_webhook_events_processed_idx')
+      .on(t.processedAt)
+      .where(sql`${t.processedAt} IS NOT NULL`),
+  ],
+);
 
 /** One customer (wa_id) writing to one connected business number. */
 export const messagingConversations = pgTable(
@@ -105,6 +118,11 @@ export const messagingMessages = pgTable(
     /** Incoming: the message that started its conversation (the welcome goes first). */
     opensConversation: boolean('opens_conversation').notNull().default(false),
     sendAttempts: integer('send_attempts').notNull().default(0),
+    /**
+     * Incoming: when its reply job finished with it (answered, logged why not, or nothing to
+     * answer). Still null a while after it was stored: the job was lost, the sweeper queues it.
+     */
+    handledAt: timestamp('handled_at', { withTimezone: true }),
     /** Incoming: the platform's timestamp; outgoing: when the platform accepted it. */
     platformAt: timestamp('platform_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -118,7 +136,44 @@ export const messagingMessages = pgTable(
       .on(t.replyToId, t.purpose)
       .where(sql`${t.replyToId} IS NOT NULL`),
     index('messaging_messages_conversation_idx').on(t.conversationId, t.createdAt, t.id),
+    index('messaging_messages_unhandled_idx')
+      .on(t.createdAt)
+      .where(sql`${t.direction} = 'inbound' AND ${t.handledAt} IS NULL`),
+    index('messaging_messages_stuck_sends_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'pending' AND ${t.sendAttempts} > 0`),
   ],
 );
 
 export type MessagingMessageRow = typeof messagingMessages.$inferSelect;
+
+/**
+ * A status for a wamid none of our messages holds yet: the platform can report a message sent
+ * or delivered before our UPDATE storing its wamid commits. Kept here, and applied when the send
+ * is recorded (or by the sweeper); statuses of messages sent by others go with the retention.
+ */
+export const messagingEarlyStatuses = pgTable(
+  'messaging_early_statuses',
+  {
+    id: objectIdPk(),
+    organizationId: objectIdRef('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    integrationId: objectIdRef('integration_id')
+      .notNull()
+      .references(() => messagingIntegrations.id, { onDelete: 'cascade' }),
+    platformMessageId: text('platform_message_id').notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull(),
+    /** The customer's wa_id, for a failed status saying the number is undeliverable. */
+    recipientId: text('recipient_id').notNull(),
+    errorCode: integer('error_code'),
+    errorMessage: text('error_message'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('messaging_early_statuses_key').on(t.integrationId, t.platformMessageId, t.status),
+    index('messaging_early_statuses_received_idx').on(t.receivedAt),
+  ],
+);
+
+export type MessagingEarlyStatusRow = typeof messagingEarlyStatuses.$inferSelect;

@@ -7,13 +7,8 @@ import type { MessagingIntegrationRow } from '../messaging.schema';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
 import { MessagingWebhookEventsRepository } from './messaging-webhook-events.repository';
-import { OutgoingMessageSender } from './outgoing-message.sender';
-import { type IncomingMessage, type IncomingStatus, parseDelivery } from './webhook-payload';
-
-/** The platform's code for "not on the platform / cannot receive". */
-const UNDELIVERABLE = 131026;
-/** The platform's code for "outside the 24-hour window: send a template". */
-const NEEDS_TEMPLATE = 131047;
+import { MessageStatusesService } from './message-statuses.service';
+import { type IncomingMessage, parseDelivery } from './webhook-payload';
 
 /**
  * Processes one stored webhook delivery (the ProcessMessagingEvent job). Each message and status
@@ -33,7 +28,7 @@ export class MessagingEventsService {
     private readonly integrations: MessagingIntegrationsRepository,
     private readonly conversations: MessagingConversationsRepository,
     private readonly messages: MessagingMessagesRepository,
-    private readonly sender: OutgoingMessageSender,
+    private readonly statuses: MessageStatusesService,
   ) {}
 
   /**
@@ -70,7 +65,8 @@ export class MessagingEventsService {
     }
     for (const status of statuses) {
       const integration = await route(status.phoneNumberId);
-      if (integration) await this.applyStatus(integration, status);
+      if (integration)
+        await this.statuses.apply(integration.organizationId, integration.id, status);
     }
     await this.events.markProcessed(eventId, this.clock.now());
   }
@@ -102,30 +98,5 @@ export class MessagingEventsService {
         { jobId: `messaging-reply-${stored.id}` },
       );
     });
-  }
-
-  /** Statuses only move up (sent < delivered < read; failed wins); see applyStatus. */
-  private async applyStatus(
-    integration: MessagingIntegrationRow,
-    status: IncomingStatus,
-  ): Promise<void> {
-    const { organizationId } = integration;
-    const error = status.error
-      ? { code: String(status.error.code), message: status.error.message }
-      : undefined;
-    const conversationId = await this.messages.applyStatus(
-      organizationId,
-      integration.id,
-      status.id,
-      status.status,
-      error,
-    );
-    if (status.status !== 'failed') return;
-    if (status.error?.code === UNDELIVERABLE && status.recipientId !== '') {
-      await this.sender.markUndeliverable(organizationId, status.recipientId, UNDELIVERABLE);
-    }
-    if (status.error?.code === NEEDS_TEMPLATE && conversationId) {
-      await this.conversations.setNeedsTemplate(organizationId, conversationId, true);
-    }
   }
 }

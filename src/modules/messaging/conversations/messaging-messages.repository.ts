@@ -98,6 +98,34 @@ export class MessagingMessagesRepository {
     return row;
   }
 
+  /** Our message holding the platform's wamid, if any yet. */
+  async findOutboundByPlatformId(
+    organizationId: string,
+    integrationId: string,
+    platformMessageId: string,
+  ): Promise<Pick<MessagingMessageRow, 'id' | 'conversationId'> | undefined> {
+    const [row] = await this.database.db
+      .select({ id: messagingMessages.id, conversationId: messagingMessages.conversationId })
+      .from(messagingMessages)
+      .where(
+        and(
+          eq(messagingMessages.organizationId, organizationId),
+          eq(messagingMessages.integrationId, integrationId),
+          eq(messagingMessages.platformMessageId, platformMessageId),
+          eq(messagingMessages.direction, 'outbound'),
+        ),
+      );
+    return row;
+  }
+
+  /** The reply job is done with an incoming message (the sweeper leaves it alone). */
+  async markHandled(organizationId: string, id: string, at: Date): Promise<void> {
+    await this.database.db
+      .update(messagingMessages)
+      .set({ handledAt: at })
+      .where(inOrganization(organizationId, id));
+  }
+
   /**
    * The latest `limit` lines up to `until` (that message included), oldest first: what the
    * customer wrote, and what of ours reached them.

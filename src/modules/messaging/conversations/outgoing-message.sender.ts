@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
-import { toE164 } from '../../../common/phone-number';
+import { describeUnknown } from '../../../common/describe-error';
 import { type AppConfig, InjectConfig } from '../../../config';
 import { JobName, JobQueue } from '../../../queue';
 import { JOB_RETRY_POLICY, type JobRetryPolicy } from '../../../queue/jobs';
@@ -9,8 +9,8 @@ import { GraphError } from '../graph/graph-error';
 import type { GraphOutgoingMessage } from '../graph/graph.types';
 import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
 import { MessagingIntegrationsService } from '../messaging-integrations.service';
-import { MessagingNumbersRepository } from '../messaging-numbers.repository';
 import { isWindowOpen, OUTSIDE_WINDOW } from './customer-window';
+import { MessageStatusesService } from './message-statuses.service';
 import type { MessagingMessageRow } from './messaging-conversations.schema';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
@@ -44,7 +44,7 @@ export class OutgoingMessageSender {
     private readonly conversations: MessagingConversationsRepository,
     private readonly integrations: MessagingIntegrationsRepository,
     private readonly connected: MessagingIntegrationsService,
-    private readonly numbers: MessagingNumbersRepository,
+    private readonly statuses: MessageStatusesService,
   ) {
     this.maxSends = config.messaging.sendAttempts;
   }
@@ -72,7 +72,8 @@ export class OutgoingMessageSender {
   async retry(organizationId: string, messageId: string, jobAttempt: number): Promise<void> {
     const message = await this.messages.findById(organizationId, messageId);
     if (message?.status !== 'pending') return;
-    const last = jobAttempt + 1 >= this.maxSends || jobAttempt >= this.policy.attempts;
+    // Counted on the message: a retry the sweeper queued again starts a new job.
+    const last = message.sendAttempts + 1 >= this.maxSends || jobAttempt >= this.policy.attempts;
     if ((await this.attempt(message, last)) === 'retry') {
       throw new Error('Messaging platform unavailable: the message will be sent again');
     }
@@ -102,6 +103,7 @@ export class OutgoingMessageSender {
       );
       await this.messages.markSent(organizationId, id, platformId, this.clock.now());
       await this.conversations.touch(organizationId, conversation.id);
+      await this.settleEarlyStatuses(message, platformId);
       return 'sent';
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;
@@ -118,7 +120,11 @@ export class OutgoingMessageSender {
       if (error.kind === 'needs_template') {
         await this.conversations.setNeedsTemplate(organizationId, conversation.id, true);
       } else if (error.kind === 'undeliverable') {
-        await this.markUndeliverable(organizationId, conversation.customerWaId, error.code);
+        await this.statuses.markUndeliverable(
+          organizationId,
+          conversation.customerWaId,
+          error.code,
+        );
       } else {
         await this.connected.noteRefusal(integration, error);
       }
@@ -126,9 +132,16 @@ export class OutgoingMessageSender {
     }
   }
 
-  async markUndeliverable(organizationId: string, waId: string, code = 131026): Promise<void> {
-    const number = toE164(waId) ?? `+${waId.replace(/\D/g, '')}`;
-    await this.numbers.markUndeliverable(organizationId, number, code, this.clock.now());
+  /** Statuses the platform reported before the wamid was stored; the sweeper retries a failure. */
+  private async settleEarlyStatuses(message: MessagingMessageRow, platformId: string) {
+    try {
+      await this.statuses.settle(message.organizationId, message.integrationId, platformId);
+    } catch (error) {
+      this.logger.warn(
+        { messageId: message.id, ...describeUnknown(error) },
+        'Early statuses not applied yet',
+      );
+    }
   }
 }
 

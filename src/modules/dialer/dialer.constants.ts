@@ -25,6 +25,12 @@ export const ALIVE_RECHECK_SECONDS = 60;
 /** Expired leases reconciled per recovery pass. */
 export const RECOVERY_BATCH = 100;
 
+/**
+ * Provider lookups of a recovery pass in flight at once. One after another, 100 lookups of a
+ * slow provider (each up to its 10 s request timeout) held the scheduler's pass for minutes.
+ */
+export const RECOVERY_CONCURRENCY = 8;
+
 /** Due records read per batch and tick beyond its free capacity (DNC and window skips). */
 export const CLAIM_LOOKAHEAD = 50;
 

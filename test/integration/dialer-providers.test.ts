@@ -54,6 +54,12 @@ describe('dialer through each provider', () => {
       const call = plivo.call(log.providerCallId!);
       expect(call.answerUrl).toContain(`call=${log.id}`);
       expect(call.hangupUrl).toContain(`call=${log.id}`);
+      // Asynchronous detection: the verdict is posted to the call's status URL.
+      expect(call.params).toMatchObject({
+        machine_detection: 'true',
+        machine_detection_url: call.hangupUrl,
+        machine_detection_method: 'POST',
+      });
     }
     await plivo.advanceCall(logs[0].providerCallId!, 'ringing');
     await plivo.advanceCall(logs[0].providerCallId!, 'in-progress');

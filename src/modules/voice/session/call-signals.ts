@@ -7,8 +7,8 @@ import { InjectRedis } from '../../../redis/redis.module';
 
 /**
  * What a provider callback tells the live session of its call: answering-machine detection said
- * `machine` after the call was answered (Telnyx, Twilio async AMD), or the provider heard the
- * machine's greeting end in its beep.
+ * `machine` after the call was answered (Telnyx, Plivo's asynchronous detection), or the
+ * provider heard the machine's greeting end in its beep.
  */
 export type CallSignal = 'machine' | 'greeting-ended';
 

@@ -59,10 +59,13 @@ export const PLACEMENT_CONCURRENCY = 32;
 export const PLACEMENT_WAIT_MS = 2_000;
 
 /**
- * Placement results written at once: a tick's placements answer together, and their writes must
- * leave the pool (10 connections) to the rest of the process.
+ * Placement-result transactions at once: a tick's placements answer together, and their writes
+ * must leave the pool (10 connections) to the rest of the process.
  */
 export const PLACEMENT_WRITE_CONCURRENCY = 4;
+
+/** Placement results written in one transaction at most (CallPlacement, group commit). */
+export const PLACEMENT_WRITE_BATCH = 16;
 
 /** Tries of a placement's result write: the call exists at the provider, so losing it costs. */
 export const PLACEMENT_WRITE_ATTEMPTS = 3;

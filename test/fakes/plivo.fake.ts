@@ -322,18 +322,16 @@ export class PlivoFake extends HttpFake {
         : outcome === 'completed'
           ? ['ringing', 'in-progress', 'completed']
           : ['ringing', outcome];
-    // Synchronous machine detection (no machine_detection_url) says on the answer request what
-    // picked up: a person. Asynchronous detection posts only when it hears a machine.
+    // What picked up is a person: synchronous detection (no machine_detection_url) says so on
+    // the answer request, asynchronous detection posts its verdict right after the answer.
     const params = this.call(id).params;
-    const detection =
-      field(params, 'machine_detection') === 'true' && !field(params, 'machine_detection_url');
+    const detection = field(params, 'machine_detection') === 'true';
+    const async = detection && field(params, 'machine_detection_url') !== undefined;
     for (const step of steps) {
       if (step === 'completed') await this.converse('provider_one', id);
-      await this.advanceCall(
-        id,
-        step,
-        step === 'in-progress' && detection ? { Machine: 'false' } : {},
-      );
+      const sync = step === 'in-progress' && detection && !async;
+      await this.advanceCall(id, step, sync ? { Machine: 'false' } : {});
+      if (step === 'in-progress' && async) await this.detectMachine(id, false);
     }
   }
 

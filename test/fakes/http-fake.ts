@@ -63,6 +63,15 @@ interface Fault {
   flood?: boolean;
   /** Never answer (an outage: the client runs into its timeout); closed with the server. */
   stall?: boolean;
+  /** Answer as usual, this much later (a slow provider); the handle counts them in flight. */
+  delay?: { ms: number; handle: SlowRequests };
+}
+
+/** What `delayNext` returns: how many of its slow requests were ever answered at once. */
+export interface SlowRequests {
+  inFlight: number;
+  peak: number;
+  answered: number;
 }
 
 /** How a callback is signed, for tests of the receiver's rejection paths. */
@@ -268,6 +277,16 @@ export abstract class HttpFake {
     this.faults.push({ remaining: count, status: 0, match, stall: true });
   }
 
+  /**
+   * The next `count` matching requests are answered as usual but `ms` later; the handle tells
+   * how many of them were in flight at once (what a client's concurrency limit allows).
+   */
+  delayNext(count: number, ms: number, match?: FaultMatch): SlowRequests {
+    const handle: SlowRequests = { inFlight: 0, peak: 0, answered: 0 };
+    this.faults.push({ remaining: count, status: 0, match, delay: { ms, handle } });
+    return handle;
+  }
+
   /** Resolves once every automatic run started so far has sent its last callback. */
   async settled(): Promise<void> {
     while (this.autoRuns.size > 0) await Promise.all([...this.autoRuns]);
@@ -393,8 +412,28 @@ export abstract class HttpFake {
       if (fault.remaining === 0) this.faults.splice(this.faults.indexOf(fault), 1);
       if (fault.flood) return 'flood';
       if (fault.stall) return 'stall';
+      if (fault.delay) return this.answerLate(req, fault.delay);
       return this.errorResponse(fault.status, fault.message, fault.retryAfterSeconds);
     }
+    return this.routed(req);
+  }
+
+  private async answerLate(
+    req: RecordedRequest,
+    { ms, handle }: NonNullable<Fault['delay']>,
+  ): Promise<FakeResponse | undefined> {
+    handle.inFlight += 1;
+    handle.peak = Math.max(handle.peak, handle.inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return await this.routed(req);
+    } finally {
+      handle.inFlight -= 1;
+      handle.answered += 1;
+    }
+  }
+
+  private async routed(req: RecordedRequest): Promise<FakeResponse | undefined> {
     let pathMatched = false;
     for (const route of this.routes) {
       const match = route.pattern.exec(req.path);

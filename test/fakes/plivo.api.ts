@@ -246,6 +246,14 @@ function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeR
   const hangupUrl = field(body, 'hangup_url') || answerUrl;
   if (![answerUrl, ringUrl ?? answerUrl, hangupUrl].every(isHttpUrl))
     return plivoError(400, 'invalid callback url');
+  const detection = field(body, 'machine_detection');
+  if (detection !== undefined && !['true', 'hangup'].includes(detection))
+    return plivoError(400, 'machine_detection must be true or hangup');
+  const detectionUrl = field(body, 'machine_detection_url');
+  if (detectionUrl !== undefined && !isHttpUrl(detectionUrl))
+    return plivoError(400, 'invalid machine_detection_url');
+  if (field(body, 'machine_detection_method') && !method(field(body, 'machine_detection_method')))
+    return plivoError(400, 'machine_detection_method must be GET or POST');
   const answerMethod = method(field(body, 'answer_method'));
   const ringMethod = method(field(body, 'ring_method'));
   const hangupMethod = method(field(body, 'hangup_method'));

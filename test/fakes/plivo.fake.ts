@@ -204,6 +204,35 @@ export class PlivoFake extends HttpFake {
   }
 
   /**
+   * Asynchronous machine detection (`machine_detection_url` given when the call was placed):
+   * Plivo answers the call at once and, once it has decided, posts its verdict there, V3-signed
+   * as every callback: the call's identifiers, `Machine=true|false`, `IfMachine`, and
+   * `Event=MachineDetection` with `CallStatus=in-progress`.
+   */
+  async detectMachine(id: string, machine: boolean, options: DeliveryOptions = {}) {
+    const call = this.call(id);
+    const url = field(call.params, 'machine_detection_url');
+    if (!url) throw new Error(`Plivo call ${id} was placed without a machine_detection_url`);
+    if (!call.answeredAt || call.endedAt) throw new Error(`Plivo call ${id} is not answered`);
+    const params: FormBody = {
+      From: call.from,
+      To: call.to,
+      Machine: String(machine),
+      RequestUUID: call.requestUuid,
+      ALegRequestUUID: call.requestUuid,
+      CallUUID: call.callUuid,
+      ALegUUID: call.callUuid,
+      IfMachine: field(call.params, 'machine_detection') === 'hangup' ? 'hangup' : 'continue',
+      Direction: 'outbound',
+      Event: 'MachineDetection',
+      CallStatus: 'in-progress',
+    };
+    const method = field(call.params, 'machine_detection_method') === 'GET' ? 'GET' : 'POST';
+    const sent: Sent = { kind: 'status', event: 'machine-detection', url, params, method };
+    return (await this.send(call, sent, options)).status;
+  }
+
+  /**
    * What Plivo does after a transfer of the A leg (`POST Call/{uuid}/` with `aleg_url`): fetches
    * the leg's new XML from aleg_url, V3-signed, and keeps the reply in `transferFetch`.
    */
@@ -293,15 +322,16 @@ export class PlivoFake extends HttpFake {
         : outcome === 'completed'
           ? ['ringing', 'in-progress', 'completed']
           : ['ringing', outcome];
-    // Asked for machine detection, Plivo says on the answer request what picked up: a person.
-    const detection = field(this.call(id).params, 'machine_detection') === 'true';
+    // What picked up is a person: synchronous detection (no machine_detection_url) says so on
+    // the answer request, asynchronous detection posts its verdict right after the answer.
+    const params = this.call(id).params;
+    const detection = field(params, 'machine_detection') === 'true';
+    const async = detection && field(params, 'machine_detection_url') !== undefined;
     for (const step of steps) {
       if (step === 'completed') await this.converse('provider_one', id);
-      await this.advanceCall(
-        id,
-        step,
-        step === 'in-progress' && detection ? { Machine: 'false' } : {},
-      );
+      const sync = step === 'in-progress' && detection && !async;
+      await this.advanceCall(id, step, sync ? { Machine: 'false' } : {});
+      if (step === 'in-progress' && async) await this.detectMachine(id, false);
     }
   }
 

@@ -1,3 +1,4 @@
+import { DialerScheduler } from '../../src/modules/dialer/dialer-scheduler';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
 import { DialerHarness, randomE164, TestClock } from '../support/dialer-harness';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -53,6 +54,12 @@ describe('dialer through each provider', () => {
       const call = plivo.call(log.providerCallId!);
       expect(call.answerUrl).toContain(`call=${log.id}`);
       expect(call.hangupUrl).toContain(`call=${log.id}`);
+      // Asynchronous detection: the verdict is posted to the call's status URL.
+      expect(call.params).toMatchObject({
+        machine_detection: 'true',
+        machine_detection_url: call.hangupUrl,
+        machine_detection_method: 'POST',
+      });
     }
     await plivo.advanceCall(logs[0].providerCallId!, 'ringing');
     await plivo.advanceCall(logs[0].providerCallId!, 'in-progress');
@@ -117,5 +124,27 @@ describe('dialer through each provider', () => {
     expect(ended).toMatchObject({ callStatus: 'failed', endedReason: 'reconciled' });
     expect(alive.callStatus).toBe('queued');
     expect(telnyx.calls.filter((call) => call.connectionId === app.id)).toHaveLength(2);
+  });
+
+  it('recovery asks the provider about expired leases 8 at a time, not one after another', async () => {
+    // Three organizations of 8 calls each (10 live calls per organization, 1 call/s per number).
+    const placed: string[] = [];
+    for (let org = 0; org < 3; org += 1) {
+      const h = await new DialerHarness(t, twilio).organization();
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i += 1) ids.push((await h.number()).id);
+      const { batch } = await h.batch(8, { callingNumbers: ids });
+      await h.tick();
+      const logs = await h.logs(batch.id);
+      expect(logs.map((log) => log.providerCallId)).toEqual(logs.map(() => expect.any(String)));
+      placed.push(...logs.map((log) => log.providerCallId!));
+    }
+    // Each lookup answers 300 ms late; the calls are still queued at the fake: alive.
+    const slow = twilio.delayNext(placed.length, 300, { method: 'GET', path: /\/Calls\/CA/ });
+    clock.advance(lease);
+    const report = await t.app.get(DialerScheduler).tick();
+    expect(report.recovery.alive).toBeGreaterThanOrEqual(placed.length);
+    expect(slow.answered).toBe(placed.length);
+    expect(slow.peak).toBe(8);
   });
 });

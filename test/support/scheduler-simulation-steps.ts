@@ -28,48 +28,60 @@ export interface LiveAttempt {
   batchId: string;
 }
 
+/** Attempts of one batch ended in one transaction: one commit and one counter write for all. */
+const ENDINGS_PER_TRANSACTION = 40;
+/** Transactions of different batches at once (the pool has 10 connections). */
+const BATCHES_AT_ONCE = 6;
+
 /**
- * Ends each live attempt with a seeded outcome, as a final callback would, a few at a time.
- * The outcomes are drawn in the order given (fixed, so the same attempts get the same outcomes
- * run after run); the endings are made across batches in turn, as callbacks of several
- * campaigns arrive, rather than batch after batch.
+ * Ends each live attempt with a seeded outcome, as final callbacks would, through the dialer's
+ * ending path (AttemptEndings in a transaction holding the attempt's lock). The outcomes are
+ * drawn in the order given (fixed, so the same attempts get the same outcomes run after run).
+ * Each batch's attempts are ended in transactions of up to ENDINGS_PER_TRANSACTION, one after
+ * another, while other batches end theirs at the same time: no two transactions want the same
+ * batch's counter rows, and a transaction writes them once for all its endings.
  */
 export async function endAll(t: TestApp, live: LiveAttempt[], random: () => number, endedAt: Date) {
   const database = t.app.get(Database);
   const attempts = t.app.get(AttemptsRepository);
   const endings = t.app.get(AttemptEndings);
-  const gate = new Semaphore(8);
+  const gate = new Semaphore(BATCHES_AT_ONCE);
   const outcomes = new Map(live.map(({ id }) => [id, pick(random())]));
+  const end = async (id: string) => {
+    const attempt = await attempts.lock(id);
+    if (!attempt) return;
+    const status = outcomes.get(id)!;
+    await endings.end(attempt, {
+      status,
+      endedReason: 'simulation',
+      failureReason: status === 'busy' ? 'busy' : 'unknown',
+      durationSeconds: status === 'completed' ? CALL_SECONDS : 0,
+      endedAt,
+    });
+  };
   await Promise.all(
-    acrossBatches(live).map(({ id }) =>
-      gate.run(() =>
-        database.transaction(async () => {
-          const attempt = await attempts.lock(id);
-          if (!attempt) return;
-          const status = outcomes.get(id)!;
-          await endings.end(attempt, {
-            status,
-            endedReason: 'simulation',
-            failureReason: status === 'busy' ? 'busy' : 'unknown',
-            durationSeconds: status === 'completed' ? CALL_SECONDS : 0,
-            endedAt,
-          });
-        }),
-      ),
-    ),
+    [...byBatch(live).values()].map(async (ids) => {
+      for (let i = 0; i < ids.length; i += ENDINGS_PER_TRANSACTION) {
+        const chunk = ids.slice(i, i + ENDINGS_PER_TRANSACTION);
+        await gate.run(() =>
+          database.transaction(async () => {
+            for (const id of chunk) await end(id);
+          }),
+        );
+      }
+    }),
   );
 }
 
-/** The first of each batch, then the second of each, and so on. */
-function acrossBatches(live: LiveAttempt[]): LiveAttempt[] {
-  const byBatch = new Map<string, LiveAttempt[]>();
-  for (const attempt of live)
-    byBatch.set(attempt.batchId, [...(byBatch.get(attempt.batchId) ?? []), attempt]);
-  const queues = [...byBatch.values()];
-  const ordered: LiveAttempt[] = [];
-  for (let i = 0; ordered.length < live.length; i += 1)
-    for (const queue of queues) if (i < queue.length) ordered.push(queue[i]);
-  return ordered;
+/** Each batch's attempt ids, in the order given. */
+function byBatch(live: LiveAttempt[]): Map<string, string[]> {
+  const batches = new Map<string, string[]>();
+  for (const { id, batchId } of live) {
+    const ids = batches.get(batchId);
+    if (ids) ids.push(id);
+    else batches.set(batchId, [id]);
+  }
+  return batches;
 }
 
 function pick(roll: number): AttemptEnd['status'] {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
 import { phoneLogs } from '../call-records/call-records.schema';
@@ -44,22 +44,17 @@ export class AttemptRecoveryRepository {
       provider_call_id: string | null;
       phone_id: string | null;
     }>(result);
-    const out: ExpiredAttempt[] = [];
-    for (const row of rows) {
-      const [phone] = row.phone_id
-        ? await this.database.db
-            .select()
-            .from(phoneNumbers)
-            .where(eq(phoneNumbers.id, row.phone_id))
-        : [];
-      out.push({
-        id: row.id,
-        organizationId: row.organization_id,
-        providerCallId: row.provider_call_id,
-        phone: phone ?? null,
-      });
-    }
-    return out;
+    const phoneIds = [...new Set(rows.flatMap((row) => (row.phone_id ? [row.phone_id] : [])))];
+    const phones = phoneIds.length
+      ? await this.database.db.select().from(phoneNumbers).where(inArray(phoneNumbers.id, phoneIds))
+      : [];
+    const byId = new Map(phones.map((phone) => [phone.id, phone]));
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      providerCallId: row.provider_call_id,
+      phone: (row.phone_id && byId.get(row.phone_id)) || null,
+    }));
   }
 
   /** A leased attempt's lease moves (still alive at the provider: check again later). */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
+import { Semaphore } from '../../common/semaphore';
 import { Database } from '../../database';
 import { PhoneCredentials } from '../phones/phone-credentials';
 import { ProviderError } from '../telephony/provider-error';
@@ -9,7 +10,12 @@ import type { ProviderCallState } from '../telephony/telephony.types';
 import { type AttemptEnd, AttemptEndings } from './attempt-endings';
 import { AttemptRecoveryRepository, type ExpiredAttempt } from './attempt-recovery.repository';
 import { AttemptsRepository } from './attempts.repository';
-import { ALIVE_RECHECK_SECONDS, RECOVERY_BATCH, RECOVERY_LEASE_SECONDS } from './dialer.constants';
+import {
+  ALIVE_RECHECK_SECONDS,
+  RECOVERY_BATCH,
+  RECOVERY_CONCURRENCY,
+  RECOVERY_LEASE_SECONDS,
+} from './dialer.constants';
 import { isFinal } from './progress-rules';
 
 export interface RecoveryReport {
@@ -52,7 +58,12 @@ export class AttemptRecovery {
       new Date(now.getTime() + RECOVERY_LEASE_SECONDS * 1000),
       RECOVERY_BATCH,
     );
-    for (const attempt of expired) report[await this.recover(attempt)] += 1;
+    // Each provider lookup may take its full timeout: a few at a time, not one after another.
+    const gate = new Semaphore(RECOVERY_CONCURRENCY);
+    const outcomes = await Promise.all(
+      expired.map((attempt) => gate.run(() => this.recover(attempt))),
+    );
+    for (const outcome of outcomes) report[outcome] += 1;
     return report;
   }
 

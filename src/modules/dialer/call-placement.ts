@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { describeUnknown } from '../../common/describe-error';
+import { MicroBatcher } from '../../common/micro-batcher';
 import { Semaphore } from '../../common/semaphore';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
@@ -18,11 +19,17 @@ import { isFinal } from './progress-rules';
 import {
   LEASE_MARGIN_SECONDS,
   PLACEMENT_WRITE_ATTEMPTS,
+  PLACEMENT_WRITE_BATCH,
   PLACEMENT_WRITE_CONCURRENCY,
   RING_TIMEOUT_SECONDS,
 } from './dialer.constants';
 
 export type PlacementResult = 'placed' | 'refused' | 'unknown';
+
+interface PlacedCall {
+  claim: Claim;
+  providerCallId: string;
+}
 
 /**
  * Places one claimed attempt with its provider, after the claim committed, exactly once: a
@@ -35,6 +42,15 @@ export type PlacementResult = 'placed' | 'refused' | 'unknown';
 export class CallPlacement {
   private readonly logger = new Logger('CallPlacement');
   private readonly writes = new Semaphore(PLACEMENT_WRITE_CONCURRENCY);
+  /**
+   * Placements answer together (a tick's claims go out at once): their results are written a
+   * few per transaction, so one commit (one WAL flush) serves several calls. Each resolves to
+   * its own error, if any (see writePlaced).
+   */
+  private readonly placedWrites = new MicroBatcher<PlacedCall, Error | undefined>(
+    (calls) => this.writePlaced(calls),
+    { maxSize: PLACEMENT_WRITE_BATCH, maxWaitMs: 2, maxConcurrent: PLACEMENT_WRITE_CONCURRENCY },
+  );
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -89,7 +105,7 @@ export class CallPlacement {
       return 'unknown';
     }
     this.metrics.callsPlaced.inc({ integration: phone.integration });
-    await this.writes.run(() => this.recordPlaced(claim, providerCallId));
+    await this.recordPlaced({ claim, providerCallId });
     return 'placed';
   }
 
@@ -98,40 +114,66 @@ export class CallPlacement {
    * dropped connection). If all fail the lease expires with no id, and recovery ends the
    * attempt `placement_unknown` (the callbacks, which name the phone log, still reach it).
    */
-  private async recordPlaced(claim: Claim, providerCallId: string): Promise<void> {
+  private async recordPlaced(call: PlacedCall): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.placed(claim, providerCallId);
-      } catch (error) {
-        if (attempt >= PLACEMENT_WRITE_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-      }
+      const error = await this.placedWrites.add(call);
+      if (!error) return;
+      if (attempt >= PLACEMENT_WRITE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
 
-  private placed(claim: Claim, providerCallId: string): Promise<void> {
-    return this.database.transaction(async () => {
-      const attempt = await this.attempts.lock(claim.phoneLogId);
-      if (!attempt) return;
-      const now = this.clock.now();
-      const { log } = attempt;
-      const live = !isFinal(log.callStatus);
-      await this.logs.update(log, {
-        providerCallId,
-        ...(log.placedAt ? {} : { placedAt: now }),
-        // A final callback may have come first: then nothing is left to watch.
-        leaseExpiresAt: live
-          ? new Date(
-              now.getTime() +
-                (RING_TIMEOUT_SECONDS + claim.maxCallSeconds + LEASE_MARGIN_SECONDS) * 1000,
-            )
-          : null,
+  /**
+   * One transaction for all, phone logs locked in id order (as every writer of several takes
+   * them); if it fails, each on its own, so one bad write does not fail its neighbours.
+   * Answers each call's error (undefined: written).
+   */
+  private async writePlaced(calls: PlacedCall[]): Promise<Array<Error | undefined>> {
+    const ordered = [...calls].sort((a, b) => (a.claim.phoneLogId < b.claim.phoneLogId ? -1 : 1));
+    try {
+      await this.database.transaction(async () => {
+        for (const call of ordered) await this.placed(call);
       });
-      // call.started once: whoever (this or the first callback) finds placed_at still null.
-      if (!log.placedAt) {
-        await this.events.started(attempt, claim.phone.integration);
-      }
+      return calls.map(() => undefined);
+    } catch (error) {
+      if (calls.length === 1) return [asError(error)];
+    }
+    const errors: Array<Error | undefined> = [];
+    for (const call of calls) {
+      errors.push(
+        await this.database
+          .transaction(() => this.placed(call))
+          .then(
+            () => undefined,
+            (error: unknown) => asError(error),
+          ),
+      );
+    }
+    return errors;
+  }
+
+  /** Inside the caller's transaction. */
+  private async placed({ claim, providerCallId }: PlacedCall): Promise<void> {
+    const attempt = await this.attempts.lock(claim.phoneLogId);
+    if (!attempt) return;
+    const now = this.clock.now();
+    const { log } = attempt;
+    const live = !isFinal(log.callStatus);
+    await this.logs.update(log, {
+      providerCallId,
+      ...(log.placedAt ? {} : { placedAt: now }),
+      // A final callback may have come first: then nothing is left to watch.
+      leaseExpiresAt: live
+        ? new Date(
+            now.getTime() +
+              (RING_TIMEOUT_SECONDS + claim.maxCallSeconds + LEASE_MARGIN_SECONDS) * 1000,
+          )
+        : null,
     });
+    // call.started once: whoever (this or the first callback) finds placed_at still null.
+    if (!log.placedAt) {
+      await this.events.started(attempt, claim.phone.integration);
+    }
   }
 
   private refused(claim: Claim, error: ProviderError): Promise<void> {
@@ -152,3 +194,6 @@ export class CallPlacement {
     });
   }
 }
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));

@@ -25,6 +25,12 @@ export const ALIVE_RECHECK_SECONDS = 60;
 /** Expired leases reconciled per recovery pass. */
 export const RECOVERY_BATCH = 100;
 
+/**
+ * Provider lookups of a recovery pass in flight at once. One after another, 100 lookups of a
+ * slow provider (each up to its 10 s request timeout) held the scheduler's pass for minutes.
+ */
+export const RECOVERY_CONCURRENCY = 8;
+
 /** Due records read per batch and tick beyond its free capacity (DNC and window skips). */
 export const CLAIM_LOOKAHEAD = 50;
 
@@ -53,10 +59,13 @@ export const PLACEMENT_CONCURRENCY = 32;
 export const PLACEMENT_WAIT_MS = 2_000;
 
 /**
- * Placement results written at once: a tick's placements answer together, and their writes must
- * leave the pool (10 connections) to the rest of the process.
+ * Placement-result transactions at once: a tick's placements answer together, and their writes
+ * must leave the pool (10 connections) to the rest of the process.
  */
 export const PLACEMENT_WRITE_CONCURRENCY = 4;
+
+/** Placement results written in one transaction at most (CallPlacement, group commit). */
+export const PLACEMENT_WRITE_BATCH = 16;
 
 /** Tries of a placement's result write: the call exists at the provider, so losing it costs. */
 export const PLACEMENT_WRITE_ATTEMPTS = 3;

@@ -9,7 +9,7 @@ export function twilioAnsweredBy(value: string | null | undefined): AmdVerdict |
   return 'unknown';
 }
 
-/** Plivo's synchronous machine detection adds `Machine=true|false` to the answer request. */
+/** Plivo's `Machine=true|false`: on its asynchronous verdict (Event=MachineDetection) or an answer. */
 export function plivoAnsweredBy(value: string | undefined): AmdVerdict | undefined {
   if (value === 'true') return 'machine';
   if (value === 'false') return 'human';

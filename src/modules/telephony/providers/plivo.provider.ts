@@ -206,9 +206,17 @@ export class PlivoProvider implements TelephonyProvider {
         hangup_method: 'POST',
         ring_timeout: input.ringTimeoutSeconds,
         time_limit: input.timeLimitSeconds,
-        // Synchronous detection: the answer request carries Machine=true|false. Recording is
-        // asked for in the answer XML (<Record>), where its callback URL is given.
-        machine_detection: input.machineDetection ? 'true' : undefined,
+        // Asynchronous detection: the call is answered at once and Plivo posts its verdict
+        // (Event=MachineDetection, Machine=true|false) to the status URL; a machine heard after
+        // the stream started switches the live session to voicemail (CallSignals). Recording
+        // is asked for in the answer XML (<Record>), where its callback URL is given.
+        ...(input.machineDetection
+          ? {
+              machine_detection: 'true',
+              machine_detection_url: input.urls.statusUrl,
+              machine_detection_method: 'POST',
+            }
+          : {}),
       },
     });
     return { providerCallId: body.request_uuid };

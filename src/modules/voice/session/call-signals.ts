@@ -7,9 +7,9 @@ import { InjectRedis } from '../../../redis/redis.module';
 
 /**
  * What a provider callback tells the live session of its call: answering-machine detection said
- * `machine` after the call was answered (Telnyx, Twilio async AMD), or the provider heard the
- * machine's greeting end in its beep; or how the new leg of a transfer went (Telnyx dials it
- * after accepting the command): answered, or ended without answering.
+ * `machine` after the call was answered (Telnyx, Plivo's asynchronous detection, Twilio async AMD),
+ * or the provider heard the machine's greeting end in its beep; or how the new leg of a transfer
+ * went (Telnyx dials it after accepting the command): answered, or ended without answering.
  */
 export type CallSignal = 'machine' | 'greeting-ended' | 'transfer-answered' | 'transfer-failed';
 

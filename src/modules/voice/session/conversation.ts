@@ -65,8 +65,8 @@ type Agent = NonNullable<CallContext['agent']>;
 
 /**
  * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
- * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
- * is stored and answered: the model's reply is split into sentences, each synthesized and
+ * the recogniser; a caller turn (CallerTurns: words that stop mid-sentence wait for the rest),
+ * unless empty or a backchannel, is stored and answered: the model's reply is split into sentences, each synthesized and
  * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).

@@ -167,6 +167,35 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
+  it('waits for the rest of a sentence the caller paused in, and answers both parts at once', () =>
+    eachProvider(async (provider) => {
+      const { caller, turns, requests } = await greetedCall(provider, {
+        kind: 'text',
+        pieces: ['Thank you, I have noted it.'],
+      });
+      // "my number is", a pause of a second (and eSpeak NG's own padding), then the digits.
+      const first = await caller.play(callerAudio('my-number-is'), 1_000);
+      const second = await caller.play(callerAudio('number-digits'));
+      const said = `${CALLER_UTTERANCES['my-number-is']} ${CALLER_UTTERANCES['number-digits']}`;
+      const stored = await waitFor(async () => ((await turns()).length === 3 ? turns() : false), {
+        timeoutMs: 10_000,
+        what: 'the reply stored',
+      });
+      expect(stored.slice(1)).toEqual([
+        { role: 'callee', text: said },
+        { role: 'agent', text: 'Thank you, I have noted it.' },
+      ]);
+      expect(requests()).toHaveLength(1);
+      expect(requests()[0].body.messages).toEqual(
+        expect.arrayContaining([{ role: 'user', content: said }]),
+      );
+      // Not a frame of the agent from the first word to the last: no reply to "my number is".
+      const during = caller.frames.filter((f) => f.at > first.startedAt && f.at <= second.endedAt);
+      expect(during).toHaveLength(0);
+      expect(caller.frames.at(-1)!.at).toBeGreaterThan(second.endedAt);
+      caller.close();
+    }));
+
   it('clears the reply within 600 ms when the caller barges in, and stores only what was heard', async () => {
     const metrics = voice.t.app.get(SwitchboardMetrics);
     const count = async (metric: {

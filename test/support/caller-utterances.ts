@@ -13,6 +13,8 @@ export const CALLER_UTTERANCES = {
   'uh-huh': 'uh-huh',
   'hello-world': 'hello world',
   'call-back': 'can you call me back tomorrow morning',
+  'my-number-is': 'my number is',
+  'number-digits': 'five five five one two one two',
 } as const;
 
 export type CallerUtterance = keyof typeof CALLER_UTTERANCES;

@@ -20,6 +20,8 @@ export interface DeepgramStream {
 export class DeepgramFake extends WebSocketFake {
   readonly streams: DeepgramStream[] = [];
   transcripts: string[] = [];
+  /** The interim result's words. */
+  interim = 'interim words';
 
   constructor(private readonly apiKey: string) {
     super();
@@ -42,7 +44,7 @@ export class DeepgramFake extends WebSocketFake {
         stream.audioBytes += data.length;
         if (!interimSent && stream.audioBytes >= 8000) {
           interimSent = true;
-          ws.send(results('interim words', { is_final: false }));
+          ws.send(results(this.interim, { is_final: false }));
         }
         return;
       }

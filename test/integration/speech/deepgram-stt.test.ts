@@ -47,6 +47,21 @@ describe('Deepgram streaming recognition against a fake Deepgram', () => {
     expect(seen.controls).toEqual(['Finalize', 'CloseStream']);
   });
 
+  it("reports the utterance's interim words as they come, for the session to judge", async () => {
+    fake.interim = 'my number is';
+    fake.transcripts = ['my number is five five five'];
+    const stream = engine().open({ language: 'en-US' });
+    const heard: string[] = [];
+    stream.onWords!((words) => heard.push(words));
+    for (const frame of frames(60)) stream.write(frame);
+    await waitFor(() => heard.length > 0, { what: 'the interim words' });
+    expect(heard).toEqual(['my number is']);
+    await expect(stream.finish()).resolves.toBe('my number is five five five');
+    // The final that answers Finalize is the turn's, not words under way.
+    expect(heard).toEqual(['my number is']);
+    stream.close();
+  });
+
   it('finishes each turn with its own words, and an empty turn without asking', async () => {
     fake.transcripts = ['yes', 'no thank you'];
     const stream = engine().open({ language: 'en-US' });

@@ -79,6 +79,7 @@ function harness(options: {
   echo?: boolean;
   /** Synthesis of these texts fails (the speech service is down). */
   unspeakable?: string[];
+  unfinishedSilenceMs?: number;
 }) {
   let hangUps = 0;
   const transfers: Array<{ to: string; reason: string | null; marks: string[] }> = [];
@@ -87,6 +88,15 @@ function harness(options: {
   let audioMs = 0;
   const transcripts: string[] = [];
   const spans: Array<SpeechTiming | undefined> = [];
+  const stt = scriptedRecognition(transcripts, spans);
+  // A streaming engine's interim words, as the test says them.
+  let interim: (words: string) => void = () => undefined;
+  const streaming = {
+    open: (options: { language: string }) => ({
+      ...stt.open(options),
+      onWords: (listener: (words: string) => void) => (interim = listener),
+    }),
+  };
   const requests: ChatRequest[] = [];
   const stored: PhoneLogTurn[] = [];
   const spoken: string[] = [];
@@ -129,7 +139,7 @@ function harness(options: {
           return { push: () => undefined, close: () => undefined };
         },
       } as unknown as Pick<VoiceActivityDetector, 'open'>,
-      stt: scriptedRecognition(transcripts, spans),
+      stt: streaming,
       chat,
       prompts: {
         buildRequest: (_org, agent, _contact, turns) => {
@@ -167,7 +177,10 @@ function harness(options: {
         return Promise.resolve(options.transfer ?? true);
       },
     },
-    { silenceMs: options.silenceMs ?? 60_000 },
+    {
+      silenceMs: options.silenceMs ?? 60_000,
+      unfinishedSilenceMs: options.unfinishedSilenceMs ?? 60_000,
+    },
   );
   /** The caller says `transcript`: speech windows for `speechMs`, then enough silence. */
   const utter = (transcript: string, speechMs = 600, silenceMs = 600) => {
@@ -175,8 +188,14 @@ function harness(options: {
     for (let at = 0; at < speechMs; at += 32) listener(0.9, (audioMs += 32));
     for (let at = 0; at < silenceMs; at += 32) listener(0.05, (audioMs += 32));
   };
+  /** Speech windows for `speechMs` (the default) or silence, with no end of utterance. */
+  const windows = (ms: number, probability = 0.9) => {
+    for (let at = 0; at < ms; at += 32) listener(probability, (audioMs += 32));
+  };
   const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
   return {
+    windows,
+    interim: (words: string) => interim(words),
     transferNumbers,
     transfers,
     hangUps: () => hangUps,
@@ -345,6 +364,95 @@ describe('Conversation', () => {
       'agent: Sure.',
     ]);
     h.conversation.end();
+  });
+
+  describe('a caller who stops mid-sentence', () => {
+    const NUMBER = 'my number is five five five one two one two';
+    /** The transcripts are taken and judged: nothing is left to happen but timers. */
+    const judged = async (h: ReturnType<typeof harness>) => {
+      await until(() => h.transcripts.length === 0, 'the words to be recognised');
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    };
+
+    it('is not answered until the rest comes; one request holds both parts', async () => {
+      const h = harness({ replies: [text('Thanks.')] });
+      h.utter('my number is', 600, 1_000);
+      await judged(h);
+      expect(h.requests).toHaveLength(0);
+      h.utter('five five five one two one two');
+      await until(() => h.stored.length === 2, 'the reply');
+      expect(h.requests).toHaveLength(1);
+      expect(h.requests[0].messages.map((m) => m.content)).toEqual([NUMBER]);
+      expect(h.roles()).toEqual([`callee: ${NUMBER}`, 'agent: Thanks.']);
+      h.conversation.end();
+    });
+
+    it('is answered with the words held once the allowance runs out in silence', async () => {
+      // The end of turn came after 512 ms of silence: 488 ms of the allowance are left.
+      const h = harness({ replies: [text('Go on.')], unfinishedSilenceMs: 1_000 });
+      const stopped = Date.now();
+      h.utter('My number is');
+      await judged(h);
+      expect(h.requests).toHaveLength(0);
+      await until(() => h.requests.length === 1, 'the reply to the held words');
+      expect(Date.now() - stopped).toBeGreaterThanOrEqual(400);
+      expect(h.requests[0].messages.map((m) => m.content)).toEqual(['My number is']);
+      h.conversation.end();
+    });
+
+    it('keeps the words held through a noise, and no silence re-prompt talks over them', async () => {
+      const h = harness({ replies: [text('Go on.')], silenceMs: 40, unfinishedSilenceMs: 1_000 });
+      await h.conversation.greet('Hello!');
+      h.utter('my address is');
+      await judged(h);
+      h.utter('', 300);
+      await judged(h);
+      // A mark echoed while the words are held (the agent's audio done) arms no re-prompt.
+      h.conversation.markPlayed(GREETING_MARK);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(h.spoken).toEqual(['Hello!']);
+      await until(() => h.stored.length === 3, 'the reply to the held words');
+      expect(h.roles()).toEqual(['agent: Hello!', 'callee: my address is', 'agent: Go on.']);
+      h.conversation.end();
+    });
+
+    it('stops the reply it barged in on, and the next words finish the turn', async () => {
+      const h = harness({
+        replies: [text('We open at nine. We close at five. On Sundays we rest.'), text('Sure.')],
+        sentenceMs: 300,
+      });
+      h.utter('When are you open?');
+      await until(() => h.marks.includes('reply-1-1'), 'the first sentence played');
+      h.utter('but the', 600);
+      await until(() => h.stored.length === 2, 'the reply cut to what was heard');
+      expect(h.cleared).toHaveLength(1);
+      expect(h.requests).toHaveLength(1);
+      h.utter('shop on Main Street?');
+      await until(() => h.stored.length === 4, 'the answer');
+      expect(h.roles()).toEqual([
+        'callee: When are you open?',
+        'agent: We open at nine.',
+        'callee: but the shop on Main Street?',
+        'agent: Sure.',
+      ]);
+      h.conversation.end();
+    });
+
+    it("waits out the pause within one turn when a streaming engine's interim words are unfinished", async () => {
+      const h = harness({ replies: [text('Thanks.')], unfinishedSilenceMs: 3_000 });
+      h.windows(600);
+      h.interim('my number is');
+      h.windows(1_000, 0.05);
+      expect(h.spans).toHaveLength(0);
+      h.transcripts.push(NUMBER);
+      h.windows(600);
+      h.interim(NUMBER);
+      h.windows(600, 0.05);
+      await until(() => h.stored.length === 2, 'the reply');
+      expect(h.spans).toEqual([{ startedAtMs: 0, endedAtMs: 2_240 }]);
+      expect(h.requests[0].messages.map((m) => m.content)).toEqual([NUMBER]);
+      h.conversation.end();
+    });
   });
 
   describe('the greeting', () => {

@@ -4,8 +4,8 @@ import type { PhoneLogsRepository } from '../../call-records/phone-logs.reposito
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
-import type { SpeechTiming, SpeechToText } from '../speech/speech-engines';
-import { CallerTurns } from './caller-turns';
+import type { SpeechToText } from '../speech/speech-engines';
+import { type CallerTurn, CallerTurns } from './caller-turns';
 import type { CallContext } from './call-contexts';
 import {
   APOLOGY,
@@ -29,6 +29,8 @@ import { toolReason, TurnTool } from './turn-tools';
 export interface ConversationTiming {
   /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
   silenceMs: number;
+  /** How long a caller who stopped mid-sentence ("my number is…") may pause (TurnTracker's default). */
+  unfinishedSilenceMs?: number;
 }
 
 export const DEFAULT_TIMING: ConversationTiming = { silenceMs: 8_000 };
@@ -63,8 +65,8 @@ type Agent = NonNullable<CallContext['agent']>;
 
 /**
  * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
- * the recogniser; at the end of a caller turn the transcript (unless empty or a backchannel)
- * is stored and answered: the model's reply is split into sentences, each synthesized and
+ * the recogniser; a caller turn (CallerTurns: words that stop mid-sentence wait for the rest),
+ * unless empty or a backchannel, is stored and answered: the model's reply is split into sentences, each synthesized and
  * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
  * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
  * reply to play), and the next reply answers both turns (the conversation holds them).
@@ -100,11 +102,18 @@ export class Conversation {
       this.warn(error, 'Storing a turn failed'),
     );
     this.lines = new AgentLines(session, this.log, (error, message) => this.warn(error, message));
-    this.caller = new CallerTurns(services, call.agent.language, {
-      speechStarted: () => clearTimeout(this.silenceTimer),
-      bargeIn: () => this.bargeIn(),
-      endOfTurn: (speech) => void this.onEndOfTurn(speech),
-    });
+    this.caller = new CallerTurns(
+      services,
+      call.agent.language,
+      {
+        speechStarted: () => clearTimeout(this.silenceTimer),
+        bargeIn: () => this.bargeIn(),
+        turn: (turn) => void this.answerTurn(turn),
+        holding: () => this.interruptReply(),
+        recognitionFailed: (error) => this.warn(error, 'Recognition failed'),
+      },
+      timing.unfinishedSilenceMs,
+    );
     this.replies = new Replies(
       session,
       this.heard,
@@ -157,37 +166,29 @@ export class Conversation {
     this.replies.bargeIn();
   }
 
-  private async onEndOfTurn(speech: SpeechTiming): Promise<void> {
-    const trace = this.services.observer?.turnEnded();
+  private async answerTurn({ words, startedAt, trace }: CallerTurn): Promise<void> {
     try {
-      await this.answerTurn(speech, trace);
+      if (this.ended || this.finishing) return;
+      // A false interruption: the reply it paused (if any) speaks on from what was not heard.
+      if (isNoTurn(words)) return this.replies.resume();
+      // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
+      // or is answered once the reply has played (the others).
+      if (!this.interruptReply() && this.replies.active) await this.replied;
+      if (this.ended || this.finishing) return;
+      this.log.record({ role: 'callee', text: words, startedAt });
+      this.reprompted = false;
+      this.replied = this.respond(trace);
+      await this.replied;
     } finally {
       trace?.end();
     }
   }
 
-  private async answerTurn(speech: SpeechTiming, trace: TurnTrace | undefined): Promise<void> {
-    const startedAt = new Date().toISOString();
-    let transcript: string;
-    try {
-      transcript = await this.caller.transcript(speech);
-      trace?.recognised();
-    } catch (error) {
-      this.warn(error, 'Recognition failed');
-      transcript = '';
-    }
-    if (this.ended || this.finishing) return;
-    // A false interruption: the reply it paused (if any) speaks on from what was not heard.
-    if (isNoTurn(transcript)) return this.replies.resume();
-    // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
-    // or is answered once the reply has played (the others).
-    if (this.replies.active && this.call.agent.interruptible) this.replies.interrupt();
-    else if (this.replies.active) await this.replied;
-    if (this.ended || this.finishing) return;
-    this.log.record({ role: 'callee', text: transcript, startedAt });
-    this.reprompted = false;
-    this.replied = this.respond(trace);
-    await this.replied;
+  /** The caller said words over the reply: an interruptible agent stops it. */
+  private interruptReply(): boolean {
+    if (!this.replies.active || !this.call.agent.interruptible || this.finishing) return false;
+    this.replies.interrupt();
+    return true;
   }
 
   private async respond(trace?: TurnTrace): Promise<void> {
@@ -249,13 +250,15 @@ export class Conversation {
 
   private armSilence(): void {
     clearTimeout(this.silenceTimer);
-    if (this.ended || this.finishing) return;
+    // Held words are a turn still coming: their reply, not a re-prompt, follows the silence.
+    if (this.ended || this.finishing || this.caller.holding) return;
     this.silenceTimer = setTimeout(() => void this.onSilence(), this.timing.silenceMs);
   }
 
   /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
   private async onSilence(): Promise<void> {
-    if (this.ended || this.finishing || this.replies.active || this.caller.speaking) return;
+    if (this.ended || this.finishing || this.replies.active) return;
+    if (this.caller.speaking || this.caller.holding) return;
     if (this.reprompted) {
       this.finishing = true;
       return this.lines.last(SILENT_GOODBYE);

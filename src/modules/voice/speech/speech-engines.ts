@@ -18,6 +18,12 @@ export interface RecognitionStream {
   /** 20 ms of caller audio, μ-law 8 kHz. */
   write(ulaw: Buffer): void;
   finish(signal?: AbortSignal, speech?: SpeechTiming): Promise<string>;
+  /**
+   * Streaming engines (Deepgram): `listener` gets the words of the utterance so far each time
+   * the engine revises them (interim results), so the session can judge a sentence unfinished
+   * before its end of turn. Batch engines hear nothing until `finish` and leave this out.
+   */
+  onWords?(listener: (words: string) => void): void;
   /** Drops buffered audio without transcribing it (the turn was a false start). */
   reset(): void;
   close(): void;

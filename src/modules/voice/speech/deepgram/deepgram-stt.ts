@@ -42,6 +42,9 @@ class DeepgramRecognitionStream implements RecognitionStream {
   private readonly opened: Promise<void>;
   private failure: SpeechServiceError | undefined;
   private finals: string[] = [];
+  /** The words of the segment under way, revised by each interim result. */
+  private interim = '';
+  private wordsListener: ((words: string) => void) | undefined;
   private audioSinceFinish = false;
   private lastSentAt = Date.now();
   private readonly keepAlive: NodeJS.Timeout;
@@ -96,8 +99,13 @@ class DeepgramRecognitionStream implements RecognitionStream {
     return this.takeTranscript();
   }
 
+  onWords(listener: (words: string) => void): void {
+    this.wordsListener = listener;
+  }
+
   reset(): void {
     this.finals = [];
+    this.interim = '';
   }
 
   close(): void {
@@ -117,15 +125,24 @@ class DeepgramRecognitionStream implements RecognitionStream {
     } catch {
       return;
     }
-    if (message.type !== 'Results' || !message.is_final) return;
-    const transcript = message.channel?.alternatives?.[0]?.transcript?.trim();
-    if (transcript) this.finals.push(transcript);
-    if (message.from_finalize) this.onFinalized?.();
+    if (message.type !== 'Results') return;
+    const transcript = message.channel?.alternatives?.[0]?.transcript?.trim() ?? '';
+    if (message.is_final) {
+      if (transcript) this.finals.push(transcript);
+      this.interim = '';
+    } else {
+      this.interim = transcript;
+    }
+    if (message.from_finalize) {
+      this.onFinalized?.();
+      return;
+    }
+    this.wordsListener?.([...this.finals, this.interim].filter(Boolean).join(' '));
   }
 
   private takeTranscript(): string {
     const transcript = this.finals.join(' ');
-    this.finals = [];
+    this.reset();
     return transcript;
   }
 

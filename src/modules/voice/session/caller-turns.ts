@@ -131,13 +131,16 @@ export class CallerTurns {
         },
       );
     this.pending += 1;
-    this.judged = this.judged.then(async () => {
-      const said = await words;
-      this.pending -= 1;
-      trace?.recognised();
-      const silentMs = event.atMs - event.speechEndedAtMs + (Date.now() - endedAt);
-      this.judge({ words: said, startedAt, trace }, this.unfinishedSilenceMs - silentMs);
-    });
+    this.judged = this.judged
+      .then(async () => {
+        const said = await words;
+        this.pending -= 1;
+        trace?.recognised();
+        const silentMs = event.atMs - event.speechEndedAtMs + (Date.now() - endedAt);
+        this.judge({ words: said, startedAt, trace }, this.unfinishedSilenceMs - silentMs);
+      })
+      // One failed judgement must not stop the chain: every later turn waits on it.
+      .catch((error: unknown) => this.listener.recognitionFailed(error));
   }
 
   /** `leftMs`: what is left of the unfinished allowance after this utterance's end of speech. */

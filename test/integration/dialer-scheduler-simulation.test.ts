@@ -21,13 +21,13 @@ import type { TestApp } from '../support/test-app';
  */
 jest.setTimeout(600_000);
 
-// CI runs 2,000 contacts (~1 min). 10,000 took 4.6 min here at load 1-1.5 (1.04 ms per claim
-// decision under jest, 0.66 in the benchmark) but more than this file's 10 min at load 9-13
-// (docs/benchmarks.md). Endings are now made a batch's 40 at a time in one transaction and
-// placements written with one commit for several (2,000 contacts: 33 s -> 26 s in the bench at
-// load 5-6), short of the ~3x that 10,000 in CI would need. The rules-level simulation runs
-// 10,000 in CI; `npm run bench:dialer-scheduler` any size. The test prints `phaseSeconds`.
-// SCHEDULER_SIM_CONTACTS=500 while iterating.
+// CI runs 2,000 contacts (~1 min). 10,000 under jest: 248 s at load 3-5 before, 168 s at load
+// 1.7-1.9 (2026-11-28: tick 69 s, ending 86 s) since the simulation vacuums and analyzes as
+// autovacuum would and listDialing probes the due index; the bench (no jest) 10,000 in ~100 s
+// (tick 48, end 49) at load 1.5. No statement of the ending path is slow any more (3 over
+// 3 ms at 10,000): an ending is ~7 statements, ~2.5 ms of round trips, about 19,500 of them.
+// The rules-level simulation runs 10,000 in CI; `npm run bench:dialer-scheduler` any size.
+// The test prints `phaseSeconds`. SCHEDULER_SIM_CONTACTS=500 while iterating.
 const CONTACTS = Number(process.env.SCHEDULER_SIM_CONTACTS ?? 2_000);
 const DST_CHANGE = new Date('2026-11-01T06:00:00Z');
 

@@ -50,6 +50,10 @@ export const callRecords = pgTable(
     index('call_records_due_idx')
       .on(t.batchId, t.nextAttemptAt.nullsFirst())
       .where(sql`status = 'pending'`),
+    // Whether a batch has anything left (its completion): small, only the open records.
+    index('call_records_open_idx')
+      .on(t.batchId)
+      .where(sql`status IN ('pending', 'in_progress')`),
   ],
 );
 

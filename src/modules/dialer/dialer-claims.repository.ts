@@ -113,11 +113,14 @@ export class DialerClaimsRepository {
         and(
           eq(batches.queueStatus, 'active'),
           not(batches.isDeleted),
-          // Something due to claim, or nothing left at all (the batch is then completed).
-          sql`(EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id}
-                AND ${callRecords.status} = 'pending'
-                AND (${callRecords.nextAttemptAt} IS NULL
-                  OR ${callRecords.nextAttemptAt} <= ${now.toISOString()}::timestamptz))
+          // Something due to claim, or nothing left at all (the batch is then completed). The
+          // batch's first pending record in the due index's order decides the first: an
+          // EXISTS over `IS NULL OR <= now` was planned as a scan of call_records, whole when
+          // nothing was due.
+          sql`(EXISTS (SELECT 1 FROM (SELECT ${callRecords.nextAttemptAt} AS at FROM ${callRecords}
+                  WHERE ${callRecords.batchId} = ${batches.id} AND ${callRecords.status} = 'pending'
+                  ORDER BY ${callRecords.nextAttemptAt} ASC NULLS FIRST LIMIT 1) due
+                WHERE due.at IS NULL OR due.at <= ${now.toISOString()}::timestamptz)
               OR (NOT EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id}
                   AND ${callRecords.status} IN ('pending', 'in_progress'))
                 AND EXISTS (SELECT 1 FROM ${callRecords} WHERE ${callRecords.batchId} = ${batches.id})))`,

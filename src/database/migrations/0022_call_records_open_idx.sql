@@ -1,0 +1,1 @@
+CREATE INDEX "call_records_open_idx" ON "call_records" USING btree ("batch_id") WHERE status IN ('pending', 'in_progress');

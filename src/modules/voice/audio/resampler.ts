@@ -29,7 +29,7 @@ export class Resampler {
     // Normalised to the input rate; 0.95 keeps the transition band below the new Nyquist.
     this.cutoff = 0.95 * Math.min(1, toRate / fromRate) * 0.5;
     this.halfTaps = Math.ceil(zeroCrossings / (2 * this.cutoff));
-    this.kernel = windowedSinc(this.cutoff, this.halfTaps);
+    this.kernel = kernelFor(this.cutoff, this.halfTaps);
     // Start with silence before the first sample, so the first output aligns with input 0.
     this.buffer = new Float32Array(4 * this.halfTaps);
     this.held = this.halfTaps;
@@ -85,6 +85,19 @@ export class Resampler {
 }
 
 const TABLE_STEPS = 256;
+
+/** Kernels by cutoff and width: each synthesis and each call's detector makes a Resampler. */
+const kernels = new Map<string, Float32Array>();
+
+function kernelFor(cutoff: number, halfTaps: number): Float32Array {
+  const key = `${cutoff}/${halfTaps}`;
+  let kernel = kernels.get(key);
+  if (!kernel) {
+    kernel = windowedSinc(cutoff, halfTaps);
+    kernels.set(key, kernel);
+  }
+  return kernel;
+}
 
 function windowedSinc(cutoff: number, halfTaps: number): Float32Array {
   const table = new Float32Array(2 * halfTaps * TABLE_STEPS + 1);

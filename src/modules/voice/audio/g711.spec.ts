@@ -1,4 +1,22 @@
-import { alawToUlaw, decodeAlaw, decodeUlaw, encodeUlaw } from './g711';
+import {
+  alawToUlaw,
+  decodeAlaw,
+  decodeUlaw,
+  decodeUlawInto,
+  encodeUlaw,
+  ulawRmsLevel,
+} from './g711';
+import { rmsLevel } from './speech-span';
+
+/** The segment search of the G.711 reference encoder, which the lookup table must reproduce. */
+function referenceUlaw(sample: number): number {
+  const sign = sample < 0 ? 0x80 : 0;
+  let magnitude = Math.min(Math.abs(sample), 32635) + 0x84;
+  let exponent = 7;
+  for (let mask = 0x4000; (magnitude & mask) === 0 && exponent > 0; mask >>= 1) exponent--;
+  magnitude = sign | (exponent << 4) | ((magnitude >> (exponent + 3)) & 0x0f);
+  return ~magnitude & 0xff;
+}
 
 describe('G.711', () => {
   it('decodes the μ-law reference points', () => {
@@ -30,5 +48,25 @@ describe('G.711', () => {
     linear.forEach((s, i) =>
       expect(Math.abs(viaUlaw[i] - s)).toBeLessThanOrEqual(Math.abs(s) / 16 + 8),
     );
+  });
+
+  it('encodes every 16-bit sample as the reference segment search does', () => {
+    const samples = Int16Array.from({ length: 65_536 }, (_, i) => i - 32_768);
+    const encoded = encodeUlaw(samples);
+    const wrong = samples.filter((s, i) => encoded[i] !== referenceUlaw(s));
+    expect(Array.from(wrong)).toEqual([]);
+  });
+
+  it('gives the level of μ-law audio without decoding it, as rmsLevel of the decoded samples', () => {
+    const ulaw = Uint8Array.from({ length: 160 }, (_, i) => (i * 37 + 11) & 0xff);
+    expect(ulawRmsLevel(ulaw)).toBe(rmsLevel(decodeUlaw(ulaw)));
+    expect(ulawRmsLevel(new Uint8Array(0))).toBe(0);
+  });
+
+  it('decodes into a reused buffer, returning only the part the frame filled', () => {
+    const scratch = new Int16Array(8).fill(99);
+    const decoded = decodeUlawInto(Uint8Array.from([0x00, 0x80]), scratch);
+    expect(Array.from(decoded)).toEqual([-32124, 32124]);
+    expect(decoded.buffer).toBe(scratch.buffer);
   });
 });

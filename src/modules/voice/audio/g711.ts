@@ -1,6 +1,7 @@
 /**
  * G.711 μ-law and A-law (ITU-T G.711), the telephone codecs every provider streams. Decoding is
- * a 256-entry table; encoding is the segment search of the reference implementation.
+ * a 256-entry table; encoding is the segment search of the reference implementation, computed once
+ * for every 16-bit sample into a 64 KiB table, since every outbound frame of every call encodes.
  */
 const BIAS = 0x84;
 const CLIP = 32635;
@@ -34,18 +35,36 @@ function encodeUlawSample(sample: number): number {
 const ULAW_TO_LINEAR = Int16Array.from({ length: 256 }, (_, byte) => decodeUlawByte(byte));
 const ALAW_TO_LINEAR = Int16Array.from({ length: 256 }, (_, byte) => decodeAlawByte(byte));
 const ALAW_TO_ULAW = Uint8Array.from(ALAW_TO_LINEAR, (sample) => encodeUlawSample(sample));
+/** Indexed by the sample's 16-bit pattern (sample & 0xffff). */
+const LINEAR_TO_ULAW = Uint8Array.from({ length: 65_536 }, (_, bits) =>
+  encodeUlawSample((bits << 16) >> 16),
+);
+/** Each μ-law byte's decoded sample squared, for a frame's level without decoding it. */
+const ULAW_ENERGY = Float64Array.from(ULAW_TO_LINEAR, (sample) => sample * sample);
 
 /** μ-law bytes → 16-bit linear samples. */
 export function decodeUlaw(ulaw: Uint8Array): Int16Array {
-  const out = new Int16Array(ulaw.length);
+  return decodeUlawInto(ulaw, new Int16Array(ulaw.length));
+}
+
+/** μ-law bytes → 16-bit linear samples, into `out` (at least as long); returns the used part. */
+export function decodeUlawInto(ulaw: Uint8Array, out: Int16Array): Int16Array {
   for (let i = 0; i < ulaw.length; i++) out[i] = ULAW_TO_LINEAR[ulaw[i]];
-  return out;
+  return out.length === ulaw.length ? out : out.subarray(0, ulaw.length);
+}
+
+/** The RMS level of μ-law audio, as `rmsLevel` of its decoded samples would give. */
+export function ulawRmsLevel(ulaw: Uint8Array): number {
+  if (ulaw.length === 0) return 0;
+  let energy = 0;
+  for (let i = 0; i < ulaw.length; i++) energy += ULAW_ENERGY[ulaw[i]];
+  return Math.sqrt(energy / ulaw.length);
 }
 
 /** 16-bit linear samples → μ-law bytes. */
 export function encodeUlaw(samples: Int16Array): Buffer {
   const out = Buffer.allocUnsafe(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = encodeUlawSample(samples[i]);
+  for (let i = 0; i < samples.length; i++) out[i] = LINEAR_TO_ULAW[samples[i] & 0xffff];
   return out;
 }
 

@@ -48,4 +48,17 @@ describe('Resampler', () => {
     pieces.push(...streaming.flush());
     expect(Int16Array.from(pieces.slice(0, whole.length))).toEqual(whole);
   });
+
+  it('gives the same audio when a long chunk grows its buffer between caller-sized frames', () => {
+    const input = tone(300, 8_000, 0.5);
+    const whole = resample(input, 8_000, 16_000);
+    const streaming = new Resampler(8_000, 16_000);
+    const pieces: number[] = [];
+    const sizes = [160, 160, 2_000, 160, 7, 160];
+    for (let at = 0, n = 0; at < input.length; at += sizes[n % sizes.length], n++) {
+      pieces.push(...streaming.push(input.subarray(at, at + sizes[n % sizes.length])));
+    }
+    pieces.push(...streaming.flush());
+    expect(Int16Array.from(pieces.slice(0, whole.length))).toEqual(whole);
+  });
 });

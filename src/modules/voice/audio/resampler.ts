@@ -11,8 +11,13 @@ export class Resampler {
   private readonly halfTaps: number;
   /** The windowed sinc sampled every 1/TABLE_STEPS of an input sample, from -halfTaps. */
   private readonly kernel: Float32Array;
-  /** Input not yet fully used, as floats; `position` indexes into it in input samples. */
-  private pending = new Float32Array(0);
+  /**
+   * Input not yet fully used, as floats, in `buffer[0, held)`; `position` indexes into it in input
+   * samples. The buffer is reused across chunks (grown when a chunk needs more), so a caller's
+   * 20 ms frame costs no allocation beyond its output.
+   */
+  private buffer: Float32Array;
+  private held: number;
   private position: number;
 
   constructor(
@@ -24,26 +29,35 @@ export class Resampler {
     // Normalised to the input rate; 0.95 keeps the transition band below the new Nyquist.
     this.cutoff = 0.95 * Math.min(1, toRate / fromRate) * 0.5;
     this.halfTaps = Math.ceil(zeroCrossings / (2 * this.cutoff));
-    this.kernel = windowedSinc(this.cutoff, this.halfTaps);
+    this.kernel = kernelFor(this.cutoff, this.halfTaps);
     // Start with silence before the first sample, so the first output aligns with input 0.
-    this.pending = new Float32Array(this.halfTaps);
+    this.buffer = new Float32Array(4 * this.halfTaps);
+    this.held = this.halfTaps;
     this.position = this.halfTaps;
   }
 
   /** Resamples the next chunk; output lags input by the filter's half width until `flush`. */
   push(chunk: Int16Array): Int16Array {
-    const joined = new Float32Array(this.pending.length + chunk.length);
-    joined.set(this.pending);
-    joined.set(chunk, this.pending.length);
-    const out: number[] = [];
-    while (this.position + this.halfTaps < joined.length) {
-      out.push(this.sampleAt(joined, this.position));
+    const length = this.held + chunk.length;
+    if (length > this.buffer.length) {
+      const grown = new Float32Array(Math.max(length, 2 * this.buffer.length));
+      grown.set(this.buffer.subarray(0, this.held));
+      this.buffer = grown;
+    }
+    const input = this.buffer;
+    input.set(chunk, this.held);
+    let count = 0;
+    for (let at = this.position; at + this.halfTaps < length; at += this.step) count++;
+    const out = new Int16Array(count);
+    for (let n = 0; n < count; n++) {
+      out[n] = this.sampleAt(input, length, this.position);
       this.position += this.step;
     }
     const keepFrom = Math.max(0, Math.floor(this.position) - this.halfTaps);
-    this.pending = joined.slice(keepFrom);
+    input.copyWithin(0, keepFrom, length);
+    this.held = length - keepFrom;
     this.position -= keepFrom;
-    return Int16Array.from(out);
+    return out;
   }
 
   /** The last samples, once the input has ended. */
@@ -51,14 +65,19 @@ export class Resampler {
     return this.push(new Int16Array(this.halfTaps + 1));
   }
 
-  private sampleAt(input: Float32Array, at: number): number {
+  /** One output sample from `input[0, length)`; taps outside it count as silence. */
+  private sampleAt(input: Float32Array, length: number, at: number): number {
     const centre = Math.floor(at);
     const offset = Math.round((at - centre) * TABLE_STEPS);
+    const first = centre - this.halfTaps + 1;
+    const from = Math.max(0, first);
+    const to = Math.min(length - 1, centre + this.halfTaps);
+    const kernel = this.kernel;
     let sum = 0;
     // Tap i sits at x = i - at; its kernel entry is (x + halfTaps) * TABLE_STEPS.
-    let entry = TABLE_STEPS - offset;
-    for (let i = centre - this.halfTaps + 1; i <= centre + this.halfTaps; i++) {
-      if (i >= 0 && i < input.length) sum += input[i] * this.kernel[entry];
+    let entry = TABLE_STEPS - offset + (from - first) * TABLE_STEPS;
+    for (let i = from; i <= to; i++) {
+      sum += input[i] * kernel[entry];
       entry += TABLE_STEPS;
     }
     return Math.max(-32768, Math.min(32767, Math.round(sum)));
@@ -66,6 +85,19 @@ export class Resampler {
 }
 
 const TABLE_STEPS = 256;
+
+/** Kernels by cutoff and width: each synthesis and each call's detector makes a Resampler. */
+const kernels = new Map<string, Float32Array>();
+
+function kernelFor(cutoff: number, halfTaps: number): Float32Array {
+  const key = `${cutoff}/${halfTaps}`;
+  let kernel = kernels.get(key);
+  if (!kernel) {
+    kernel = windowedSinc(cutoff, halfTaps);
+    kernels.set(key, kernel);
+  }
+  return kernel;
+}
 
 function windowedSinc(cutoff: number, halfTaps: number): Float32Array {
   const table = new Float32Array(2 * halfTaps * TABLE_STEPS + 1);

@@ -1,4 +1,4 @@
-import { decodeUlaw } from './g711';
+import { decodeUlawInto } from './g711';
 import { Resampler } from './resampler';
 import {
   VAD_CONTEXT_SAMPLES,
@@ -9,6 +9,8 @@ import {
 } from './silero-model';
 
 const CALLER_RATE = 8_000;
+/** A 20 ms caller frame; longer frames grow the decode buffer once. */
+const FRAME_SAMPLES = 160;
 const WINDOW_MS = (VAD_WINDOW_SAMPLES * 1_000) / VAD_SAMPLE_RATE;
 
 /** Called once per 32 ms window: its speech probability and the audio time (ms) at its end. */
@@ -37,8 +39,11 @@ export class VadStream {
   inFlight = false;
   private readonly resampler = new Resampler(CALLER_RATE, VAD_SAMPLE_RATE);
   private readonly windows: PendingWindow[] = [];
-  /** Context and not yet windowed samples, scaled to [-1, 1). */
-  private samples = new Float32Array(VAD_CONTEXT_SAMPLES);
+  /** Context and not yet windowed samples, scaled to [-1, 1), in `samples[0, held)`. */
+  private samples = new Float32Array(VAD_INPUT_SAMPLES + VAD_WINDOW_SAMPLES);
+  private held = VAD_CONTEXT_SAMPLES;
+  /** Reused for each frame's decoded samples (the resampler copies what it keeps). */
+  private decoded = new Int16Array(FRAME_SAMPLES);
   private windowsCut = 0;
   private droppedWindows = 0;
   private isClosed = false;
@@ -65,18 +70,23 @@ export class VadStream {
   /** One frame (any length) of caller audio, μ-law 8 kHz. */
   push(ulaw: Uint8Array): void {
     if (this.isClosed) return;
-    const upsampled = this.resampler.push(decodeUlaw(ulaw));
-    const joined = new Float32Array(this.samples.length + upsampled.length);
-    joined.set(this.samples);
-    for (let i = 0; i < upsampled.length; i++) {
-      joined[this.samples.length + i] = upsampled[i] / 32_768;
+    if (ulaw.length > this.decoded.length) this.decoded = new Int16Array(ulaw.length);
+    const upsampled = this.resampler.push(decodeUlawInto(ulaw, this.decoded));
+    const length = this.held + upsampled.length;
+    if (length > this.samples.length) {
+      const grown = new Float32Array(length);
+      grown.set(this.samples.subarray(0, this.held));
+      this.samples = grown;
     }
+    const samples = this.samples;
+    for (let i = 0; i < upsampled.length; i++) samples[this.held + i] = upsampled[i] / 32_768;
     let start = 0;
-    while (joined.length - start >= VAD_INPUT_SAMPLES) {
-      this.queueWindow(joined.slice(start, start + VAD_INPUT_SAMPLES));
+    while (length - start >= VAD_INPUT_SAMPLES) {
+      this.queueWindow(samples.slice(start, start + VAD_INPUT_SAMPLES));
       start += VAD_WINDOW_SAMPLES;
     }
-    this.samples = joined.slice(start);
+    samples.copyWithin(0, start, length);
+    this.held = length - start;
   }
 
   /** The oldest window, for the next batch. */

@@ -126,10 +126,13 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
+// Decoded in place: Buffer.from(buffer) would copy every frame first.
 const rawText = (data: RawData): string =>
   Array.isArray(data)
     ? Buffer.concat(data).toString('utf8')
-    : Buffer.from(data as Buffer).toString('utf8');
+    : Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.from(data).toString('utf8');
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -1,5 +1,4 @@
-import { decodeUlaw } from '../audio/g711';
-import { rmsLevel } from '../audio/speech-span';
+import { ulawRmsLevel } from '../audio/g711';
 import { DEFAULT_TURN_OPTIONS, TurnTracker, type TurnEvent } from '../audio/turn-tracker';
 import type { VadStream } from '../audio/vad-stream';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
@@ -95,7 +94,7 @@ export class CallerTurns {
     this.recognition.write(ulaw);
     // Each frame's level dates the end of speech and checks the silence allowance (TurnTracker).
     this.heardMs += (ulaw.length * FRAME_MS) / FRAME_BYTES;
-    this.report(this.tracker.frame(rmsLevel(decodeUlaw(ulaw)), this.heardMs));
+    this.report(this.tracker.frame(ulawRmsLevel(ulaw), this.heardMs));
   }
 
   close(): void {

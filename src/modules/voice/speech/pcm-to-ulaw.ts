@@ -21,7 +21,8 @@ export class PcmToUlaw {
     const whole = bytes.length - (bytes.length % 2);
     this.carry = Buffer.from(bytes.subarray(whole));
     const samples = new Int16Array(whole / 2);
-    for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+    // Little-endian pairs by hand: readInt16LE's checks per sample showed in the server profile.
+    for (let i = 0; i < samples.length; i++) samples[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
     return encodeUlaw(this.resampler ? this.resampler.push(samples) : samples);
   }
 

@@ -1,7 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
-import { BullBoardModule, type BullBoardModuleOptions } from '@bull-board/nestjs';
+import type { BullBoardModuleOptions } from '@bull-board/nestjs';
 import type { NextFunction, Request, Response } from 'express';
 import { AccessGuard } from '../../auth/access.guard';
 import type { AppConfig } from '../../config';
@@ -26,6 +24,16 @@ export class QueueBoardModule {
     if (!config.redis.url || config.queueBoard.organizationIds.length === 0) {
       return { module: QueueBoardModule };
     }
+    // Required only when the board is on: Bull Board (its UI server and adapters) would
+    // otherwise load on every start for nothing.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { BullMQAdapter } =
+      require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
+    const { ExpressAdapter } =
+      require('@bull-board/express') as typeof import('@bull-board/express');
+    const { BullBoardModule } =
+      require('@bull-board/nestjs') as typeof import('@bull-board/nestjs');
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const lanes = Object.keys(JOB_LANES) as JobLane[];
     return {
       module: QueueBoardModule,

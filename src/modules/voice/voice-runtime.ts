@@ -23,6 +23,7 @@ export interface StreamConnection {
 @Injectable()
 export class VoiceRuntime implements OnModuleInit {
   private ready = false;
+  private checked: Promise<void> = Promise.resolve();
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -33,11 +34,17 @@ export class VoiceRuntime implements OnModuleInit {
     this.logger.setContext(VoiceRuntime.name);
   }
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     if (!this.config.voice.runtime) {
       this.logger.info('VOICE_RUNTIME is off: calls use the provider speech verb');
       return;
     }
+    // Not awaited: the check may spawn pocketsphinx and espeak-ng, which should not hold up the
+    // server's ready; connect() waits for it instead.
+    this.checked = this.checkReadiness();
+  }
+
+  private async checkReadiness(): Promise<void> {
     try {
       // SpeechModule logs which engines and why not; this only decides.
       this.ready = (await this.engines.readiness()).ready;
@@ -61,6 +68,7 @@ export class VoiceRuntime implements OnModuleInit {
     phoneLogId: string,
     liveCallId?: string,
   ): Promise<StreamConnection | null> {
+    await this.checked;
     if (!this.enabled) return null;
     const token = await this.tokens.issue(organizationId, phoneLogId, liveCallId ?? null);
     return { url: streamUrl(this.config.http.publicBaseUrl, integration), token };

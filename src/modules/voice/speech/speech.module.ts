@@ -40,13 +40,18 @@ export class SpeechModule implements OnApplicationBootstrap, OnApplicationShutdo
    * One line at start: which engines, and whether they can run here (never a key or URL). Only the
    * voice runtime uses them: with it off (VOICE_RUNTIME=off, the CLI) there is nothing to check.
    */
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     if (!this.config.voice.runtime) return;
     const { stt, tts } = this.config.speech;
     const engines = `STT ${stt.provider}, TTS ${tts.provider}`;
-    const readiness = await this.engines.readiness();
-    if (readiness.ready) this.logger.info(`Speech engines ready: ${engines}`);
-    else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
+    // Logged when known, without holding up the server's ready (the check may spawn processes).
+    void this.engines.readiness().then(
+      (readiness) => {
+        if (readiness.ready) this.logger.info(`Speech engines ready: ${engines}`);
+        else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
+      },
+      () => undefined, // VoiceRuntime logs a failed check
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

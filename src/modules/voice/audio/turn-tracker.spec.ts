@@ -110,13 +110,6 @@ describe('TurnTracker', () => {
     ]);
   });
 
-  it('ends the turn on a tick when the windows stop coming', () => {
-    const tracker = new TurnTracker();
-    const speech = feed(tracker, 0.9, 320, 0);
-    expect(tracker.tick(speech.at + 400)).toEqual([]);
-    expect(tracker.tick(speech.at + 500).map((e) => e.type)).toEqual(['end-of-turn']);
-  });
-
   it('counts the silence from the last loud frame, past the lingering windows, on every frame', () => {
     const events = play(new TurnTracker(), [SPEECH, TAIL, silence(1_000)]);
     // The windows alone: silence counted from the last voiced one (480), checked at 992.

@@ -163,13 +163,6 @@ export class TurnTracker {
     return events;
   }
 
-  /** Checks the silence allowance when no window arrived (the stream paused); `atMs` in audio time. */
-  tick(atMs: number): TurnEvent[] {
-    const events: TurnEvent[] = [];
-    if (this.state.kind === 'speaking') this.endIfSilentLongEnough(atMs, events);
-    return events;
-  }
-
   private confirmSpeech(atMs: number, events: TurnEvent[]): void {
     if (this.state.kind !== 'maybe-speech') return;
     const since = this.state.since;

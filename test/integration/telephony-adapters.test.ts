@@ -158,6 +158,7 @@ const transferTarget = (instructionsUrl: string): TransferTarget => ({
   instructionsUrl,
   eventsUrl: 'https://unused.example/status',
   clientState: 'log-1',
+  ringTimeoutSeconds: 45,
 });
 
 describe('telephony adapters on the call path, against the provider fakes', () => {
@@ -693,9 +694,16 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         webhook_url_method: 'POST',
         client_state: Buffer.from('log-1').toString('base64'),
         command_id: 'log-1-transfer',
+        // Telnyx gives up on the new leg when CallTransfers stops waiting for it.
+        timeout_secs: 45,
       });
       expect(hangup.body).toEqual({});
       expect(telnyx.call(id).actions.map((a) => a.action)).toEqual(['transfer', 'hangup']);
+      // Telnyx rings a leg 5 to 600 s.
+      const tooLong = { ...transferTarget('https://unused.example/t'), ringTimeoutSeconds: 601 };
+      await expect(adapter.transferCall(credentials, id, tooLong)).rejects.toMatchObject({
+        kind: 'invalid_request',
+      });
 
       await telnyx.advanceCall(id, 'call.hangup');
       const callbacks = await callbacksFor(token, 3);

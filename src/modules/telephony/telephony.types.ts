@@ -63,7 +63,15 @@ export interface TransferTarget {
   eventsUrl: string;
   /** Telnyx `client_state` of the new leg: the phone log id, as on the call itself. */
   clientState: string;
+  /** How long the new party's phone rings before the provider gives up (Telnyx `timeout_secs`). */
+  ringTimeoutSeconds: number;
 }
+
+/**
+ * How long a transfer's new party may take to answer: Telnyx is told so on the transfer command,
+ * Twilio and Plivo by the <Dial timeout> they fetch, and CallTransfers waits as long.
+ */
+export const TRANSFER_RING_SECONDS = 45;
 
 export interface InboundCallback {
   method: 'GET' | 'POST';

@@ -248,6 +248,7 @@ export class TelnyxProvider implements TelephonyProvider {
         webhook_url_method: 'POST',
         client_state: Buffer.from(target.clientState).toString('base64'),
         command_id: `${target.clientState}-transfer`,
+        timeout_secs: target.ringTimeoutSeconds,
       },
     });
   }

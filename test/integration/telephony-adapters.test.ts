@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type AppConfig } from '../../src/config';
@@ -348,6 +348,54 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(adapter.parseStatusCallback(callbacks[2])).toMatchObject({
         event: 'call.completed',
         providerCallId: id,
+      });
+    });
+
+    it('finds a placed call by its request_uuid: queued, then among the live calls, then in the CDRs', async () => {
+      const { id } = await place();
+      const call = { providerCallId: id, from, to: CALLEE, placedAt: new Date() };
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'queued',
+        providerStatus: 'queued',
+      });
+      await plivo.advanceCall(id, 'ringing');
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'ringing',
+        providerStatus: 'ringing',
+      });
+      await plivo.advanceCall(id, 'in-progress');
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'in-progress',
+        providerStatus: 'in-progress',
+      });
+      await plivo.advanceCall(id, 'completed');
+      const ended = await adapter.fetchCall(credentials, call);
+      expect(ended).toMatchObject({
+        alive: false,
+        status: 'completed',
+        providerStatus: 'Normal Hangup',
+      });
+      expect(ended.durationSeconds).toBeGreaterThanOrEqual(1);
+
+      // As at Plivo, the request_uuid names the call only while it is queued: no stage of a
+      // dialed call answers to it, nor to an id Plivo never gave.
+      const headers = { authorization: basic(account.authId, account.authToken) };
+      const callUrl = (uuid: string, query = '') =>
+        `${plivo.baseUrl}/v1/Account/${account.authId}/Call/${uuid}/${query}`;
+      for (const uuid of [id, randomUUID()])
+        for (const query of ['', '?status=live', '?status=queued'])
+          expect((await fetch(callUrl(uuid, query), { headers })).status).toBe(404);
+      const { callUuid } = plivo.call(id);
+      expect((await fetch(callUrl(callUuid), { headers })).status).toBe(200);
+      expect((await fetch(callUrl(callUuid, '?status=live'), { headers })).status).toBe(404);
+
+      // Another callee: nothing between these numbers at Plivo.
+      const unknown = { ...call, providerCallId: randomUUID(), to: nextNumber() };
+      await expect(adapter.fetchCall(credentials, unknown)).rejects.toMatchObject({
+        kind: 'not_found',
       });
     });
 

@@ -16,6 +16,7 @@ import {
   plivoDigits,
   plivoError,
   plivoPage,
+  plivoTime,
   serializeApplication,
   serializeNumber,
   type PlivoAccount,
@@ -68,6 +69,11 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
     'POST',
     `${P}/Call/`,
     authed((ctx, a) => placeCall(ctx, a, state)),
+  );
+  route(
+    'GET',
+    `${P}/Call/`,
+    authed((ctx, a) => listCalls(ctx, a, state)),
   );
   route(
     'GET',
@@ -290,52 +296,148 @@ function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeR
   };
 }
 
+type Ended = PlivoCall & { endedAt: Date };
+
+/** A call between its dial and its hang-up: the only state `?status=live` knows. */
+const isLive = (call: PlivoCall): boolean =>
+  !call.endedAt && (call.status === 'ringing' || call.status === 'in-progress');
+
+const isQueued = (call: PlivoCall): boolean => !call.endedAt && call.status === 'queued';
+
 /**
- * `GET Call/{uuid}/?status=live` answers a call still ringing or connected (404 once it ended);
- * `GET Call/{uuid}/` answers the CDR of an ended call (404 while it is live). Either id works.
+ * As at Plivo, a call has one id per stage: `GET Call/{request_uuid}/?status=queued` while it
+ * waits in the account's queue; `GET Call/{CallUUID}/?status=live` from its dial to its hang-up;
+ * `GET Call/{CallUUID}/` (its CDR) once it ended. Any other id, or a stage the call is not in,
+ * is a 404.
  */
 function getCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeResponse {
   const uuid = ctx.params.uuid;
-  const call = state.calls.get(uuid) ?? [...state.calls.values()].find((c) => c.callUuid === uuid);
-  if (!call || call.authId !== a.authId) return plivoError(404, 'call not found');
-  if (field(ctx.req.query, 'status') === 'live') {
-    if (call.endedAt) return plivoError(404, 'call not found');
-    return {
-      status: 200,
-      body: {
-        api_id: newApiId(),
-        call_status: call.status,
-        call_uuid: call.callUuid,
-        request_uuid: call.requestUuid,
-        direction: 'outbound',
-        from: call.from,
-        to: call.to,
-      },
-    };
+  const mine = [...state.calls.values()].filter((c) => c.authId === a.authId);
+  const status = field(ctx.req.query, 'status');
+  if (status === 'queued') {
+    const call = mine.find((c) => c.requestUuid === uuid && isQueued(c));
+    return call ? { status: 200, body: queuedCallBody(call) } : plivoError(404, 'call not found');
   }
-  if (!call.endedAt || call.status === 'queued' || call.status === 'ringing') {
-    return plivoError(404, 'call not found');
+  if (status === 'live') {
+    const call = mine.find((c) => c.callUuid === uuid && isLive(c));
+    return call ? { status: 200, body: liveCallBody(call) } : plivoError(404, 'call not found');
   }
-  const status = call.status === 'in-progress' ? 'completed' : call.status;
+  if (status !== undefined) return plivoError(400, 'status must be live or queued');
+  const call = mine.find((c): c is Ended => c.callUuid === uuid && c.endedAt !== undefined);
+  return call
+    ? { status: 200, body: { api_id: newApiId(), ...callRecord(a, call) } }
+    : plivoError(404, 'call not found');
+}
+
+/**
+ * `GET Call/?status=queued` lists request_uuids, `?status=live` CallUUIDs (filtered by
+ * call_direction, from_number, to_number); without `status`, the CDRs of ended calls, newest
+ * first, filtered by numbers (exact or prefix) and end_time (`end_time__gte=YYYY-MM-DD HH:MM:SS`).
+ */
+function listCalls(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeResponse {
+  const query = ctx.req.query;
+  const direction = field(query, 'call_direction');
+  if (direction !== undefined && direction !== 'outbound' && direction !== 'inbound')
+    return plivoError(400, 'call_direction must be inbound or outbound');
+  const from = field(query, 'from_number') ?? '';
+  const to = field(query, 'to_number') ?? '';
+  const mine = [...state.calls.values()].filter(
+    (c) =>
+      c.authId === a.authId &&
+      direction !== 'inbound' &&
+      c.from.startsWith(from) &&
+      c.to.startsWith(to),
+  );
+  const status = field(query, 'status');
+  if (status === 'queued') {
+    const calls = mine.filter(isQueued).map((c) => c.requestUuid);
+    return { status: 200, body: { api_id: newApiId(), calls } };
+  }
+  if (status === 'live') {
+    const calls = mine.filter(isLive).map((c) => c.callUuid);
+    return { status: 200, body: { api_id: newApiId(), calls } };
+  }
+  if (status !== undefined) return plivoError(400, 'status must be live or queued');
+  const page = paging(ctx);
+  if (!page) return plivoError(400, BAD_PAGING);
+  let ended = mine.filter((c): c is Ended => c.endedAt !== undefined);
+  for (const [suffix, keep] of END_TIME_FILTERS) {
+    const value = field(query, `end_time${suffix}`);
+    if (value === undefined) continue;
+    if (!PLIVO_TIME.test(value)) return plivoError(400, `invalid end_time${suffix}`);
+    const bound = Date.parse(`${value.replace(' ', 'T')}Z`);
+    ended = ended.filter((c) => keep(Math.floor(c.endedAt.getTime() / 1000) * 1000, bound));
+  }
+  const records = ended
+    .sort((x, y) => y.endedAt.getTime() - x.endedAt.getTime())
+    .map((c) => callRecord(a, c));
+  const path = `/v1/Account/${a.authId}/Call/`;
+  return { status: 200, body: plivoPage(newApiId(), path, records, page.limit, page.offset) };
+}
+
+const PLIVO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$/;
+const END_TIME_FILTERS: Array<[string, (time: number, bound: number) => boolean]> = [
+  ['', (time, bound) => time === bound],
+  ['__gt', (time, bound) => time > bound],
+  ['__gte', (time, bound) => time >= bound],
+  ['__lt', (time, bound) => time < bound],
+  ['__lte', (time, bound) => time <= bound],
+];
+
+function queuedCallBody(call: PlivoCall) {
+  return {
+    api_id: newApiId(),
+    call_status: 'queued',
+    caller_name: `+${call.from}`,
+    direction: 'outbound',
+    from: call.from,
+    request_uuid: call.requestUuid,
+    to: call.to,
+  };
+}
+
+function liveCallBody(call: PlivoCall) {
+  return {
+    api_id: newApiId(),
+    call_status: call.status,
+    call_uuid: call.callUuid,
+    caller_name: `+${call.from}`,
+    direction: 'outbound',
+    from: call.from,
+    request_uuid: call.requestUuid,
+    session_start: plivoTime(call.createdAt),
+    to: call.to,
+  };
+}
+
+/** The Call object (CDR) of an ended call; it names the call by CallUUID only. */
+function callRecord(a: PlivoAccount, call: Ended) {
+  const status =
+    call.status === 'queued' || call.status === 'ringing' || call.status === 'in-progress'
+      ? call.answeredAt
+        ? 'completed'
+        : 'cancel'
+      : call.status;
   const hangup = PLIVO_HANGUP[!call.answeredAt && call.hangupRequested ? 'cancel' : status];
   const duration = call.answeredAt
     ? Math.max(1, Math.round((call.endedAt.getTime() - call.answeredAt.getTime()) / 1000))
     : 0;
   return {
-    status: 200,
-    body: {
-      api_id: newApiId(),
-      call_uuid: call.callUuid,
-      call_direction: 'outbound',
-      call_duration: duration,
-      bill_duration: Math.ceil(duration / 60) * 60,
-      hangup_cause_name: hangup.name,
-      hangup_cause_code: Number(hangup.code),
-      hangup_source: hangup.source,
-      from_number: call.from,
-      to_number: call.to,
-      end_time: call.endedAt.toISOString(),
-    },
+    answer_time: call.answeredAt ? plivoTime(call.answeredAt) : null,
+    bill_duration: duration,
+    billed_duration: Math.ceil(duration / 60) * 60,
+    call_direction: 'outbound',
+    call_duration: duration,
+    call_uuid: call.callUuid,
+    end_time: plivoTime(call.endedAt),
+    from_number: call.from,
+    hangup_cause_code: Number(hangup.code),
+    hangup_cause_name: hangup.name,
+    hangup_source: hangup.source,
+    initiation_time: plivoTime(call.createdAt),
+    parent_call_uuid: null,
+    resource_uri: `/v1/Account/${a.authId}/Call/${call.callUuid}/`,
+    to_number: call.to,
   };
 }
 

@@ -52,6 +52,12 @@ function json(req: RecordedRequest): { body: Json } | { error: FakeResponse } {
   return { body: req.body as Json };
 }
 
+// `timeout_secs` of a dial or transfer: how long the leg rings, 5 to 600 s (30 by default).
+const validTimeout = (value: unknown): boolean =>
+  value === undefined || (Number.isInteger(value) && Number(value) >= 5 && Number(value) <= 600);
+const badTimeout = () =>
+  E.badRequest('timeout_secs must be an integer between 5 and 600.', '/timeout_secs', 422);
+
 /** Telnyx API v2 under `/v2`: Bearer API key, JSON both ways, `{data, meta}` lists. */
 export function registerTelnyxApi(route: RouteRegistrar, state: TelnyxState): void {
   const authed =
@@ -296,6 +302,7 @@ function dial(a: TelnyxAccount, body: Json, state: TelnyxState): FakeResponse {
     );
   if (!validClientState(body.client_state))
     return E.badRequest('client_state must be a base64 encoded string.', '/client_state', 422);
+  if (!validTimeout(body.timeout_secs)) return badTimeout();
   if (body.webhook_url !== undefined && !isHttpUrl(body.webhook_url))
     return E.invalidUrl('/webhook_url');
   const call: TelnyxCall = {
@@ -352,6 +359,7 @@ function action(ctx: RouteContext, a: TelnyxAccount, body: Json, state: TelnyxSt
     return telnyxErrorFor(404);
   if (call.endedAt) return E.callEnded();
   if (ctx.params.action === 'transfer' && !str(body, 'to')) return E.missing('to');
+  if (!validTimeout(body.timeout_secs)) return badTimeout();
   if (!validClientState(body.client_state))
     return E.badRequest('client_state must be a base64 encoded string.', '/client_state', 422);
   // A command's client_state replaces the call's for the webhooks that follow.

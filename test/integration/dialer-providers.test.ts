@@ -39,7 +39,7 @@ describe('dialer through each provider', () => {
 
   const lease = 45 + 300 + 120 + 1;
 
-  it('Plivo: places with the call in the URLs, then reconciles from the live call and the CDR', async () => {
+  it('Plivo: places with the call in the URLs, then reconciles a queued, a live and an ended call', async () => {
     const h = await new DialerHarness(t, twilio).organization();
     const account = plivo.addAccount();
     const ids: string[] = [];
@@ -61,24 +61,41 @@ describe('dialer through each provider', () => {
         machine_detection_method: 'POST',
       });
     }
+    // Every callback is lost (they go nowhere): only Plivo's API tells. A dialed call is known
+    // there by its CallUUID, never by the request_uuid placeCall returned.
     await plivo.advanceCall(logs[0].providerCallId!, 'ringing');
     await plivo.advanceCall(logs[0].providerCallId!, 'in-progress');
     await plivo.advanceCall(logs[0].providerCallId!, 'completed');
-    await plivo.advanceCall(logs[1].providerCallId!, 'ringing');
     clock.advance(lease);
     await h.tick();
-    const [done, ringing] = await h.logs(batch.id);
+    const [done, queued] = await h.logs(batch.id);
     expect(done).toMatchObject({
       callStatus: 'completed',
       endedReason: 'reconciled',
       providerStatus: 'Normal Hangup',
     });
+    // The other call is still in Plivo's queue: alive, its lease extended.
+    expect(queued.callStatus).toBe('queued');
+    expect(queued.leaseExpiresAt!.getTime()).toBeGreaterThan(clock.current.getTime());
+
+    await plivo.advanceCall(logs[1].providerCallId!, 'ringing');
+    clock.advance(61);
+    await h.tick();
+    const ringing = (await h.logs(batch.id))[1];
     expect(ringing.callStatus).toBe('queued');
     expect(ringing.leaseExpiresAt!.getTime()).toBeGreaterThan(clock.current.getTime());
+    const { callUuid } = plivo.call(logs[1].providerCallId!);
+    const liveLookups = plivo.requestsTo('GET', `/v1/Account/${account.authId}/Call/${callUuid}/`);
+    expect(liveLookups.map((r) => r.query)).toEqual([{ status: 'live' }]);
+
     await plivo.advanceCall(logs[1].providerCallId!, 'busy');
     clock.advance(61);
     await h.tick();
-    expect((await h.logs(batch.id))[1]).toMatchObject({ callStatus: 'busy' });
+    expect((await h.logs(batch.id))[1]).toMatchObject({
+      callStatus: 'busy',
+      endedReason: 'reconciled',
+      providerStatus: 'Busy Line',
+    });
     expect(plivo.calls.filter((call) => numbers.includes(`+${call.to}`))).toHaveLength(2);
   });
 

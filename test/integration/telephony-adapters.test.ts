@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type AppConfig } from '../../src/config';
@@ -158,6 +158,7 @@ const transferTarget = (instructionsUrl: string): TransferTarget => ({
   instructionsUrl,
   eventsUrl: 'https://unused.example/status',
   clientState: 'log-1',
+  ringTimeoutSeconds: 45,
 });
 
 describe('telephony adapters on the call path, against the provider fakes', () => {
@@ -347,6 +348,54 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(adapter.parseStatusCallback(callbacks[2])).toMatchObject({
         event: 'call.completed',
         providerCallId: id,
+      });
+    });
+
+    it('finds a placed call by its request_uuid: queued, then among the live calls, then in the CDRs', async () => {
+      const { id } = await place();
+      const call = { providerCallId: id, from, to: CALLEE, placedAt: new Date() };
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'queued',
+        providerStatus: 'queued',
+      });
+      await plivo.advanceCall(id, 'ringing');
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'ringing',
+        providerStatus: 'ringing',
+      });
+      await plivo.advanceCall(id, 'in-progress');
+      await expect(adapter.fetchCall(credentials, call)).resolves.toEqual({
+        alive: true,
+        status: 'in-progress',
+        providerStatus: 'in-progress',
+      });
+      await plivo.advanceCall(id, 'completed');
+      const ended = await adapter.fetchCall(credentials, call);
+      expect(ended).toMatchObject({
+        alive: false,
+        status: 'completed',
+        providerStatus: 'Normal Hangup',
+      });
+      expect(ended.durationSeconds).toBeGreaterThanOrEqual(1);
+
+      // As at Plivo, the request_uuid names the call only while it is queued: no stage of a
+      // dialed call answers to it, nor to an id Plivo never gave.
+      const headers = { authorization: basic(account.authId, account.authToken) };
+      const callUrl = (uuid: string, query = '') =>
+        `${plivo.baseUrl}/v1/Account/${account.authId}/Call/${uuid}/${query}`;
+      for (const uuid of [id, randomUUID()])
+        for (const query of ['', '?status=live', '?status=queued'])
+          expect((await fetch(callUrl(uuid, query), { headers })).status).toBe(404);
+      const { callUuid } = plivo.call(id);
+      expect((await fetch(callUrl(callUuid), { headers })).status).toBe(200);
+      expect((await fetch(callUrl(callUuid, '?status=live'), { headers })).status).toBe(404);
+
+      // Another callee: nothing between these numbers at Plivo.
+      const unknown = { ...call, providerCallId: randomUUID(), to: nextNumber() };
+      await expect(adapter.fetchCall(credentials, unknown)).rejects.toMatchObject({
+        kind: 'not_found',
       });
     });
 
@@ -693,9 +742,16 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         webhook_url_method: 'POST',
         client_state: Buffer.from('log-1').toString('base64'),
         command_id: 'log-1-transfer',
+        // Telnyx gives up on the new leg when CallTransfers stops waiting for it.
+        timeout_secs: 45,
       });
       expect(hangup.body).toEqual({});
       expect(telnyx.call(id).actions.map((a) => a.action)).toEqual(['transfer', 'hangup']);
+      // Telnyx rings a leg 5 to 600 s.
+      const tooLong = { ...transferTarget('https://unused.example/t'), ringTimeoutSeconds: 601 };
+      await expect(adapter.transferCall(credentials, id, tooLong)).rejects.toMatchObject({
+        kind: 'invalid_request',
+      });
 
       await telnyx.advanceCall(id, 'call.hangup');
       const callbacks = await callbacksFor(token, 3);

@@ -224,16 +224,21 @@ function suite(queue: 'bullmq' | 'in-process') {
         expect(caller.marks.map((mark) => mark.name)).toContain('reply-1-1');
         if (integration === 'provider_two')
           expect(transfer.dial).toContain(
-            `<Dial callerId="${number}"><Number>${TRANSFER_TO}</Number></Dial>`,
+            `<Dial callerId="${number}" timeout="45"><Number>${TRANSFER_TO}</Number></Dial>`,
           );
         if (integration === 'provider_one')
           expect(transfer.dial).toContain(
-            `<Dial callerId="${number.slice(1)}"><Number>${TRANSFER_TO.slice(1)}</Number></Dial>`,
+            `<Dial callerId="${number.slice(1)}" timeout="45"><Number>${TRANSFER_TO.slice(1)}</Number></Dial>`,
           );
         if (integration === 'provider_three') {
           const body = fakes.telnyx.call(call.id).actions.find((a) => a.action === 'transfer')!
             .body as Record<string, string>;
-          expect(body).toMatchObject({ from: number, webhook_url_method: 'POST' });
+          // Telnyx gives up on the new leg when CallTransfers stops waiting for it.
+          expect(body).toMatchObject({
+            from: number,
+            webhook_url_method: 'POST',
+            timeout_secs: 45,
+          });
           expect(Buffer.from(body.client_state, 'base64').toString()).toBe(call.log.id);
         }
 

@@ -90,7 +90,8 @@ const TRANSFER_SUMMARY = "Provider callback: a transferred call's dial instructi
 const TRANSFER_DESCRIPTION =
   'Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): ' +
   "provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. " +
-  'Replies `<Dial callerId="{our calling number}"><Number>{the agent\'s transferNumber}</Number></Dial>` ' +
+  'Replies `<Dial callerId="{our calling number}" timeout="45"><Number>{the agent\'s transferNumber}</Number></Dial>` ' +
+  '(the new party rings for 45 s) ' +
   '(TwiML or Plivo XML); `<Hangup/>` when the call has no transfer under way or is over. ' +
   'provider_three transfers through Call Control and has no such URL (404).';
 

@@ -8,7 +8,11 @@ import { type Attempt, AttemptsRepository } from '../dialer/attempts.repository'
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
 import { describeProviderFailure } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
-import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
+import {
+  type InboundCallback,
+  type ParsedCallStatus,
+  TRANSFER_RING_SECONDS,
+} from '../telephony/telephony.types';
 import { type CallSignal, CallSignals } from '../voice/session/call-signals';
 import { VoiceRuntime } from '../voice/voice-runtime';
 import {
@@ -80,7 +84,11 @@ export class TelephonyCallbacksService {
       const attempt = await this.lockAttempt(verified, parsed);
       const { log } = attempt ?? {};
       if (!log?.transferredTo || isFinal(log.callStatus)) return null;
-      return { to: log.transferredTo, callerId: log.fromNumber ?? verified.phone.phoneNumber };
+      return {
+        to: log.transferredTo,
+        callerId: log.fromNumber ?? verified.phone.phoneNumber,
+        ringTimeoutSeconds: TRANSFER_RING_SECONDS,
+      };
     });
     return verified.integration === 'provider_two' ? twimlDial(dial) : plivoDial(dial);
   }

@@ -10,6 +10,10 @@ export interface ExpiredAttempt {
   id: string;
   organizationId: string;
   providerCallId: string | null;
+  /** +E.164 called from (null before the claim chose a number) and to. */
+  fromNumber: string | null;
+  toNumber: string;
+  placedAt: Date | null;
   phone: PhoneNumberRow | null;
 }
 
@@ -37,12 +41,16 @@ export class AttemptRecoveryRepository {
         ORDER BY lease_expires_at
         LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, organization_id, provider_call_id, phone_id`);
+      RETURNING id, organization_id, provider_call_id, phone_id, from_number, placed_at,
+        (SELECT phone_number FROM call_records WHERE call_records.id = call_record_id) AS to_number`);
     const rows = rowsOf<{
       id: string;
       organization_id: string;
       provider_call_id: string | null;
       phone_id: string | null;
+      from_number: string | null;
+      placed_at: string | Date | null;
+      to_number: string;
     }>(result);
     const phoneIds = [...new Set(rows.flatMap((row) => (row.phone_id ? [row.phone_id] : [])))];
     const phones = phoneIds.length
@@ -53,6 +61,9 @@ export class AttemptRecoveryRepository {
       id: row.id,
       organizationId: row.organization_id,
       providerCallId: row.provider_call_id,
+      fromNumber: row.from_number,
+      toNumber: row.to_number,
+      placedAt: row.placed_at === null ? null : new Date(row.placed_at),
       phone: (row.phone_id && byId.get(row.phone_id)) || null,
     }));
   }

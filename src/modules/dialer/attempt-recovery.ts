@@ -83,9 +83,16 @@ export class AttemptRecovery {
         expired.phone.id,
         expired.phone.credentials,
       );
-      state = await this.providers
-        .get(expired.phone.integration)
-        .fetchCall({ accountId, secret }, expired.providerCallId);
+      state = await this.providers.get(expired.phone.integration).fetchCall(
+        { accountId, secret },
+        {
+          providerCallId: expired.providerCallId,
+          from: expired.fromNumber ?? expired.phone.phoneNumber,
+          to: expired.toNumber,
+          // Written with the provider call id (CallPlacement): never null here in practice.
+          placedAt: expired.placedAt ?? this.clock.now(),
+        },
+      );
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'not_found') {
         await this.endIfLive(expired.id, {

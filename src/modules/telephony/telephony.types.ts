@@ -63,7 +63,15 @@ export interface TransferTarget {
   eventsUrl: string;
   /** Telnyx `client_state` of the new leg: the phone log id, as on the call itself. */
   clientState: string;
+  /** How long the new party's phone rings before the provider gives up (Telnyx `timeout_secs`). */
+  ringTimeoutSeconds: number;
 }
+
+/**
+ * How long a transfer's new party may take to answer: Telnyx is told so on the transfer command,
+ * Twilio and Plivo by the <Dial timeout> they fetch, and CallTransfers waits as long.
+ */
+export const TRANSFER_RING_SECONDS = 45;
 
 export interface InboundCallback {
   method: 'GET' | 'POST';
@@ -121,6 +129,16 @@ export interface ParsedCallStatus {
   occurredAt?: string;
 }
 
+/** A call placed through placeCall, as the dialer knows it when it asks the provider again. */
+export interface PlacedCallRef {
+  providerCallId: string;
+  /** +E.164 the call was placed from and to. */
+  from: string;
+  to: string;
+  /** When placeCall answered. */
+  placedAt: Date;
+}
+
 export interface ProviderCallState {
   /** Still ringing or connected (or queued at the provider): no final status yet. */
   alive: boolean;
@@ -160,7 +178,7 @@ export interface TelephonyProvider {
    * The call as the provider knows it now (reconciliation of an attempt whose callbacks never
    * came). A read: safe to repeat. ProviderError `not_found` when the provider has no such call.
    */
-  fetchCall(credentials: ProviderCredentials, providerCallId: string): Promise<ProviderCallState>;
+  fetchCall(credentials: ProviderCredentials, call: PlacedCallRef): Promise<ProviderCallState>;
   hangupCall(credentials: ProviderCredentials, providerCallId: string): Promise<void>;
   /**
    * Hands the live call to `target.to` (telephony-providers.md §5): the stream ends, the callee

@@ -18,16 +18,16 @@ const agent: SpeakingAgent = {
 };
 
 describe('answer instructions', () => {
-  it("dials a transfer's number with our calling number as caller id, else hangs up", () => {
-    const dial = { to: '+14155550199', callerId: '+14155550100' };
+  it("dials a transfer's number with our calling number as caller id and its ring timeout, else hangs up", () => {
+    const dial = { to: '+14155550199', callerId: '+14155550100', ringTimeoutSeconds: 45 };
     expect(twimlDial(dial)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Dial callerId="+14155550100"><Number>+14155550199</Number></Dial></Response>',
+        '<Dial callerId="+14155550100" timeout="45"><Number>+14155550199</Number></Dial></Response>',
     );
     // Plivo writes numbers as digits.
     expect(plivoDial(dial)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Dial callerId="14155550100"><Number>14155550199</Number></Dial></Response>',
+        '<Dial callerId="14155550100" timeout="45"><Number>14155550199</Number></Dial></Response>',
     );
     for (const document of [twimlDial(null), plivoDial(null)])
       expect(document).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');

@@ -48,13 +48,15 @@ export function twimlAnswer(plan: AnswerPlan): string {
 export interface DialTarget {
   to: string;
   callerId: string;
+  /** <Dial timeout>: how long the new party's phone rings before the provider gives up. */
+  ringTimeoutSeconds: number;
 }
 
 /** provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. */
 export function twimlDial(dial: DialTarget | null): string {
   if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
   return (
-    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: dial.callerId })}>` +
+    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: dial.callerId, timeout: dial.ringTimeoutSeconds })}>` +
     `<Number>${xmlEscape(dial.to)}</Number></Dial></Response>`
   );
 }
@@ -64,7 +66,7 @@ export function plivoDial(dial: DialTarget | null): string {
   if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
   const digits = (e164: string) => e164.replace(/^\+/, '');
   return (
-    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: digits(dial.callerId) })}>` +
+    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: digits(dial.callerId), timeout: dial.ringTimeoutSeconds })}>` +
     `<Number>${xmlEscape(digits(dial.to))}</Number></Dial></Response>`
   );
 }

@@ -11,7 +11,9 @@ import type {
   OwnedNumber,
   ParsedCallStatus,
   PlaceCallInput,
+  PlacedCallRef,
   ProviderCallEvent,
+  ProviderCallState,
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
@@ -32,8 +34,26 @@ interface PlivoPage<T> {
   objects: T[];
 }
 
+/** `GET Call/{CallUUID}/?status=live`. */
+interface PlivoLiveCall {
+  call_status?: string;
+  call_uuid: string;
+  request_uuid?: string;
+}
+
+/** A CDR (`GET Call/`, the Call object). */
+interface PlivoCallRecord {
+  call_uuid: string;
+  hangup_cause_name?: string;
+  hangup_cause_code?: number | string;
+  call_duration?: number | string;
+  initiation_time?: string;
+}
+
 const PAGE_SIZE = 20;
 const MAX_PAGES = 50;
+// placedAt is taken when placeCall answered: up to its 10 s timeout after Plivo took the call.
+const PLACEMENT_SLACK_MS = 15_000;
 
 const STATUS_EVENTS: Record<string, ProviderCallEvent> = {
   ringing: 'call.started',
@@ -223,35 +243,64 @@ export class PlivoProvider implements TelephonyProvider {
   }
 
   /**
-   * A live call first (`GET Call/{id}/?status=live`), else its CDR (`GET Call/{id}/`): the CDR's
-   * hangup cause tells the outcome. Plivo answers 404 for a live lookup of an ended call.
+   * Plivo knows a placed call by its request_uuid only while queued (`GET Call/{id}/?status=queued`);
+   * from the dial on it is a CallUUID: a live call (`GET Call/?status=live` by our numbers, then
+   * each one's `request_uuid`), then a CDR (`GET Call/` by our numbers). Looked for in the order a
+   * call moves through them, so one that moves on mid-lookup is found at the next step.
    */
-  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
-    const path = `Call/${encodeURIComponent(providerCallId)}/`;
-    try {
-      const { body } = await this.get<{ call_status?: string }>(credentials, `${path}?status=live`);
-      const live = body.call_status ?? 'in-progress';
-      return {
-        alive: true,
-        status: live === 'ringing' ? ('ringing' as const) : ('in-progress' as const),
-        providerStatus: live,
-      };
-    } catch (error) {
-      if (!(error instanceof ProviderError && error.kind === 'not_found')) throw error;
+  async fetchCall(
+    credentials: ProviderCredentials,
+    call: PlacedCallRef,
+  ): Promise<ProviderCallState> {
+    const id = encodeURIComponent(call.providerCallId);
+    if (await this.find(credentials, `Call/${id}/?status=queued`)) {
+      return { alive: true, status: 'queued', providerStatus: 'queued' };
     }
-    const { body } = await this.get<{
-      hangup_cause_name?: string;
-      hangup_cause_code?: number | string;
-      call_duration?: number | string;
-    }>(credentials, path);
-    const code = String(body.hangup_cause_code ?? '');
-    const duration = Number(body.call_duration ?? 0);
+    const live = await this.findLive(credentials, call);
+    if (live) {
+      const status: CallbackCallStatus = live.call_status === 'ringing' ? 'ringing' : 'in-progress';
+      return { alive: true, status, providerStatus: live.call_status ?? status };
+    }
+    const record = await this.findRecord(credentials, call);
+    if (!record) throw new ProviderError('not_found', 'Plivo has no such call');
+    const code = String(record.hangup_cause_code ?? '');
+    const duration = Number(record.call_duration ?? 0);
     return {
       alive: false,
       status: plivoOutcome(code, duration),
-      providerStatus: body.hangup_cause_name ?? code,
+      providerStatus: record.hangup_cause_name ?? code,
       durationSeconds: duration,
     };
+  }
+
+  private async findLive(credentials: ProviderCredentials, call: PlacedCallRef) {
+    const list = await this.find<{ calls?: string[] }>(
+      credentials,
+      `Call/?status=live&${numbersQuery(call)}`,
+    );
+    for (const callUuid of list?.calls ?? []) {
+      const live = await this.find<PlivoLiveCall>(
+        credentials,
+        `Call/${encodeURIComponent(callUuid)}/?status=live`,
+      );
+      if (live?.request_uuid === call.providerCallId) return live;
+    }
+    return undefined;
+  }
+
+  /**
+   * CDRs carry no request_uuid: ours is the one between these numbers that ended after the
+   * placement (less the request's timeout) and started nearest to it.
+   */
+  private async findRecord(credentials: ProviderCredentials, call: PlacedCallRef) {
+    const since = plivoTime(new Date(call.placedAt.getTime() - PLACEMENT_SLACK_MS));
+    const page = await this.find<PlivoPage<PlivoCallRecord>>(
+      credentials,
+      `Call/?${numbersQuery(call)}&end_time__gte=${encodeURIComponent(since)}&limit=${PAGE_SIZE}`,
+    );
+    const distance = (record: PlivoCallRecord) =>
+      Math.abs(plivoDate(record.initiation_time) - call.placedAt.getTime());
+    return [...(page?.objects ?? [])].sort((a, b) => distance(a) - distance(b))[0];
   }
 
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
@@ -348,6 +397,16 @@ export class PlivoProvider implements TelephonyProvider {
     });
   }
 
+  /** The resource, or undefined where Plivo answers 404. */
+  private async find<T>(credentials: ProviderCredentials, path: string): Promise<T | undefined> {
+    try {
+      return (await this.get<T>(credentials, path)).body;
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
   private get<T>(credentials: ProviderCredentials, path: string) {
     return this.http.request<T>({
       method: 'GET',
@@ -370,6 +429,20 @@ export class PlivoProvider implements TelephonyProvider {
   private url(credentials: ProviderCredentials, path: string): string {
     return `${this.config.telephony.providerOneApiUrl}/v1/Account/${encodeURIComponent(credentials.accountId)}/${path}`;
   }
+}
+
+/** Plivo's filters take numbers as digits. */
+const numbersQuery = (call: PlacedCallRef): string =>
+  `call_direction=outbound&from_number=${call.from.replace(/^\+/, '')}` +
+  `&to_number=${call.to.replace(/^\+/, '')}`;
+
+/** `YYYY-MM-DD HH:MM:SS`, UTC: the form Plivo's time filters take. */
+const plivoTime = (date: Date): string => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/** A CDR time (`2022-10-12 21:57:40+05:30`) in ms; Infinity when missing or unreadable. */
+function plivoDate(value: string | undefined): number {
+  const ms = value ? Date.parse(value.replace(' ', 'T')) : NaN;
+  return Number.isNaN(ms) ? Infinity : ms;
 }
 
 const auth = (credentials: ProviderCredentials) =>

@@ -8,6 +8,7 @@ import type {
   OwnedNumber,
   ParsedCallStatus,
   PlaceCallInput,
+  PlacedCallRef,
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
@@ -209,7 +210,7 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   /** Telnyx only says whether the call is alive (`is_alive`); the outcome is the caller's to infer. */
-  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+  async fetchCall(credentials: ProviderCredentials, { providerCallId }: PlacedCallRef) {
     const { body } = await this.api.call<{ data: { is_alive?: boolean; call_duration?: number } }>(
       credentials,
       { method: 'GET', path: `/calls/${encodeURIComponent(providerCallId)}`, retry: true },
@@ -248,6 +249,7 @@ export class TelnyxProvider implements TelephonyProvider {
         webhook_url_method: 'POST',
         client_state: Buffer.from(target.clientState).toString('base64'),
         command_id: `${target.clientState}-transfer`,
+        timeout_secs: target.ringTimeoutSeconds,
       },
     });
   }

@@ -10,6 +10,7 @@ import type {
   OwnedNumber,
   ParsedCallStatus,
   PlaceCallInput,
+  PlacedCallRef,
   ProviderCallEvent,
   ProviderCredentials,
   TelephonyProvider,
@@ -165,7 +166,7 @@ export class TwilioProvider implements TelephonyProvider {
     return { providerCallId: body.sid };
   }
 
-  async fetchCall(credentials: ProviderCredentials, providerCallId: string) {
+  async fetchCall(credentials: ProviderCredentials, { providerCallId }: PlacedCallRef) {
     const { body } = await this.http.request<{
       status: string;
       duration: string | null;

@@ -16,10 +16,11 @@ import { PhonesRepository } from '../../phones/phones.repository';
 import { describeProviderFailure } from '../../telephony/provider-error';
 import { CallSignals } from './call-signals';
 import { TelephonyProviders } from '../../telephony/telephony-providers';
-import type {
-  ProviderCredentials,
-  TelephonyProvider,
-  TransferTarget,
+import {
+  type ProviderCredentials,
+  type TelephonyProvider,
+  TRANSFER_RING_SECONDS,
+  type TransferTarget,
 } from '../../telephony/telephony.types';
 
 /** A live call the agent hands to `to`. */
@@ -35,10 +36,10 @@ export interface TransferRequest {
 }
 
 /**
- * How long a transfer's new leg may take to answer where the provider reports it (Telnyx rings
- * it for its `timeout_secs`, 30 s by default, then ends it): beyond this the transfer failed.
+ * How long a transfer's new leg may take to answer where the provider reports it (Telnyx, told
+ * the same `timeout_secs`, ends the leg then): beyond this the transfer failed.
  */
-export const TRANSFER_LEG_MS = 45_000;
+export const TRANSFER_LEG_MS = TRANSFER_RING_SECONDS * 1000;
 
 interface Reserved {
   provider: TelephonyProvider;
@@ -166,6 +167,7 @@ export class CallTransfers {
         ),
         eventsUrl: callbackUrlsForCall(urls, request.phoneLogId).statusUrl,
         clientState: request.phoneLogId,
+        ringTimeoutSeconds: TRANSFER_RING_SECONDS,
       },
     };
   }

@@ -3,11 +3,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { Client, Pool } from 'pg';
 import type { AppConfig } from '../config';
+import { applyMigrations, scriptOverPglite, scriptOverPostgres } from './apply-migrations';
 import type { AppDatabase, DatabaseConnection } from './database.types';
 import { acquireDataDirLock } from './pglite-lock';
 import { withTimeout } from '../common/with-timeout';
@@ -85,9 +84,7 @@ async function migratePostgresOnce(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePostgres(drizzlePostgres(client, { schema }), {
-      migrationsFolder: MIGRATIONS_FOLDER,
-    });
+    await applyMigrations(scriptOverPostgres(client), MIGRATIONS_FOLDER);
   } finally {
     // Ending the session releases the advisory lock too.
     await client.end().catch(() => undefined);
@@ -99,7 +96,7 @@ async function openPglite(dataDir: string, logger: Logger): Promise<DatabaseConn
   try {
     const client = await PGlite.create(dataDir, { extensions: { btree_gin, pg_trgm } });
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await applyMigrations(scriptOverPglite(client), MIGRATIONS_FOLDER);
     logger.log(`Database: embedded PGlite at ${dataDir}`);
     return {
       db: db as unknown as AppDatabase,

@@ -1,7 +1,8 @@
 import './tracing/register-api';
 import { Logger } from '@nestjs/common';
-import { createApp } from './create-app';
 import { ConfigError, loadConfig } from './config';
+import type { createApp as CreateApp } from './create-app';
+import { migratePostgres } from './database/postgres-migrations';
 import { ShutdownOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
@@ -9,6 +10,11 @@ async function main(): Promise<void> {
   const logger = new Logger('Switchboard');
   // Before the start (migrations can take a while): a signal then stops the start cleanly.
   const shutdown = new ShutdownOnSignals(logger);
+  // A new database's migrations run in PostgreSQL while the app's code loads (most of a second
+  // that blocks this thread); opening the database then joins the same run.
+  if (config.db.url) await migratePostgres(config.db.url).sent;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createApp } = require('./create-app') as { createApp: typeof CreateApp };
   const app = await createApp(config);
   if (!shutdown.received) await app.listen(config.http.port);
   shutdown.attach(app);

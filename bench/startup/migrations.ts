@@ -13,7 +13,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as drizzleMigrate } from 'drizzle-orm/node-postgres/migrator';
 import { Client } from 'pg';
 import { applyMigrations, scriptOverPostgres } from '../../src/database/apply-migrations';
-import { MIGRATIONS_FOLDER } from '../../src/database/open-database';
+import { MIGRATIONS_FOLDER } from '../../src/database/postgres-migrations';
 import * as h from '../lib/harness';
 
 interface Timed {

@@ -31,9 +31,13 @@ const JOURNAL = '"drizzle"."__drizzle_migrations"';
  * per migration with the file's sha256 and the journal's `when`, every pending migration in one
  * transaction, "pending" meaning newer than the newest row), but in two round trips instead of
  * one per statement and journal row (213 on a new database with 23 migrations).
- * Returns how many migrations it applied.
+ * Returns how many migrations it applied; `onSent` runs once their SQL has been handed to `run`.
  */
-export async function applyMigrations(run: RunScript, migrationsFolder: string): Promise<number> {
+export async function applyMigrations(
+  run: RunScript,
+  migrationsFolder: string,
+  onSent: () => void = () => undefined,
+): Promise<number> {
   const migrations = readMigrationFiles({ migrationsFolder });
   const [newest] = await run(`
     CREATE SCHEMA IF NOT EXISTS "drizzle";
@@ -43,8 +47,11 @@ export async function applyMigrations(run: RunScript, migrationsFolder: string):
     (migration) => !newest || Number(newest.created_at) < migration.folderMillis,
   );
   if (pending.length === 0) return 0;
+  const script = ['BEGIN', ...pending.flatMap(statementsOf), 'COMMIT'].join('\n;\n');
   try {
-    await run(['BEGIN', ...pending.flatMap(statementsOf), 'COMMIT'].join('\n;\n'));
+    const applied = run(script);
+    onSent();
+    await applied;
   } catch (error) {
     // The failed string leaves its transaction open and aborted; PGlite keeps this session.
     await run('ROLLBACK').catch(() => undefined);

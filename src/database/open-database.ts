@@ -1,22 +1,16 @@
-import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import type { AppConfig } from '../config';
-import { applyMigrations, scriptOverPglite, scriptOverPostgres } from './apply-migrations';
+import { applyMigrations, scriptOverPglite } from './apply-migrations';
 import type { AppDatabase, DatabaseConnection } from './database.types';
 import { acquireDataDirLock } from './pglite-lock';
+import { MIGRATIONS_FOLDER, migratePostgres } from './postgres-migrations';
 import { withTimeout } from '../common/with-timeout';
 import * as schema from './schema';
-
-/** Migrations are plain SQL files; the build copies them next to the compiled code. */
-export const MIGRATIONS_FOLDER = join(__dirname, 'migrations');
-
-// Any constant works; it only has to be the same in every process of the service.
-const MIGRATION_LOCK_ID = 727_274_001;
 
 interface Logger {
   log(message: string): void;
@@ -51,7 +45,7 @@ async function openPostgres(
   connectionTimeoutMillis: number,
   logger: Logger,
 ): Promise<DatabaseConnection> {
-  await migratePostgresOnce(url);
+  await migratePostgres(url).done;
   const pool = new Pool({
     connectionString: url,
     max: 10,
@@ -72,23 +66,6 @@ async function openPostgres(
       ),
     close: () => pool.end(),
   };
-}
-
-/**
- * Applies the migrations on a connection of their own, without the statement timeout: waiting
- * for another process's migration lock, or building an index on a large table, takes as long
- * as it takes. Several processes (api, worker) may start together; one migrates, the others wait.
- */
-async function migratePostgresOnce(url: string): Promise<void> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await applyMigrations(scriptOverPostgres(client), MIGRATIONS_FOLDER);
-  } finally {
-    // Ending the session releases the advisory lock too.
-    await client.end().catch(() => undefined);
-  }
 }
 
 async function openPglite(dataDir: string, logger: Logger): Promise<DatabaseConnection> {

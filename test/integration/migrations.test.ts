@@ -15,7 +15,8 @@ import {
   scriptOverPglite,
   scriptOverPostgres,
 } from '../../src/database/apply-migrations';
-import { MIGRATIONS_FOLDER, openDatabase } from '../../src/database/open-database';
+import { openDatabase } from '../../src/database/open-database';
+import { MIGRATIONS_FOLDER, migratePostgres } from '../../src/database/postgres-migrations';
 import { createTestDatabase, type TestDatabase } from '../support/postgres';
 
 // The app applies migrations with its own migrator (statements batched into one round trip);
@@ -182,6 +183,27 @@ describe('migrations on PostgreSQL', () => {
     } finally {
       queries.mockRestore();
     }
+  });
+
+  it('has the SQL on the wire before PostgreSQL answers, and opening the database joins that run', async () => {
+    const { url, client } = await newDatabase();
+    const run = migratePostgres(url);
+    let done = false;
+    void run.done.then(() => (done = true));
+    // What main waits for before it loads the app: the whole run is sent, none of it answered
+    // (an answer needs an I/O turn, which this continuation comes before).
+    await run.sent;
+    expect(done).toBe(false);
+    expect(migratePostgres(url)).toBe(run);
+
+    await startApp(url);
+    expect(done).toBe(true);
+    const journal = await client.query(
+      'SELECT count(*)::int AS rows FROM drizzle.__drizzle_migrations',
+    );
+    expect(journal.rows).toEqual([{ rows: readJournalLength() }]);
+    expect(migratePostgres(url)).not.toBe(run);
+    await migratePostgres(url).done;
   });
 
   it('applies nothing when one migration fails, and leaves the session usable', async () => {

@@ -112,6 +112,8 @@ export interface StepResult {
   /** ms per second the server's / the bench's threads waited runnable for a CPU (all threads). */
   serverWaitMsPerS: number;
   benchWaitMsPerS: number;
+  /** CPU the bench process itself used over the step (callers and fakes, all threads), % of one core. */
+  benchCpuPercent: number;
 }
 
 async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -203,7 +205,9 @@ export async function runStep(
   const waitedPerSecond = (before: SchedTimes, after: SchedTimes) =>
     (after.waitedMs - before.waitedMs) / seconds;
   const serverWaitMsPerS = waitedPerSecond(serverSched, schedTimes(rig.pid ?? 0));
-  const benchWaitMsPerS = waitedPerSecond(benchSched, schedTimes(process.pid));
+  const benchSchedAfter = schedTimes(process.pid);
+  const benchWaitMsPerS = waitedPerSecond(benchSched, benchSchedAfter);
+  const benchCpuPercent = (benchSchedAfter.ranMs - benchSched.ranMs) / seconds / 10;
   loop.disable();
   const server = await rig.load();
   const memoryWith = await rig.memory();
@@ -243,6 +247,7 @@ export async function runStep(
     seconds,
     serverWaitMsPerS,
     benchWaitMsPerS,
+    benchCpuPercent,
   };
 }
 
@@ -266,7 +271,7 @@ export function describeStep(step: StepResult): string {
     `${step.calls} call(s), run ${step.repeat}: turn p50 ${fmt(percentile(step.latencies, 0.5))} ms, ` +
     `p95 ${fmt(percentile(step.latencies, 0.95))} ms (${step.latencies.length} turns, ${step.missed} missed, ${step.unconnected} calls not connected); ` +
     `split ${splitP50(step)} ms; ` +
-    `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms (as sent ${fmt(step.server.sendJitterP99Ms, 2)} ms); server CPU ${fmt(step.server.cpuPercent, 0)} %, ` +
+    `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms (as sent ${fmt(step.server.sendJitterP99Ms, 2)} ms); server CPU ${fmt(step.server.cpuPercent, 0)} %, bench CPU ${fmt(step.benchCpuPercent, 0)} %, ` +
     `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms, GC p99 ${fmt(step.server.gcP99Ms)} ms (max ${fmt(step.server.gcMaxMs)}, ${fmt(step.server.gcTotalMs / step.seconds)} ms/s); bench loop delay p99 ${fmt(step.benchLoopDelayP99)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
   );
 }
@@ -277,7 +282,7 @@ function stepRow(step: StepResult): string {
   return (
     `| ${step.calls} | ${step.repeat} | ${fmt(step.load1, 2)} | ${step.unconnected} | ${step.latencies.length} | ${step.missed} | ${p(0.5)} | ${p(0.95)} | ${p(1)} | ` +
     `${splitP50(step)} | ` +
-    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.sendJitterP99Ms, 2)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
+    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.sendJitterP99Ms, 2)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.benchCpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
     `${mib(step.heapPerCall, 3)} | ${mib(step.rssPerCall, 3)} |`
   );
 }
@@ -352,12 +357,12 @@ function report(options: Options, steps: StepResult[], machine: string, date: st
     '- **p50 split**: "to chat" = last voiced frame → that call\'s chat request reaching the fake, beyond the silence (end of turn, STT, prompt); "after chat" = chat request → first agent frame (reply read, TTS, pacer, socket). The chat request is matched to its call by the contact name its prompt quotes.',
     `- **Jitter** = |arrival interval − 20 ms| between consecutive agent frames of one greeting or reply, at the bench's socket. Target p99 ≤ ${JITTER_TARGET_P99_MS} ms. **As sent**: the same over the server's own writes of media messages to each socket (stretches split at gaps over 250 ms), so the server's share and the bench's (its loop stamping arrivals late) can be told apart.`,
     "- **Sender lag p99**: how late the bench's own 20 ms send ticks were (it shares the cores): what the bench adds to both figures.",
-    '- **Server CPU, loop delay p99**: the server process over the step (probe in `bench/voice/server-probe.js`).',
+    '- **Server CPU, loop delay p99**: the server process over the step (probe in `bench/voice/server-probe.js`). **Bench CPU**: the bench process over the step (its callers and the fakes; `/proc/<pid>/task/*/schedstat`), CPU taken from the same cores.',
     "- **Waited for a CPU**: ms per second of the step that the server's and the bench's threads spent runnable but not running (`/proc/<pid>/task/*/schedstat`): the box's other load showing up inside both processes. Near 0 on a quiet box.",
     "- **Memory per call**: heap used and RSS after two full GCs with the step's calls live (turns done, still streaming), minus the same before the step or after hang-up, whichever is lower, divided by the calls.",
     '',
-    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | jitter p99 as sent, ms | server CPU | server loop delay p99 ms | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | jitter p99 as sent, ms | server CPU | bench CPU | server loop delay p99 ms | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...steps.map(stepRow),
     '',
     stages.length > 0

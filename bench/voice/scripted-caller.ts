@@ -10,12 +10,16 @@ import { FRAME_BYTES, FRAME_MS } from '../../src/modules/voice/media/media-strea
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import type { MediaStreamCaller } from '../../test/fakes/media-stream-caller';
 
-const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff);
+/** Frames go out as base64 payloads, encoded once: 100 callers send 5,000 frames a second. */
+const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff).toString('base64');
 /** Frames quieter than this (RMS of 16-bit samples) before or after the words are cut. */
 const VOICED_RMS = 300;
 
-/** The utterance's frames from its first voiced frame to its last: nothing quiet at either end. */
-export function voicedFrames(fixture: string): Buffer[] {
+/**
+ * The utterance's frames from its first voiced frame to its last (nothing quiet at either end),
+ * as base64 media payloads.
+ */
+export function voicedFrames(fixture: string): string[] {
   const audio = readFileSync(path.join(__dirname, '../../test/fixtures/voice', fixture));
   const frames: Buffer[] = [];
   for (let at = 0; at + FRAME_BYTES <= audio.length; at += FRAME_BYTES) {
@@ -30,7 +34,7 @@ export function voicedFrames(fixture: string): Buffer[] {
   const first = frames.findIndex(voiced);
   const last = frames.length - 1 - [...frames].reverse().findIndex(voiced);
   if (first < 0) throw new Error(`${fixture} has no voiced frame`);
-  return frames.slice(first, last + 1);
+  return frames.slice(first, last + 1).map((frame) => frame.toString('base64'));
 }
 
 export interface TurnSample {
@@ -45,11 +49,13 @@ type Phase =
   | { kind: 'pause'; frames: number }
   | { kind: 'speaking'; next: number }
   | { kind: 'waiting'; since: number; framesBefore: number; turn: TurnSample }
-  | { kind: 'replying'; since: number; segmentStart: number; marksBefore: number }
+  /** `marksRead`: the marks already looked at for the reply's last one. */
+  | { kind: 'replying'; since: number; segmentStart: number; marksRead: number }
   | { kind: 'done' };
 
 export interface CallerOptions {
-  utterance: Buffer[];
+  /** The utterance's frames as base64 payloads. */
+  utterance: string[];
   /** Turns to speak; then the caller only sends silence until stopped. */
   turns: number;
   /** Silence before each utterance, drawn from [min, max] frames. */
@@ -108,8 +114,7 @@ export class ScriptedCaller {
   }
 
   private sendFrame(): void {
-    const frame = this.advance();
-    this.stream.sendAudio(frame, this.chunk);
+    this.stream.sendPayload(this.advance(), this.chunk);
     this.chunk += 1;
     if (this.phase.kind === 'speaking' && this.phase.next === this.options.utterance.length) {
       const turn: TurnSample = { lastVoicedAt: performance.now() };
@@ -123,8 +128,8 @@ export class ScriptedCaller {
     }
   }
 
-  /** The frame to send now, moving the script on from what has arrived. */
-  private advance(): Buffer {
+  /** The frame to send now (its payload), moving the script on from what has arrived. */
+  private advance(): string {
     const phase = this.phase;
     const now = performance.now();
     switch (phase.kind) {
@@ -150,7 +155,7 @@ export class ScriptedCaller {
             kind: 'replying',
             since: now,
             segmentStart: phase.framesBefore,
-            marksBefore: this.stream.marks.length,
+            marksRead: this.stream.marks.length,
           };
         } else if (now - phase.since > (this.options.replyTimeoutMs ?? 10_000)) {
           this.pause();
@@ -158,9 +163,11 @@ export class ScriptedCaller {
         return SILENCE;
       }
       case 'replying': {
-        const ended = this.stream.marks
-          .slice(phase.marksBefore)
-          .some((mark) => /^reply-\d+-(\d+)$/.exec(mark.name)?.[1] === String(REPLY_SENTENCES));
+        const marks = this.stream.marks;
+        let ended = false;
+        for (; phase.marksRead < marks.length; phase.marksRead++) {
+          ended ||= REPLY_END.test(marks[phase.marksRead].name);
+        }
         if (ended || now - phase.since > (this.options.replyTimeoutMs ?? 10_000)) {
           if (ended) this.segments.push([phase.segmentStart, this.stream.frames.length]);
           this.pause();
@@ -187,6 +194,7 @@ export class ScriptedCaller {
 
 /** The number of sentences in the fake model's reply: the mark after the last one ends it. */
 export const REPLY_SENTENCES = 2;
+const REPLY_END = new RegExp(`^reply-\\d+-${REPLY_SENTENCES}$`);
 
 /** |arrival interval − 20 ms| between consecutive frames of one stretch of agent audio. */
 export function pacingJitters(caller: ScriptedCaller): number[] {

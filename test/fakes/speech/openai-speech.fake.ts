@@ -37,6 +37,7 @@ export class OpenAiSpeechFake {
   /** How much audio /audio/speech streams, and how fast (0: as fast as the client reads). */
   speechMs = 500;
   speechPaceMs = 0;
+  private tone: { ms: number; pcm: Buffer } | undefined;
   private readonly fake = new FakeServer((req, res) => void this.handle(req, res));
 
   constructor(private readonly apiKey: string) {}
@@ -95,6 +96,13 @@ export class OpenAiSpeechFake {
     json(res, 200, { text: this.transcripts.shift() ?? this.defaultTranscript });
   }
 
+  /** The tone every synthesis answers with, made once per length: a load run asks thousands of times. */
+  private speechPcm(): Buffer {
+    if (this.tone?.ms !== this.speechMs)
+      this.tone = { ms: this.speechMs, pcm: tonePcm(24000, this.speechMs) };
+    return this.tone.pcm;
+  }
+
   private async speak(req: IncomingMessage, raw: Buffer, res: ServerResponse, receivedAt: number) {
     const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
     const record: SpeechRequest = {
@@ -108,7 +116,7 @@ export class OpenAiSpeechFake {
       return json(res, 400, { error: { message: 'input and voice are required' } });
     }
     res.writeHead(200, { 'content-type': 'audio/pcm' });
-    const pcm = tonePcm(24000, this.speechMs);
+    const pcm = this.speechPcm();
     const piece = 960; // 20 ms at 24 kHz, 16-bit
     for (let offset = 0; offset < pcm.length; offset += piece) {
       if (res.destroyed) {

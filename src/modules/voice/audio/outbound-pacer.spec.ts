@@ -112,7 +112,7 @@ describe('OutboundPacer', () => {
     expect(times).toEqual([0, 20, 47, 60, 80, 100, 120, 140, 160, 180]);
   });
 
-  it('after a stall sends at most one frame beyond the one due, then keeps its beat', () => {
+  it('after a stall sends the late frame alone and restarts the beat there: never two at once', () => {
     const clock = new FakeClock();
     const pacer = new OutboundPacer({ clock });
     const output = recordingOutput(clock);
@@ -121,16 +121,35 @@ describe('OutboundPacer', () => {
     clock.block(26); // the frames due at +20 and +40 are both late
     clock.advance(100);
     let times = output.frames.map((f) => f.at - output.frames[0].at);
-    expect(times.slice(0, 5)).toEqual([0, 45, 45, 60, 80]);
+    // Sent at +45 for the +40 slot; the beat goes on from that slot.
+    expect(times.slice(0, 5)).toEqual([0, 45, 60, 80, 100]);
 
     const before = output.frames.length;
-    clock.block(200); // ten frames' time: two go at once, then the beat shifts
+    clock.block(200); // ten frames' time
     clock.advance(100);
     times = output.frames.slice(before - 1).map((f) => f.at - output.frames[before - 1].at);
-    expect(times[1]).toBe(times[2]);
-    expect(times[3]).toBeGreaterThan(times[2]);
-    expect(times[3] - times[2]).toBeLessThanOrEqual(20);
-    expect(new Set(intervals(times.slice(3)))).toEqual(new Set([20]));
+    expect(times[1]).toBeGreaterThanOrEqual(200);
+    expect(times[2] - times[1]).toBeGreaterThan(10);
+    expect(times[2] - times[1]).toBeLessThanOrEqual(20);
+    expect(new Set(intervals(times.slice(2)))).toEqual(new Set([20]));
+    const all = output.frames.map((f) => f.at);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('sends a frame due just after a tick on that tick, not a whole tick late', () => {
+    const clock = new FakeClock();
+    const pacer = new OutboundPacer({ clock });
+    const first = recordingOutput(clock);
+    pacer.open(first).enqueue(audio(20)); // sets the grid: ticks at +0, +10, +20…
+    const second = recordingOutput(clock);
+    const stream = pacer.open(second);
+    clock.advance(3);
+    stream.enqueue(audio(10));
+    // Due at the +10 tick; make it due 4 ms after it, as a stream whose beat was set off the grid.
+    stream.nextSendAt += 4;
+    clock.advance(200);
+    const times = second.frames.map((f) => f.at - first.frames[0].at);
+    expect(times.slice(0, 3)).toEqual([10, 30, 50]);
   });
 
   it('cuts chunks of any length into frames, continuing across chunks, padding the end with silence', () => {

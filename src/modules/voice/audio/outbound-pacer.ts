@@ -8,11 +8,6 @@ export interface OutboundPacerOptions {
   frameMs: number;
   /** The grid the one timer runs on: a stream's first frame waits at most this long. */
   tickMs: number;
-  /**
-   * Frames one stream may send in one tick: the one due, plus one to make up for a timer that
-   * fired a frame or more late. A longer stall shifts the stream's beat instead of bursting.
-   */
-  maxCatchUpFrames: number;
 }
 
 /**
@@ -38,7 +33,6 @@ export class OutboundPacer implements PacerScheduling {
       clock: systemClock,
       frameMs: FRAME_MS,
       tickMs: FRAME_MS / 2,
-      maxCatchUpFrames: 2,
       ...options,
     };
   }
@@ -87,7 +81,7 @@ export class OutboundPacer implements PacerScheduling {
   }
 
   private tick(): void {
-    const { clock, tickMs, frameMs, maxCatchUpFrames } = this.options;
+    const { clock, tickMs, frameMs } = this.options;
     this.cancelTimer = undefined;
     // A timer that fired more than a tick late serves the latest grid point it has passed.
     const missed = Math.max(0, Math.floor((clock.now() - (this.tickAt ?? 0)) / tickMs));
@@ -97,7 +91,7 @@ export class OutboundPacer implements PacerScheduling {
     try {
       for (const stream of [...this.active]) {
         try {
-          stream.sendDue(slotAt, frameMs, maxCatchUpFrames);
+          stream.sendDue(slotAt, frameMs, tickMs / 2);
         } catch (error) {
           // One call's broken output must not stop the others' audio.
           this.logger.warn(`outbound stream dropped: ${(error as Error).message}`);

@@ -99,10 +99,11 @@ function kernelFor(cutoff: number, halfTaps: number): Float32Array {
   return kernel;
 }
 
-function windowedSinc(cutoff: number, halfTaps: number): Float32Array {
-  const table = new Float32Array(2 * halfTaps * TABLE_STEPS + 1);
+/** The Hann-windowed sinc from -halfTaps to +halfTaps, sampled `steps` times per input sample. */
+export function windowedSinc(cutoff: number, halfTaps: number, steps = TABLE_STEPS): Float32Array {
+  const table = new Float32Array(2 * halfTaps * steps + 1);
   for (let n = 0; n < table.length; n++) {
-    const x = n / TABLE_STEPS - halfTaps;
+    const x = n / steps - halfTaps;
     const window = 0.5 + 0.5 * Math.cos((Math.PI * x) / halfTaps); // Hann
     const sinc = x === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * x) / (Math.PI * x);
     table[n] = sinc * window;

@@ -92,8 +92,8 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
 
   private accept(ws: WebSocket, integration: Integration, urlToken: string | undefined): void {
     const sink: MessageSink = {
-      send: (message) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      send: (text) => {
+        if (ws.readyState === ws.OPEN) ws.send(text);
       },
       close: (refused) => ws.close(refused ? CLOSE_POLICY : CLOSE_NORMAL),
     };

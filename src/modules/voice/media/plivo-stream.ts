@@ -1,5 +1,6 @@
 import type { InboundMediaEvent } from './media-stream';
 import {
+  mediaMessage,
   type MessageSink,
   objectAt,
   audioEvent,
@@ -43,6 +44,7 @@ export function plivoExtraHeaders(value: unknown): Record<string, string> {
  */
 export class PlivoStream implements ProviderStream {
   private streamId = '';
+  private media = this.mediaFor('');
 
   constructor(private readonly sink: MessageSink) {}
 
@@ -51,6 +53,7 @@ export class PlivoStream implements ProviderStream {
       case 'start': {
         const start = objectAt(message, 'start');
         this.streamId = stringAt(start, 'streamId') ?? stringAt(message, 'streamId') ?? '';
+        this.media = this.mediaFor(this.streamId);
         const headers = plivoExtraHeaders(message.extra_headers ?? start.extraHeaders);
         return {
           kind: 'start',
@@ -75,22 +78,26 @@ export class PlivoStream implements ProviderStream {
   }
 
   sendAudio(ulaw: Buffer): void {
-    this.sink.send({
-      event: 'playAudio',
-      streamId: this.streamId,
-      media: { contentType: 'audio/x-mulaw', sampleRate: 8000, payload: ulaw.toString('base64') },
-    });
+    this.sink.send(this.media(ulaw));
   }
 
   sendMark(name: string): void {
-    this.sink.send({ event: 'checkpoint', streamId: this.streamId, name });
+    this.sink.send(JSON.stringify({ event: 'checkpoint', streamId: this.streamId, name }));
   }
 
   clear(): void {
-    this.sink.send({ event: 'clearAudio', streamId: this.streamId });
+    this.sink.send(JSON.stringify({ event: 'clearAudio', streamId: this.streamId }));
   }
 
   close(refused?: boolean): void {
     this.sink.close(refused);
+  }
+
+  private mediaFor(streamId: string) {
+    return mediaMessage({
+      event: 'playAudio',
+      streamId,
+      media: { contentType: 'audio/x-mulaw', sampleRate: 8000, payload: '' },
+    });
   }
 }

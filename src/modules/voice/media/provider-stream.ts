@@ -2,7 +2,8 @@ import type { InboundMediaEvent, MediaOutput } from './media-stream';
 
 /** Where a gateway writes its provider's messages (the WebSocket, or a test's array). */
 export interface MessageSink {
-  send(message: object): void;
+  /** One message, already serialised as JSON text. */
+  send(text: string): void;
   /** `refused`: closed as a policy violation (no valid stream token), else normally. */
   close(refused?: boolean): void;
 }
@@ -14,6 +15,21 @@ export interface ProviderStream extends MediaOutput {
    * several events when a frame put back in order lets those held behind it through.
    */
   read(message: Record<string, unknown>): InboundMediaEvent | InboundMediaEvent[] | null;
+}
+
+/**
+ * A media message's JSON text around its base64 payload, built once per stream: each 20 ms frame
+ * of each call is then one base64 and two concatenations, not an object and a JSON.stringify.
+ * `head` is the message before the payload with a `"payload"` key as its last member;
+ * the result is byte for byte what JSON.stringify of the message would give.
+ */
+export function mediaMessage(head: Record<string, unknown>): (ulaw: Buffer) => string {
+  const json = JSON.stringify(head);
+  // `…"payload":""}}` → the text before and after the payload's (empty) string.
+  const at = json.lastIndexOf('""');
+  const prefix = json.slice(0, at + 1);
+  const suffix = json.slice(at + 1);
+  return (ulaw) => prefix + ulaw.toString('base64') + suffix;
 }
 
 /** A field of a parsed message as an object; {} when absent or not one. */

@@ -5,10 +5,13 @@ import { TelnyxStream } from './telnyx-stream';
 import { TwilioStream } from './twilio-stream';
 
 class Sink implements MessageSink {
-  readonly sent: object[] = [];
+  readonly texts: string[] = [];
   closed: boolean | 'refused' = false;
-  send(message: object): void {
-    this.sent.push(message);
+  send(text: string): void {
+    this.texts.push(text);
+  }
+  get sent(): unknown[] {
+    return this.texts.map((text) => JSON.parse(text) as unknown);
   }
   close(refused?: boolean): void {
     this.closed = refused ? 'refused' : true;
@@ -150,5 +153,45 @@ describe('provider media streams', () => {
       { event: 'clear' },
     ]);
     expect(sink.closed).toBe('refused');
+  });
+
+  it('writes each media message byte for byte as JSON.stringify of the message would', () => {
+    // An id with characters JSON must escape: the text prebuilt around the payload escapes them.
+    const id = 'MZ"\\/\u2028é';
+    const frames = [
+      frame,
+      Buffer.alloc(160, 0xff),
+      Buffer.from(Array.from({ length: 160 }, (_, i) => i)),
+    ];
+    const cases = [
+      {
+        stream: (sink: Sink) => new TwilioStream(sink),
+        start: { event: 'start', start: { streamSid: id } },
+        message: (payload: string) => ({ event: 'media', streamSid: id, media: { payload } }),
+      },
+      {
+        stream: (sink: Sink) => new PlivoStream(sink),
+        start: { event: 'start', start: { streamId: id } },
+        message: (payload: string) => ({
+          event: 'playAudio',
+          streamId: id,
+          media: { contentType: 'audio/x-mulaw', sampleRate: 8000, payload },
+        }),
+      },
+      {
+        stream: (sink: Sink) => new TelnyxStream(sink, 't'),
+        start: { event: 'start', stream_id: id, start: {} },
+        message: (payload: string) => ({ event: 'media', media: { payload } }),
+      },
+    ];
+    for (const { stream: open, start, message } of cases) {
+      const sink = new Sink();
+      const stream = open(sink);
+      stream.read(start);
+      for (const ulaw of frames) stream.sendAudio(ulaw);
+      expect(sink.texts).toEqual(
+        frames.map((ulaw) => JSON.stringify(message(ulaw.toString('base64')))),
+      );
+    }
   });
 });

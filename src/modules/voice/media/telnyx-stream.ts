@@ -2,6 +2,7 @@ import { alawToUlaw } from '../audio/g711';
 import { FrameOrder } from './frame-order';
 import type { InboundMediaEvent } from './media-stream';
 import {
+  mediaMessage,
   type MessageSink,
   markEvent,
   objectAt,
@@ -9,6 +10,8 @@ import {
   type ProviderStream,
   stringAt,
 } from './provider-stream';
+
+const TELNYX_MEDIA = mediaMessage({ event: 'media', media: { payload: '' } });
 
 /**
  * provider_three (Telnyx media streaming): `connected`, `start` {call_control_id, media_format},
@@ -59,15 +62,15 @@ export class TelnyxStream implements ProviderStream {
   }
 
   sendAudio(ulaw: Buffer): void {
-    this.sink.send({ event: 'media', media: { payload: ulaw.toString('base64') } });
+    this.sink.send(TELNYX_MEDIA(ulaw));
   }
 
   sendMark(name: string): void {
-    this.sink.send({ event: 'mark', mark: { name } });
+    this.sink.send(JSON.stringify({ event: 'mark', mark: { name } }));
   }
 
   clear(): void {
-    this.sink.send({ event: 'clear' });
+    this.sink.send(JSON.stringify({ event: 'clear' }));
   }
 
   close(refused?: boolean): void {

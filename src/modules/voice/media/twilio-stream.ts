@@ -1,5 +1,6 @@
 import type { InboundMediaEvent } from './media-stream';
 import {
+  mediaMessage,
   type MessageSink,
   objectAt,
   audioEvent,
@@ -15,6 +16,7 @@ import {
  */
 export class TwilioStream implements ProviderStream {
   private streamSid = '';
+  private media = this.mediaFor('');
 
   constructor(private readonly sink: MessageSink) {}
 
@@ -23,6 +25,7 @@ export class TwilioStream implements ProviderStream {
       case 'start': {
         const start = objectAt(message, 'start');
         this.streamSid = stringAt(start, 'streamSid') ?? stringAt(message, 'streamSid') ?? '';
+        this.media = this.mediaFor(this.streamSid);
         return {
           kind: 'start',
           streamId: this.streamSid,
@@ -42,22 +45,22 @@ export class TwilioStream implements ProviderStream {
   }
 
   sendAudio(ulaw: Buffer): void {
-    this.sink.send({
-      event: 'media',
-      streamSid: this.streamSid,
-      media: { payload: ulaw.toString('base64') },
-    });
+    this.sink.send(this.media(ulaw));
   }
 
   sendMark(name: string): void {
-    this.sink.send({ event: 'mark', streamSid: this.streamSid, mark: { name } });
+    this.sink.send(JSON.stringify({ event: 'mark', streamSid: this.streamSid, mark: { name } }));
   }
 
   clear(): void {
-    this.sink.send({ event: 'clear', streamSid: this.streamSid });
+    this.sink.send(JSON.stringify({ event: 'clear', streamSid: this.streamSid }));
   }
 
   close(refused?: boolean): void {
     this.sink.close(refused);
+  }
+
+  private mediaFor(streamSid: string) {
+    return mediaMessage({ event: 'media', streamSid, media: { payload: '' } });
   }
 }

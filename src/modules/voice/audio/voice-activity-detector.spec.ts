@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRAME_BYTES } from '../media/media-stream';
-import { loadSileroModel, type VadModel } from './silero-model';
+import type { VadModel } from './silero-model';
+import { loadSileroModelInWorker } from './silero-worker';
 import { VoiceActivityDetector } from './voice-activity-detector';
 
 /** "Hello, I am calling about your appointment…", eSpeak NG, 8 kHz μ-law. */
@@ -21,7 +22,7 @@ function pushFrames(push: (frame: Buffer) => void, audio: Buffer): void {
 /** The real model, counting the batch size of every run. */
 function countingLoader(batches: number[]) {
   return async (modelPath: string): Promise<VadModel> => {
-    const model = await loadSileroModel(modelPath);
+    const model = await loadSileroModelInWorker(modelPath);
     return {
       run: (input, state, batch) => {
         batches.push(batch);
@@ -120,6 +121,32 @@ describe('VoiceActivityDetector (Silero v5)', () => {
     }
     expect(Math.max(...batches)).toBe(32);
     expect(batches.length).toBeLessThan(batchedScores.flat().length / 8);
+  }, 30_000);
+
+  it('gathers the windows of calls that come within gatherMs into one run', async () => {
+    const batches: number[] = [];
+    const vad = detector({ gatherMs: 1_000, loadModel: countingLoader(batches) });
+    await vad.readiness();
+    const scored: number[] = [];
+    const streams = Array.from({ length: 6 }, () => vad.open((p) => scored.push(p)));
+    // One window each, in separate turns of the event loop, as separate socket reads would be.
+    for (const stream of streams) {
+      stream.push(SPEECH.subarray(0, 320));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vad.settled();
+    expect(batches).toEqual([6]);
+    expect(scored).toHaveLength(6);
+  }, 30_000);
+
+  it('runs a full batch at once, without waiting out gatherMs', async () => {
+    const batches: number[] = [];
+    const vad = detector({ maxBatch: 4, gatherMs: 600_000, loadModel: countingLoader(batches) });
+    await vad.readiness();
+    const streams = Array.from({ length: 4 }, () => vad.open(() => undefined));
+    for (const stream of streams) stream.push(SPEECH.subarray(0, 320));
+    await vad.settled(); // the test's timeout, were it waiting for gatherMs
+    expect(batches).toEqual([4]);
   }, 30_000);
 
   it('stops calling back once a stream is closed', async () => {

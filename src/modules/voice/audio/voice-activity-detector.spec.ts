@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRAME_BYTES } from '../media/media-stream';
-import type { VadModel } from './silero-model';
+import { decodeUlaw } from './g711';
+import { VAD_CONTEXT_SAMPLES, type VadModel } from './silero-model';
 import { loadSileroModelInWorker } from './silero-worker';
 import { VoiceActivityDetector } from './voice-activity-detector';
 
@@ -122,6 +123,32 @@ describe('VoiceActivityDetector (Silero v5)', () => {
     expect(Math.max(...batches)).toBe(32);
     expect(batches.length).toBeLessThan(batchedScores.flat().length / 8);
   }, 30_000);
+
+  it('hands the model the caller audio at its own 8 kHz: 32 context + 256 new samples', async () => {
+    const inputs: Float32Array[] = [];
+    const vad = detector({
+      loadModel: async (modelPath) => {
+        const model = await loadSileroModelInWorker(modelPath);
+        return {
+          run: (input, state, batch) => {
+            inputs.push(input.slice());
+            return model.run(input, state, batch);
+          },
+          release: () => model.release(),
+        };
+      },
+    });
+    const stream = vad.open(() => undefined);
+    const audio = SPEECH.subarray(8_000, 8_000 + 640); // two windows and a bit
+    pushFrames((frame) => stream.push(frame), audio);
+    await vad.settled();
+    const samples = Array.from(decodeUlaw(audio), (sample) => sample / 32_768);
+    // One call: one window per run.
+    expect(inputs.map((input) => Array.from(input))).toEqual([
+      [...new Array<number>(VAD_CONTEXT_SAMPLES).fill(0), ...samples.slice(0, 256)],
+      samples.slice(256 - VAD_CONTEXT_SAMPLES, 512),
+    ]);
+  });
 
   it('gathers the windows of calls that come within gatherMs into one run', async () => {
     const batches: number[] = [];

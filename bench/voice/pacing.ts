@@ -18,7 +18,6 @@ import path from 'node:path';
 import { BeepDetector } from '../../src/modules/voice/audio/beep-detector';
 import { OutboundPacer } from '../../src/modules/voice/audio/outbound-pacer';
 import {
-  loadSileroModel,
   sileroModelPath,
   VAD_INPUT_SAMPLES,
   VAD_STATE_SIZE,
@@ -38,14 +37,12 @@ function parseArgs(argv: string[]) {
   const options = {
     seconds: 10,
     calls: [1, 50, 100, 150],
-    vad: 'worker' as 'worker' | 'main',
     write: false,
     check: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--seconds') options.seconds = Number(argv[++i]);
     else if (argv[i] === '--calls') options.calls = argv[++i].split(',').map(Number);
-    else if (argv[i] === '--vad') options.vad = argv[++i] === 'main' ? 'main' : 'worker';
     else if (argv[i] === '--write') options.write = true;
     else if (argv[i] === '--check') options.check = true;
     else throw new Error(`unknown option ${argv[i]}`);
@@ -87,15 +84,11 @@ interface LoadResult {
 }
 
 /** `calls` simulated calls for `seconds`: caller audio in, paced agent audio out. */
-async function simulatedCalls(
-  calls: number,
-  seconds: number,
-  where: 'worker' | 'main',
-): Promise<LoadResult> {
+async function simulatedCalls(calls: number, seconds: number): Promise<LoadResult> {
   const batches: number[] = [];
   const vad = new VoiceActivityDetector({
     loadModel: async (modelPath) => {
-      const model = await (where === 'main' ? loadSileroModel : loadSileroModelInWorker)(modelPath);
+      const model = await loadSileroModelInWorker(modelPath);
       return {
         run: async (input, state, batch) => {
           const started = performance.now();
@@ -193,10 +186,8 @@ interface VadCost {
   batch: number;
   msPerWindow: number;
   runP99Ms: number;
-  /** CPU time the main thread itself spent per run: what a run takes from the event loop. */
+  /** CPU time the main thread itself spent per run: handing windows over, taking results back. */
   mainThreadMsPerRun: number;
-  /** The same with the model in its worker thread: copying windows in and results out. */
-  workerMainThreadMsPerRun: number;
 }
 
 /**
@@ -212,43 +203,37 @@ function mainThreadCpuMs(): number {
   }
 }
 
-/** Model time per window at each batch size, on windows of real speech. */
+/**
+ * Model time per window at each batch size, on windows of real speech, as the detector sees it:
+ * the run in the model's worker thread and the hand-over both ways.
+ */
 async function vadCost(batchSizes: number[], windows: number): Promise<VadCost[]> {
-  const onMain = await loadSileroModel(sileroModelPath());
-  const inWorker = await loadSileroModelInWorker(sileroModelPath());
+  const model = await loadSileroModelInWorker(sileroModelPath());
   const speech = Float32Array.from(SPEECH.subarray(0, VAD_INPUT_SAMPLES), (b) => (b - 128) / 128);
   const results: VadCost[] = [];
   for (const batch of batchSizes) {
     const input = new Float32Array(batch * VAD_INPUT_SAMPLES);
     for (let b = 0; b < batch; b++) input.set(speech, b * VAD_INPUT_SAMPLES);
-    const measure = async (model: typeof onMain) => {
-      let state: Float32Array = new Float32Array(batch * VAD_STATE_SIZE);
-      for (let warm = 0; warm < 5; warm++) await model.run(input, state, batch);
-      const runs: number[] = [];
-      const started = performance.now();
-      const cpuBefore = mainThreadCpuMs();
-      for (let done = 0; done < windows; done += batch) {
-        const before = performance.now();
-        state = (await model.run(input, state, batch)).state;
-        runs.push(performance.now() - before);
-      }
-      return {
-        total: performance.now() - started,
-        runs,
-        mainThreadMsPerRun: (mainThreadCpuMs() - cpuBefore) / runs.length,
-      };
-    };
-    const main = await measure(onMain);
-    const worker = await measure(inWorker);
+    // The model takes its input over: each run gets its own copy, as the detector's do.
+    let state = new Float32Array(batch * VAD_STATE_SIZE);
+    for (let warm = 0; warm < 5; warm++)
+      state = (await model.run(input.slice(), state, batch)).state;
+    const runs: number[] = [];
+    const started = performance.now();
+    const cpuBefore = mainThreadCpuMs();
+    for (let done = 0; done < windows; done += batch) {
+      const before = performance.now();
+      state = (await model.run(input.slice(), state, batch)).state;
+      runs.push(performance.now() - before);
+    }
     results.push({
       batch,
-      msPerWindow: main.total / (main.runs.length * batch),
-      runP99Ms: harness.percentiles(main.runs).p99,
-      mainThreadMsPerRun: main.mainThreadMsPerRun,
-      workerMainThreadMsPerRun: worker.mainThreadMsPerRun,
+      msPerWindow: (performance.now() - started) / (runs.length * batch),
+      runP99Ms: harness.percentiles(runs).p99,
+      mainThreadMsPerRun: (mainThreadCpuMs() - cpuBefore) / runs.length,
     });
   }
-  await Promise.all([onMain.release(), inWorker.release()]);
+  await model.release();
   return results;
 }
 
@@ -265,10 +250,10 @@ async function main() {
   const floorBefore = await idleTimerJitter(options.seconds);
   const loads: LoadResult[] = [];
   for (const calls of options.calls) {
-    loads.push(await simulatedCalls(calls, options.seconds, options.vad));
+    loads.push(await simulatedCalls(calls, options.seconds));
     const last = loads[loads.length - 1];
     console.log(
-      `${calls} call(s), VAD in ${options.vad === 'main' ? 'the main thread' : 'a worker'}: jitter p99 ${fmt(harness.percentiles(last.jitters).p99)} ms, loop delay p99 ${fmt(last.loopDelayP99Ms)} ms, CPU ${fmt(last.cpuPercent, 0)} %, longest VAD run ${fmt(last.maxBatchMs)} ms`,
+      `${calls} call(s): jitter p99 ${fmt(harness.percentiles(last.jitters).p99)} ms, loop delay p99 ${fmt(last.loopDelayP99Ms)} ms, CPU ${fmt(last.cpuPercent, 0)} %, longest VAD run ${fmt(last.maxBatchMs)} ms`,
     );
   }
   const floorAfter = await idleTimerJitter(options.seconds);
@@ -290,9 +275,9 @@ async function main() {
   const lines = [
     HEADING,
     '',
-    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- pacing --seconds ${options.seconds} --vad ${options.vad} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
+    `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:voice -- pacing --seconds ${options.seconds} --write\`; 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (other work shared the cores).`,
     '',
-    `Pacing jitter is |interval between two frames of one call − 20 ms|, over every frame of every call. Each simulated call pushes a caller frame every 20 ms through μ-law decoding, the beep detector and the shared VAD (batches of ≤ 32 windows, run ${options.vad === 'main' ? 'on the main thread' : 'in its worker thread'}) with a turn tracker, and gets a reply paced out by the one \`OutboundPacer\` timer, each frame base64'd into a provider message. The floor is one idle 20 ms timer, before and after. Target: p99 ≤ ${TARGET_P99_MS} ms.`,
+    `Pacing jitter is |interval between two frames of one call − 20 ms|, over every frame of every call. Each simulated call pushes a caller frame every 20 ms through μ-law decoding, the beep detector and the shared VAD (windows gathered into batches of ≤ 32, run in its worker thread) with a turn tracker, and gets a reply paced out by the one \`OutboundPacer\` timer, each frame base64'd into a provider message. The floor is one idle 20 ms timer, before and after. Target: p99 ≤ ${TARGET_P99_MS} ms.`,
     '',
     '| run | frames | jitter p50 (ms) | p99 (ms) | max (ms) | loop delay p99 (ms) | process CPU | VAD windows / runs | longest VAD run (ms) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -303,13 +288,13 @@ async function main() {
     }),
     floorRow('after', floorAfter),
     '',
-    'Silero VAD v5 (onnxruntime-node, one intra-op thread), model time per 32 ms window by windows per run, on the calling thread (a run there blocks its event loop for its whole length; the detector runs it in a worker thread):',
+    'Silero VAD v5 at 8 kHz (onnxruntime-node, one intra-op thread, in its worker thread), time per 32 ms window by windows per run, the hand-over to the worker and back included:',
     '',
-    '| windows per run | ms per window | run p99 (ms) | main-thread CPU per run, model on it (ms) | main-thread CPU per run, model in the worker (ms) |',
-    '| ---: | ---: | ---: | ---: | ---: |',
+    '| windows per run | ms per window | run p99 (ms) | main-thread CPU per run (ms) |',
+    '| ---: | ---: | ---: | ---: |',
     ...costs.map(
       (c) =>
-        `| ${c.batch} | ${fmt(c.msPerWindow, 3)} | ${fmt(c.runP99Ms)} | ${fmt(c.mainThreadMsPerRun, 3)} | ${fmt(c.workerMainThreadMsPerRun, 3)} |`,
+        `| ${c.batch} | ${fmt(c.msPerWindow, 3)} | ${fmt(c.runP99Ms)} | ${fmt(c.mainThreadMsPerRun, 3)} |`,
     ),
     '',
     verdict,

@@ -2,6 +2,7 @@ import {
   alawToUlaw,
   decodeAlaw,
   decodeUlaw,
+  decodeUlawFloatInto,
   decodeUlawInto,
   encodeUlaw,
   ulawRmsLevel,
@@ -68,5 +69,15 @@ describe('G.711', () => {
     const decoded = decodeUlawInto(Uint8Array.from([0x00, 0x80]), scratch);
     expect(Array.from(decoded)).toEqual([-32124, 32124]);
     expect(decoded.buffer).toBe(scratch.buffer);
+  });
+
+  it('decodes to floats in [-1, 1) at an offset, as the linear samples / 32768', () => {
+    const ulaw = Uint8Array.from({ length: 256 }, (_, byte) => byte);
+    const out = new Float32Array(260).fill(9);
+    decodeUlawFloatInto(ulaw, out, 3);
+    expect(Array.from(out.subarray(3, 259))).toEqual(
+      Array.from(decodeUlaw(ulaw), (sample) => sample / 32_768),
+    );
+    expect([out[2], out[259]]).toEqual([9, 9]);
   });
 });

@@ -39,6 +39,8 @@ const ALAW_TO_ULAW = Uint8Array.from(ALAW_TO_LINEAR, (sample) => encodeUlawSampl
 const LINEAR_TO_ULAW = Uint8Array.from({ length: 65_536 }, (_, bits) =>
   encodeUlawSample((bits << 16) >> 16),
 );
+/** Each μ-law byte's decoded sample scaled to [-1, 1), as the VAD model takes it. */
+const ULAW_TO_FLOAT = Float32Array.from(ULAW_TO_LINEAR, (sample) => sample / 32_768);
 /** Each μ-law byte's decoded sample squared, for a frame's level without decoding it. */
 const ULAW_ENERGY = Float64Array.from(ULAW_TO_LINEAR, (sample) => sample * sample);
 
@@ -51,6 +53,11 @@ export function decodeUlaw(ulaw: Uint8Array): Int16Array {
 export function decodeUlawInto(ulaw: Uint8Array, out: Int16Array): Int16Array {
   for (let i = 0; i < ulaw.length; i++) out[i] = ULAW_TO_LINEAR[ulaw[i]];
   return out.length === ulaw.length ? out : out.subarray(0, ulaw.length);
+}
+
+/** μ-law bytes → samples scaled to [-1, 1), into `out` from `offset` (it must have room). */
+export function decodeUlawFloatInto(ulaw: Uint8Array, out: Float32Array, offset: number): void {
+  for (let i = 0; i < ulaw.length; i++) out[offset + i] = ULAW_TO_FLOAT[ulaw[i]];
 }
 
 /** The RMS level of μ-law audio, as `rmsLevel` of its decoded samples would give. */

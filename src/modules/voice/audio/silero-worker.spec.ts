@@ -1,24 +1,27 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  loadSileroModel,
-  sileroModelPath,
-  VAD_INPUT_SAMPLES,
-  VAD_STATE_SIZE,
-  type VadModel,
-} from './silero-model';
+import { sileroModelPath, VAD_INPUT_SAMPLES, VAD_STATE_SIZE, type VadModel } from './silero-model';
 import { loadSileroModelInWorker } from './silero-worker';
 
 const SPEECH = readFileSync(
   path.join(__dirname, '../../../../test/fixtures/audio/caller-speech.ulaw'),
 );
+const HALF_STATE = VAD_STATE_SIZE / 2;
 
 /** `batch` different windows of speech, as floats. */
-function windows(batch: number): Float32Array {
+function windows(batch: number): Float32Array<ArrayBuffer> {
   const input = new Float32Array(batch * VAD_INPUT_SAMPLES);
   for (let i = 0; i < input.length; i++) input[i] = (SPEECH[(i * 7) % SPEECH.length] - 128) / 128;
   return input;
+}
+
+/** Window `index` of a [2, batch, 128] state, as its own [2, 1, 128]. */
+function stateOf(all: Float32Array, batch: number, index: number): Float32Array {
+  const one = new Float32Array(VAD_STATE_SIZE);
+  one.set(all.subarray(index * HALF_STATE, (index + 1) * HALF_STATE));
+  one.set(all.subarray((batch + index) * HALF_STATE, (batch + index + 1) * HALF_STATE), HALF_STATE);
+  return one;
 }
 
 describe('loadSileroModelInWorker', () => {
@@ -27,47 +30,50 @@ describe('loadSileroModelInWorker', () => {
     await Promise.all(models.map((model) => model.release()));
   });
 
-  it('scores a batch exactly as the model on the main thread does, state included', async () => {
-    const [inWorker, onMain] = await Promise.all([
-      loadSileroModelInWorker(sileroModelPath()),
-      loadSileroModel(sileroModelPath()),
-    ]);
-    models.push(inWorker, onMain);
-    const batch = 12;
-    const input = windows(batch);
-    let workerState: Float32Array = new Float32Array(batch * VAD_STATE_SIZE);
-    let mainState: Float32Array = workerState.slice();
-    for (let run = 0; run < 3; run++) {
-      const fromWorker = await inWorker.run(input, workerState, batch);
-      const fromMain = await onMain.run(input, mainState, batch);
-      expect(fromWorker.probabilities).toBeInstanceOf(Float32Array);
-      expect(Array.from(fromWorker.probabilities)).toEqual(Array.from(fromMain.probabilities));
-      expect(Array.from(fromWorker.state)).toEqual(Array.from(fromMain.state));
-      workerState = fromWorker.state;
-      mainState = fromMain.state;
-    }
-  }, 30_000);
-
-  it('leaves the caller its buffers: they may be reused while a run is in flight', async () => {
+  it('scores each window of a batch as it scores that window alone, state included', async () => {
     const model = await loadSileroModelInWorker(sileroModelPath());
     models.push(model);
-    const expected = await model.run(windows(2), new Float32Array(2 * VAD_STATE_SIZE), 2);
+    const batch = 12;
+    const all = windows(batch);
+    let batchState = new Float32Array(batch * VAD_STATE_SIZE);
+    const alone = Array.from({ length: batch }, () => new Float32Array(VAD_STATE_SIZE));
+    for (let run = 0; run < 3; run++) {
+      const together = await model.run(all.slice(), batchState, batch);
+      expect(together.probabilities).toBeInstanceOf(Float32Array);
+      for (let b = 0; b < batch; b++) {
+        const input = all.slice(b * VAD_INPUT_SAMPLES, (b + 1) * VAD_INPUT_SAMPLES);
+        const one = await model.run(input, alone[b], 1);
+        expect(together.probabilities[b]).toBeCloseTo(one.probabilities[0], 5);
+        stateOf(together.state, batch, b).forEach((value, i) =>
+          expect(value).toBeCloseTo(one.state[i], 4),
+        );
+        alone[b] = one.state;
+      }
+      batchState = together.state;
+    }
+    expect(Math.max(...batchState.map(Math.abs))).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('takes the windows and state over without copying them', async () => {
+    const model = await loadSileroModelInWorker(sileroModelPath());
+    models.push(model);
     const input = windows(2);
     const state = new Float32Array(2 * VAD_STATE_SIZE);
-    const running = model.run(input, state, 2);
-    expect(input.length).toBe(2 * VAD_INPUT_SAMPLES); // not transferred away
-    input.fill(0);
-    state.fill(1);
-    const result = await running;
-    expect(Array.from(result.probabilities)).toEqual(Array.from(expected.probabilities));
+    const result = await model.run(input, state, 2);
+    // Moved to the worker: the caller's views are detached, not copied from.
+    expect(input.length).toBe(0);
+    expect(state.length).toBe(0);
+    expect(result.probabilities).toHaveLength(2);
+    expect(result.state).toHaveLength(2 * VAD_STATE_SIZE);
   }, 30_000);
 
   it('fails one bad run and answers the next', async () => {
     const model = await loadSileroModelInWorker(sileroModelPath());
     models.push(model);
-    const state = new Float32Array(VAD_STATE_SIZE);
-    await expect(model.run(new Float32Array(10), state, 1)).rejects.toThrow();
-    const good = await model.run(windows(1), state, 1);
+    await expect(
+      model.run(new Float32Array(10), new Float32Array(VAD_STATE_SIZE), 1),
+    ).rejects.toThrow();
+    const good = await model.run(windows(1), new Float32Array(VAD_STATE_SIZE), 1);
     expect(good.probabilities).toHaveLength(1);
   }, 30_000);
 

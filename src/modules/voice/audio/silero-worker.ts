@@ -33,7 +33,10 @@ ort.InferenceSession.create(modelPath, sessionOptions).then(
           state: new ort.Tensor('float32', state, [2, batch, 128]),
           sr,
         });
-        parentPort.postMessage({ id, probabilities: outputs.output.data, state: outputs.stateN.data });
+        const probabilities = outputs.output.data;
+        const next = outputs.stateN.data;
+        const moved = [...new Set([probabilities.buffer, next.buffer])];
+        parentPort.postMessage({ id, probabilities, state: next }, moved);
       } catch (error) {
         parentPort.postMessage({ id, error: String(error && error.message) });
       }
@@ -48,7 +51,7 @@ type WorkerReply =
   | { kind: 'ready'; inputNames: string[] }
   | { kind: 'released' }
   | { kind: 'failed'; error: string }
-  | { id: number; probabilities: Float32Array; state: Float32Array }
+  | { id: number; probabilities: Float32Array<ArrayBuffer>; state: Float32Array<ArrayBuffer> }
   | { id: number; error: string };
 
 interface PendingRun {
@@ -57,10 +60,11 @@ interface PendingRun {
 }
 
 /**
- * Silero VAD in a worker thread that owns the onnxruntime session: the event loop only copies
- * windows in and probabilities out, so a run never delays the pacer or a socket read. Runs are
- * answered in the order they were posted; a worker that dies fails its pending runs and the
- * next run starts a new one.
+ * Silero VAD in a worker thread that owns the onnxruntime session: the event loop only hands
+ * windows over and takes probabilities back (buffers moved, not copied), so a run never delays
+ * the pacer or a socket read. This is the only way the model runs. Runs are answered in the
+ * order they were posted; a worker that dies fails its pending runs and the next run starts a
+ * new one.
  */
 export async function loadSileroModelInWorker(modelPath: string): Promise<VadModel> {
   const ortPath = require.resolve('onnxruntime-node');
@@ -115,13 +119,12 @@ export async function loadSileroModelInWorker(modelPath: string): Promise<VadMod
   await worker;
   return {
     async run(input, state, batch) {
-      // Copied before anything awaits: the caller's (reused) buffers are free again at once.
-      const message = { id: nextId++, input: input.slice(), state: state.slice(), batch };
+      const message = { id: nextId++, input, state, batch };
       worker ??= start();
       const thread = await worker;
       return new Promise<VadBatchResult>((resolve, reject) => {
         pending.set(message.id, { resolve, reject });
-        thread.postMessage(message, [message.input.buffer, message.state.buffer]);
+        thread.postMessage(message, [input.buffer, state.buffer]);
       });
     },
     async release() {

@@ -21,7 +21,7 @@ export interface TurnTrackerOptions {
   unfinishedSilenceMs: number;
   /** Speech (ms) within one utterance before `barge-in`. */
   bargeInMs: number;
-  /** The audio one probability covers (Silero: 512 samples at 16 kHz), for the first window. */
+  /** The audio one probability covers (Silero: 256 samples at 8 kHz), for the first window. */
   windowMs: number;
   /**
    * How much earlier than the last voiced window the frame levels may date the end of speech.

@@ -1,5 +1,4 @@
-import { decodeUlawInto } from './g711';
-import { Resampler } from './resampler';
+import { decodeUlawFloatInto } from './g711';
 import {
   VAD_CONTEXT_SAMPLES,
   VAD_INPUT_SAMPLES,
@@ -8,19 +7,12 @@ import {
   VAD_WINDOW_SAMPLES,
 } from './silero-model';
 
-const CALLER_RATE = 8_000;
-/** A 20 ms caller frame; longer frames grow the decode buffer once. */
-const FRAME_SAMPLES = 160;
 const WINDOW_MS = (VAD_WINDOW_SAMPLES * 1_000) / VAD_SAMPLE_RATE;
+/** A window waiting, one in flight and a 20 ms frame; a backlog or a longer frame grows it. */
+const INITIAL_SAMPLES = 1_024;
 
 /** Called once per 32 ms window: its speech probability and the audio time (ms) at its end. */
 export type ProbabilityListener = (probability: number, atMs: number) => void;
-
-/** A window cut from the call's audio, waiting for the model: context + new samples, as floats. */
-export interface PendingWindow {
-  input: Float32Array;
-  endsAtMs: number;
-}
 
 /** What a stream needs of the detector that batches it. */
 export interface VadScheduling {
@@ -29,22 +21,24 @@ export interface VadScheduling {
 }
 
 /**
- * One call's side of the voice activity detector: caller μ-law in, 16 kHz windows out to the
- * shared batch, probabilities back in window order. The recurrent state lives here, so each
- * call's windows see the state its previous window left.
+ * One call's side of the voice activity detector: caller μ-law in (8 kHz, the model's own rate),
+ * windows out to the shared batch, probabilities back in window order. The recurrent state lives
+ * here, so each call's windows see the state its previous window left.
  */
 export class VadStream {
   readonly state = new Float32Array(VAD_STATE_SIZE);
   /** At most one of this stream's windows is in a batch at a time: the next needs its state. */
   inFlight = false;
-  private readonly resampler = new Resampler(CALLER_RATE, VAD_SAMPLE_RATE);
-  private readonly windows: PendingWindow[] = [];
-  /** Context and not yet windowed samples, scaled to [-1, 1), in `samples[0, held)`. */
-  private samples = new Float32Array(VAD_INPUT_SAMPLES + VAD_WINDOW_SAMPLES);
-  private held = VAD_CONTEXT_SAMPLES;
-  /** Reused for each frame's decoded samples (the resampler copies what it keeps). */
-  private decoded = new Int16Array(FRAME_SAMPLES);
-  private windowsCut = 0;
+  /**
+   * The audio not yet windowed, as floats in [-1, 1): `samples[start, end)`, starting with the
+   * context (the last samples of the window before). Each queued window is the next
+   * `VAD_INPUT_SAMPLES` of it, consecutive windows overlapping by the context.
+   */
+  private samples = new Float32Array(INITIAL_SAMPLES);
+  private start = 0;
+  private end = VAD_CONTEXT_SAMPLES;
+  /** Windows taken or dropped so far: their count stamps the next one's end. */
+  private windowsDone = 0;
   private droppedWindows = 0;
   private isClosed = false;
 
@@ -59,7 +53,8 @@ export class VadStream {
   }
 
   get queuedWindows(): number {
-    return this.windows.length;
+    if (this.isClosed) return 0;
+    return Math.floor((this.end - this.start - VAD_CONTEXT_SAMPLES) / VAD_WINDOW_SAMPLES);
   }
 
   /** Windows dropped because the detector fell behind (oldest first). */
@@ -70,28 +65,30 @@ export class VadStream {
   /** One frame (any length) of caller audio, μ-law 8 kHz. */
   push(ulaw: Uint8Array): void {
     if (this.isClosed) return;
-    if (ulaw.length > this.decoded.length) this.decoded = new Int16Array(ulaw.length);
-    const upsampled = this.resampler.push(decodeUlawInto(ulaw, this.decoded));
-    const length = this.held + upsampled.length;
-    if (length > this.samples.length) {
-      const grown = new Float32Array(length);
-      grown.set(this.samples.subarray(0, this.held));
-      this.samples = grown;
-    }
-    const samples = this.samples;
-    for (let i = 0; i < upsampled.length; i++) samples[this.held + i] = upsampled[i] / 32_768;
-    let start = 0;
-    while (length - start >= VAD_INPUT_SAMPLES) {
-      this.queueWindow(samples.slice(start, start + VAD_INPUT_SAMPLES));
-      start += VAD_WINDOW_SAMPLES;
-    }
-    samples.copyWithin(0, start, length);
-    this.held = length - start;
+    const before = this.queuedWindows;
+    this.reserve(ulaw.length);
+    decodeUlawFloatInto(ulaw, this.samples, this.end);
+    this.end += ulaw.length;
+    const queued = this.queuedWindows;
+    if (queued > this.maxQueuedWindows) this.skip(queued - this.maxQueuedWindows, true);
+    if (queued > before) this.scheduling.windowReady(this);
   }
 
-  /** The oldest window, for the next batch. */
-  takeWindow(): PendingWindow | undefined {
-    return this.windows.shift();
+  /**
+   * Copies the oldest window (context + new samples) into `into` at `offset`, for the next batch;
+   * the audio time (ms) at its end, or undefined when none waits.
+   */
+  takeWindowInto(into: Float32Array, offset: number): number | undefined {
+    if (this.queuedWindows === 0) return undefined;
+    into.set(this.samples.subarray(this.start, this.start + VAD_INPUT_SAMPLES), offset);
+    this.start += VAD_WINDOW_SAMPLES;
+    this.windowsDone += 1;
+    return this.windowsDone * WINDOW_MS;
+  }
+
+  /** Drops the windows waiting (the model failed): later windows keep their times. */
+  skipQueued(): void {
+    this.skip(this.queuedWindows, false);
   }
 
   deliver(probability: number, atMs: number): void {
@@ -101,17 +98,29 @@ export class VadStream {
   close(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.windows.length = 0;
+    this.samples = new Float32Array(0);
+    this.start = this.end = 0;
     this.scheduling.closed(this);
   }
 
-  private queueWindow(input: Float32Array): void {
-    this.windowsCut += 1;
-    if (this.windows.length >= this.maxQueuedWindows) {
-      this.windows.shift();
-      this.droppedWindows += 1;
+  private skip(windows: number, countAsDropped: boolean): void {
+    this.start += windows * VAD_WINDOW_SAMPLES;
+    this.windowsDone += windows;
+    if (countAsDropped) this.droppedWindows += windows;
+  }
+
+  /** Room for `samples` more after `end`: moves the held audio to the front, or grows. */
+  private reserve(samples: number): void {
+    if (this.end + samples <= this.samples.length) return;
+    const held = this.end - this.start;
+    if (held + samples > this.samples.length) {
+      const grown = new Float32Array(Math.max(2 * this.samples.length, held + samples));
+      grown.set(this.samples.subarray(this.start, this.end));
+      this.samples = grown;
+    } else {
+      this.samples.copyWithin(0, this.start, this.end);
     }
-    this.windows.push({ input, endsAtMs: this.windowsCut * WINDOW_MS });
-    this.scheduling.windowReady(this);
+    this.start = 0;
+    this.end = held;
   }
 }

@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FRAME_BYTES } from '../media/media-stream';
-import { loadSileroModel, type VadModel } from './silero-model';
+import { decodeUlaw } from './g711';
+import { VAD_CONTEXT_SAMPLES, type VadModel } from './silero-model';
+import { loadSileroModelInWorker } from './silero-worker';
 import { VoiceActivityDetector } from './voice-activity-detector';
 
 /** "Hello, I am calling about your appointment…", eSpeak NG, 8 kHz μ-law. */
@@ -21,7 +23,7 @@ function pushFrames(push: (frame: Buffer) => void, audio: Buffer): void {
 /** The real model, counting the batch size of every run. */
 function countingLoader(batches: number[]) {
   return async (modelPath: string): Promise<VadModel> => {
-    const model = await loadSileroModel(modelPath);
+    const model = await loadSileroModelInWorker(modelPath);
     return {
       run: (input, state, batch) => {
         batches.push(batch);
@@ -120,6 +122,58 @@ describe('VoiceActivityDetector (Silero v5)', () => {
     }
     expect(Math.max(...batches)).toBe(32);
     expect(batches.length).toBeLessThan(batchedScores.flat().length / 8);
+  }, 30_000);
+
+  it('hands the model the caller audio at its own 8 kHz: 32 context + 256 new samples', async () => {
+    const inputs: Float32Array[] = [];
+    const vad = detector({
+      loadModel: async (modelPath) => {
+        const model = await loadSileroModelInWorker(modelPath);
+        return {
+          run: (input, state, batch) => {
+            inputs.push(input.slice());
+            return model.run(input, state, batch);
+          },
+          release: () => model.release(),
+        };
+      },
+    });
+    const stream = vad.open(() => undefined);
+    const audio = SPEECH.subarray(8_000, 8_000 + 640); // two windows and a bit
+    pushFrames((frame) => stream.push(frame), audio);
+    await vad.settled();
+    const samples = Array.from(decodeUlaw(audio), (sample) => sample / 32_768);
+    // One call: one window per run.
+    expect(inputs.map((input) => Array.from(input))).toEqual([
+      [...new Array<number>(VAD_CONTEXT_SAMPLES).fill(0), ...samples.slice(0, 256)],
+      samples.slice(256 - VAD_CONTEXT_SAMPLES, 512),
+    ]);
+  });
+
+  it('gathers the windows of calls that come within gatherMs into one run', async () => {
+    const batches: number[] = [];
+    const vad = detector({ gatherMs: 1_000, loadModel: countingLoader(batches) });
+    await vad.readiness();
+    const scored: number[] = [];
+    const streams = Array.from({ length: 6 }, () => vad.open((p) => scored.push(p)));
+    // One window each, in separate turns of the event loop, as separate socket reads would be.
+    for (const stream of streams) {
+      stream.push(SPEECH.subarray(0, 320));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vad.settled();
+    expect(batches).toEqual([6]);
+    expect(scored).toHaveLength(6);
+  }, 30_000);
+
+  it('runs a full batch at once, without waiting out gatherMs', async () => {
+    const batches: number[] = [];
+    const vad = detector({ maxBatch: 4, gatherMs: 600_000, loadModel: countingLoader(batches) });
+    await vad.readiness();
+    const streams = Array.from({ length: 4 }, () => vad.open(() => undefined));
+    for (const stream of streams) stream.push(SPEECH.subarray(0, 320));
+    await vad.settled(); // the test's timeout, were it waiting for gatherMs
+    expect(batches).toEqual([4]);
   }, 30_000);
 
   it('stops calling back once a stream is closed', async () => {

@@ -288,6 +288,22 @@ describe('dialer', () => {
     expect((await h.logs(failing.batch.id)).length).toBe(placed);
   });
 
+  it('trips on the failed ending that makes BREAKER_MIN_ENDED (5), counting that ending', async () => {
+    const h = await harness();
+    const numbers = await callingNumbers(h, 3);
+    const { batch } = await h.batch(6, { callingNumbers: numbers, maxConcurrentCalls: 3 });
+    await h.tick();
+    expect(await h.endAll(batch.id, 'failed')).toBe(3);
+    clock.advance(1);
+    await h.tick();
+    const [fourth, fifth] = await h.live(batch.id);
+    await h.end(fourth.id, 'failed');
+    expect(await h.batchRow(batch.id)).toMatchObject({ queueStatus: 'active' });
+    await h.end(fifth.id, 'failed');
+    const paused = await h.batchRow(batch.id);
+    expect(paused).toMatchObject({ queueStatus: 'paused', statusReason: 'failure_rate' });
+  });
+
   it('leaves a batch without contacts active (its contacts may still come)', async () => {
     const h = await harness();
     const { batch } = await h.batch(0);

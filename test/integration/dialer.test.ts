@@ -97,6 +97,24 @@ describe('dialer', () => {
     clock.advance(60);
   });
 
+  it('counts the attempt that just ended toward the state cap of the next (FL: 3 in 24 h)', async () => {
+    const h = await harness();
+    const { batch } = await h.batch(0, { retry: 5, delay: 60, enforceCalleeLocalHours: true });
+    await h.calling.callRecords(batch, [{ phoneNumber: '+13055550123', name: 'Sam' }]);
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
+      await h.endAll(batch.id, 'busy');
+      clock.advance(60);
+    }
+    const [first] = await h.logs(batch.id);
+    const [record] = await h.records(batch.id);
+    // 10:00 in Miami a day after the first attempt: the window is open, the cap frees then.
+    expect(record).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: new Date(first.placedAt!.getTime() + 24 * 3_600_000),
+    });
+  });
+
   it('skips DNC numbers, including one listed while the batch runs (within one tick)', async () => {
     const h = await harness();
     const { batch, numbers } = await h.batch(4, { maxConcurrentCalls: 1 });
@@ -286,6 +304,22 @@ describe('dialer', () => {
     clock.advance(1);
     await h.tick();
     expect((await h.logs(failing.batch.id)).length).toBe(placed);
+  });
+
+  it('trips on the failed ending that makes BREAKER_MIN_ENDED (5), counting that ending', async () => {
+    const h = await harness();
+    const numbers = await callingNumbers(h, 3);
+    const { batch } = await h.batch(6, { callingNumbers: numbers, maxConcurrentCalls: 3 });
+    await h.tick();
+    expect(await h.endAll(batch.id, 'failed')).toBe(3);
+    clock.advance(1);
+    await h.tick();
+    const [fourth, fifth] = await h.live(batch.id);
+    await h.end(fourth.id, 'failed');
+    expect(await h.batchRow(batch.id)).toMatchObject({ queueStatus: 'active' });
+    await h.end(fifth.id, 'failed');
+    const paused = await h.batchRow(batch.id);
+    expect(paused).toMatchObject({ queueStatus: 'paused', statusReason: 'failure_rate' });
   });
 
   it('leaves a batch without contacts active (its contacts may still come)', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { and, eq, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
-import { Database } from '../../database';
+import { and, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { Database, rowsOf } from '../../database';
 import { BatchCountersRepository } from './batch-counters.repository';
 import {
   callRecords,
@@ -9,6 +9,9 @@ import {
   type PhoneLogRow,
   type PhoneLogTurn,
 } from './call-records.schema';
+
+/** A call record's state once its attempt ended: another attempt at `nextAttemptAt`, or done. */
+export type RecordNextState = Pick<typeof callRecords.$inferInsert, 'status' | 'nextAttemptAt'>;
 
 export type NewPhoneLog = Omit<
   typeof phoneLogs.$inferInsert,
@@ -57,33 +60,62 @@ export class PhoneLogsRepository {
 
   /**
    * Changes an attempt (inside the caller's transaction, the row already locked by
-   * AttemptsRepository.lock). A new callStatus also moves the record's lastCallStatus and the
-   * batch's counters when this attempt is the record's latest.
+   * AttemptsRepository.lock), in one statement. A new callStatus also moves the record's
+   * lastCallStatus and the batch's counters when this attempt is the record's latest. `record`:
+   * the record's next state when the attempt ends (AttemptOutcomes.decide, which holds the
+   * record's lock), written in the same statement.
    */
   async update(
     log: Pick<PhoneLogRow, 'id' | 'organizationId' | 'callRecordId' | 'batchId' | 'callStatus'>,
     values: Partial<NewPhoneLog>,
+    record: RecordNextState | null = null,
   ): Promise<void> {
     const db = this.database.db;
-    await db.update(phoneLogs).set(values).where(eq(phoneLogs.id, log.id));
+    const logUpdate = db.update(phoneLogs).set(values).where(eq(phoneLogs.id, log.id));
     const next = values.callStatus;
-    if (next === undefined || next === log.callStatus) return;
-    const moved = await db
-      .update(callRecords)
-      .set({ lastCallStatus: next })
-      .where(
-        and(
-          eq(callRecords.id, log.callRecordId),
-          eq(callRecords.lastCallStatus, log.callStatus),
-          sql`NOT EXISTS (SELECT 1 FROM ${phoneLogs} later WHERE later.call_record_id = ${log.callRecordId}
-                AND later.created_at > (SELECT created_at FROM ${phoneLogs} WHERE id = ${log.id}))`,
-        ),
-      )
-      .returning({ id: callRecords.id });
-    if (moved.length === 0) return;
+    const statusMoves = next !== undefined && next !== log.callStatus;
+    if (!statusMoves && !record) {
+      await logUpdate;
+      return;
+    }
+    // The attempt is the record's latest and the record still shows the attempt's old status.
+    const latest = (row: SQL) => sql`${row}.last_call_status = ${log.callStatus} AND NOT EXISTS (
+      SELECT 1 FROM ${phoneLogs} later WHERE later.call_record_id = ${log.callRecordId}
+        AND later.created_at > (SELECT created_at FROM ${phoneLogs} WHERE id = ${log.id}))`;
+    // Reading `log` makes PostgreSQL write the attempt's row before the record's, the order
+    // of every writer. Without `record` the record's row is not locked yet: the condition is
+    // in the WHERE, which PostgreSQL checks again on the row it waited for.
+    const recordUpdate = record
+      ? db
+          .update(callRecords)
+          .set({
+            ...record,
+            ...(statusMoves
+              ? {
+                  lastCallStatus: sql`CASE WHEN latest.moves THEN ${next} ELSE ${callRecords.lastCallStatus} END`,
+                }
+              : {}),
+          })
+          .from(
+            sql`(SELECT ${statusMoves ? latest(sql`r`) : sql`false`} AS moves
+              FROM ${callRecords} r, log WHERE r.id = ${log.callRecordId}) latest`,
+          )
+          .where(eq(callRecords.id, log.callRecordId))
+          .returning({ moved: sql<boolean>`latest.moves`.as('moved') })
+      : db
+          .update(callRecords)
+          .set({ lastCallStatus: next })
+          .from(sql`log`)
+          .where(and(eq(callRecords.id, log.callRecordId), latest(sql`${callRecords}`)))
+          .returning({ moved: sql<boolean>`true`.as('moved') });
+    const result = await db.execute(
+      sql`WITH log AS ${logUpdate.returning({ id: phoneLogs.id })}, moved AS ${recordUpdate}
+        SELECT moved FROM moved`,
+    );
+    if (!rowsOf<{ moved: boolean }>(result)[0]?.moved) return;
     this.counters.moveStatuses(log.organizationId, log.batchId, {
       [log.callStatus]: -1,
-      [next]: 1,
+      [next!]: 1,
     });
   }
 

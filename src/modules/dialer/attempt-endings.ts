@@ -21,8 +21,9 @@ export interface AttemptEnd {
 
 /**
  * How the dialer itself ends an attempt (a refused placement, a reconciled or lost call): the
- * final status on the phone log, the record's retry-or-done (AttemptOutcomes) and the call
- * event, all in the caller's transaction with the phone log locked (AttemptsRepository.lock).
+ * record's retry-or-done (AttemptOutcomes), written with the final status on the phone log in
+ * one statement, and the call event, all in the caller's transaction with the phone log locked
+ * (AttemptsRepository.lock).
  * An attempt that already has a final status is left as it is.
  */
 @Injectable()
@@ -37,20 +38,25 @@ export class AttemptEndings {
     const { log } = attempt;
     if (isFinal(log.callStatus)) return false;
     const durationSeconds = end.durationSeconds ?? log.callDuration;
-    await this.logs.update(log, {
-      callStatus: end.status,
-      endedReason: end.endedReason,
-      endedAt: end.endedAt,
-      leaseExpiresAt: null,
-      callDuration: durationSeconds,
-      ...(end.providerStatus !== undefined ? { providerStatus: end.providerStatus } : {}),
-      ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
-    });
-    const next = await this.outcomes.attemptEnded({
+    const { next, record } = await this.outcomes.decide({
       callRecordId: attempt.record.id,
       outcome: end.status,
       endedAt: end.endedAt,
+      attempt: log,
     });
+    await this.logs.update(
+      log,
+      {
+        callStatus: end.status,
+        endedReason: end.endedReason,
+        endedAt: end.endedAt,
+        leaseExpiresAt: null,
+        callDuration: durationSeconds,
+        ...(end.providerStatus !== undefined ? { providerStatus: end.providerStatus } : {}),
+        ...(end.answeredBy ? { answeredBy: end.answeredBy } : {}),
+      },
+      record,
+    );
     const ended: Attempt = {
       ...attempt,
       log: {

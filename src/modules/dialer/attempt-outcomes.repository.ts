@@ -23,10 +23,14 @@ export class AttemptOutcomesRepository {
   }
 
   /**
-   * The record locked until the commit, with its batch and its attempts since `since` (for the
-   * next attempt's state cap): one statement.
+   * The record locked until the commit, with its batch and its attempts since `since` but
+   * `endingId` (for the next attempt's state cap): one statement.
    */
-  async lockRecord(callRecordId: string, since: Date): Promise<EndedRecord | undefined> {
+  async lockRecord(
+    callRecordId: string,
+    since: Date,
+    endingId: string,
+  ): Promise<EndedRecord | undefined> {
     const [row] = await this.db
       .select({
         record: callRecords,
@@ -35,7 +39,7 @@ export class AttemptOutcomesRepository {
           string[]
         >`(SELECT coalesce(json_agg(coalesce(log.placed_at, log.created_at)), '[]')
           FROM phone_logs log WHERE log.call_record_id = ${callRecords.id}
-            AND log.created_at >= ${since.toISOString()}::timestamptz)`,
+            AND log.created_at >= ${since.toISOString()}::timestamptz AND log.id <> ${endingId})`,
       })
       .from(callRecords)
       .innerJoin(batches, eq(batches.id, callRecords.batchId))
@@ -52,21 +56,5 @@ export class AttemptOutcomesRepository {
       WHERE batch_id = ${batchId} AND ended_at IS NOT NULL
         AND ended_at >= ${since.toISOString()}::timestamptz`);
     return rowsOf<{ ended: number; failed: number }>(result)[0];
-  }
-
-  /** The record waits for its next attempt at `at`. */
-  async scheduleRetry(callRecordId: string, at: Date): Promise<void> {
-    await this.db
-      .update(callRecords)
-      .set({ status: 'pending', nextAttemptAt: at })
-      .where(eq(callRecords.id, callRecordId));
-  }
-
-  /** The record is done: no attempt follows. */
-  async close(callRecordId: string, status: 'completed' | 'failed'): Promise<void> {
-    await this.db
-      .update(callRecords)
-      .set({ status, nextAttemptAt: null })
-      .where(eq(callRecords.id, callRecordId));
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../database';
 import type { BatchRow } from '../batches/batches.schema';
 import { BatchCountersRepository } from '../call-records/batch-counters.repository';
-import type { CallStatus } from '../call-records/call-records.schema';
+import type { CallStatus, PhoneLogRow } from '../call-records/call-records.schema';
+import type { RecordNextState } from '../call-records/phone-logs.repository';
 import { AttemptOutcomesRepository, type EndedRecord } from './attempt-outcomes.repository';
 import { windowOf } from './batch-window';
 import { nextAllowedAt } from './calling-window';
@@ -30,6 +31,8 @@ export interface AttemptEnded {
   callRecordId: string;
   outcome: CallStatus;
   endedAt: Date;
+  /** The ending attempt as it will be written (its end not written yet). */
+  attempt: Pick<PhoneLogRow, 'id' | 'placedAt' | 'createdAt'>;
 }
 
 export interface NextAttempt {
@@ -37,13 +40,26 @@ export interface NextAttempt {
   nextAttemptAt: Date | null;
 }
 
+export interface AttemptDecision {
+  next: NextAttempt;
+  /** The record's next state, for the write that ends the attempt; null: already closed. */
+  record: RecordNextState | null;
+}
+
+const CLOSED: AttemptDecision = {
+  next: { willRetry: false, nextAttemptAt: null },
+  record: null,
+};
+
 /**
  * What happens to a call record when one of its attempts ends: another attempt (per outcome, up
  * to the batch's `retry` extra attempts, at the first time the calling window allows at least
  * `delay` seconds later) or done; the batch completes when nothing is left to place; a failed
- * attempt may trip the breaker. Runs inside the caller's transaction, the one that has written
- * the attempt's final status (and ended_at), so the two never disagree. The batch's counters
- * and its completion are written at that transaction's end (BatchCountersRepository).
+ * attempt may trip the breaker. Decided inside the caller's transaction with the record locked
+ * until its commit, just before the caller writes the attempt's final status and the record's
+ * next state in one statement (PhoneLogsRepository.update), so the two never disagree. The
+ * batch's counters and its completion are written at that transaction's end
+ * (BatchCountersRepository).
  */
 @Injectable()
 export class AttemptOutcomes {
@@ -53,19 +69,23 @@ export class AttemptOutcomes {
     private readonly counters: BatchCountersRepository,
   ) {}
 
-  async attemptEnded({ callRecordId, outcome, endedAt }: AttemptEnded): Promise<NextAttempt> {
+  async decide({
+    callRecordId,
+    outcome,
+    endedAt,
+    attempt,
+  }: AttemptEnded): Promise<AttemptDecision> {
     if (!this.database.inTransaction) {
-      throw new Error('attemptEnded() must run inside the transaction that ends the attempt');
+      throw new Error('decide() must run inside the transaction that ends the attempt');
     }
     // Attempts from a day before the end on: a superset of those the next attempt's state cap
     // counts (the window only counts the 24 h before the instant it tries, `delay` or more later).
-    const ended = await this.outcomes.lockRecord(
-      callRecordId,
-      new Date(endedAt.getTime() - RECENT_ATTEMPTS_WINDOW_MS),
-    );
+    const since = new Date(endedAt.getTime() - RECENT_ATTEMPTS_WINDOW_MS);
+    const ended = await this.outcomes.lockRecord(callRecordId, since, attempt.id);
     // Already closed (a replayed or late final callback): nothing more to decide.
-    if (!ended || ended.record.status !== 'in_progress')
-      return { willRetry: false, nextAttemptAt: null };
+    if (!ended || ended.record.status !== 'in_progress') return CLOSED;
+    // The ending attempt as the caller writes it (a first callback may place it as it ends).
+    if (attempt.createdAt >= since) ended.recent.push(attempt.placedAt ?? attempt.createdAt);
     const { record, batch } = ended;
     const dialing = batch.queueStatus !== 'completed' && !batch.isDeleted;
     if (outcome === 'failed' && dialing) await this.tripBreakerIfFailing(batch, endedAt);
@@ -74,13 +94,17 @@ export class AttemptOutcomes {
         ? nextAttempt(ended, endedAt)
         : null;
     if (nextAttemptAt) {
-      await this.outcomes.scheduleRetry(record.id, nextAttemptAt);
-      return { willRetry: true, nextAttemptAt };
+      return {
+        next: { willRetry: true, nextAttemptAt },
+        record: { status: 'pending', nextAttemptAt },
+      };
     }
-    await this.outcomes.close(record.id, outcome === 'completed' ? 'completed' : 'failed');
     if (outcome === 'completed') this.counters.addCallsCompleted(batch.organizationId, batch.id);
     this.counters.completeIfDoneAtCommit(batch.organizationId, batch.id);
-    return { willRetry: false, nextAttemptAt: null };
+    return {
+      next: CLOSED.next,
+      record: { status: outcome === 'completed' ? 'completed' : 'failed', nextAttemptAt: null },
+    };
   }
 
   /**
@@ -90,7 +114,10 @@ export class AttemptOutcomes {
   private async tripBreakerIfFailing(batch: BatchRow, endedAt: Date): Promise<void> {
     if (batch.queueStatus !== 'active') return;
     const since = new Date(endedAt.getTime() - BREAKER_WINDOW_SECONDS * 1000);
-    const { ended, failed } = await this.outcomes.endedSince(batch.id, since);
+    const others = await this.outcomes.endedSince(batch.id, since);
+    // With the failed attempt now ending, whose end is not written yet.
+    const ended = others.ended + 1;
+    const failed = others.failed + 1;
     if (ended >= BREAKER_MIN_ENDED && failed >= ended * BREAKER_FAILURE_RATIO) {
       this.counters.pauseAtCommit(batch.organizationId, batch.id, 'failure_rate');
     }

@@ -3,7 +3,7 @@ import { Clock } from '../../common/clock';
 import { BatchCountersRepository } from '../call-records/batch-counters.repository';
 import type { PhoneLogRow } from '../call-records/call-records.schema';
 import { type NewPhoneLog, PhoneLogsRepository } from '../call-records/phone-logs.repository';
-import { AttemptOutcomes, type NextAttempt } from './attempt-outcomes';
+import { type AttemptDecision, AttemptOutcomes } from './attempt-outcomes';
 import type { Attempt } from './attempts.repository';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type {
@@ -38,7 +38,7 @@ export interface ProgressOutcome {
   endedNow: boolean;
 }
 
-const NOTHING: NextAttempt = { willRetry: false, nextAttemptAt: null };
+const NOTHING: AttemptDecision = { next: { willRetry: false, nextAttemptAt: null }, record: null };
 
 /**
  * Applies provider progress to an attempt: order-safe (a status only moves up, queued < ringing
@@ -114,8 +114,16 @@ export class CallProgress {
     const { organizationId } = attempt.batch;
     const pickedBefore =
       pickMayMove && (await this.logs.recordPicked(organizationId, before.callRecordId));
-    await this.logs.update(before, changes);
     const log: PhoneLogRow = { ...before, ...changes };
+    const { next, record } = endedNow
+      ? await this.outcomes.decide({
+          callRecordId: attempt.record.id,
+          outcome: log.callStatus,
+          endedAt: now,
+          attempt: log,
+        })
+      : NOTHING;
+    await this.logs.update(before, changes, record);
     const after: Attempt = { ...attempt, log };
     if (pickMayMove) {
       const pickedAfter = await this.logs.recordPicked(organizationId, before.callRecordId);
@@ -125,13 +133,6 @@ export class CallProgress {
         Number(pickedAfter) - Number(pickedBefore),
       );
     }
-    const next = endedNow
-      ? await this.outcomes.attemptEnded({
-          callRecordId: attempt.record.id,
-          outcome: log.callStatus,
-          endedAt: now,
-        })
-      : NOTHING;
 
     if (startedNow) await this.events.started(after, report.integration);
     if (answeredNow) await this.events.answered(after);

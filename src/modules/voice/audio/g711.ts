@@ -46,13 +46,9 @@ const ULAW_ENERGY = Float64Array.from(ULAW_TO_LINEAR, (sample) => sample * sampl
 
 /** μ-law bytes → 16-bit linear samples. */
 export function decodeUlaw(ulaw: Uint8Array): Int16Array {
-  return decodeUlawInto(ulaw, new Int16Array(ulaw.length));
-}
-
-/** μ-law bytes → 16-bit linear samples, into `out` (at least as long); returns the used part. */
-export function decodeUlawInto(ulaw: Uint8Array, out: Int16Array): Int16Array {
+  const out = new Int16Array(ulaw.length);
   for (let i = 0; i < ulaw.length; i++) out[i] = ULAW_TO_LINEAR[ulaw[i]];
-  return out.length === ulaw.length ? out : out.subarray(0, ulaw.length);
+  return out;
 }
 
 /** μ-law bytes → samples scaled to [-1, 1), into `out` from `offset` (it must have room). */

@@ -66,7 +66,9 @@ async function startServer(env, entry = DEFAULT_ENTRY) {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const output = [];
   const started = performance.now();
-  const child = spawn(process.execPath, [entry], {
+  // BENCH_NODE_FLAGS: Node flags for the server (e.g. GC settings), for an A/B run.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, entry], {
     cwd: ROOT,
     env: serverEnv({ ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -254,25 +254,25 @@ export async function runStep(
 const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const mib = (bytes: number, digits = 2) => fmt(bytes / 2 ** 20, digits);
 
-/** Medians of the two halves of a turn: up to the chat request, and after it. */
-function splitP50(step: StepResult): string {
-  const median = (key: 'toChat' | 'afterChat') =>
+/** A percentile of the two halves of a turn: up to the chat request, and after it. */
+function splitAt(step: StepResult, q = 0.5): string {
+  const at = (key: 'toChat' | 'afterChat') =>
     fmt(
       percentile(
         step.stages.map((stage) => stage[key]),
-        0.5,
+        q,
       ),
     );
-  return `${median('toChat')} / ${median('afterChat')}`;
+  return `${at('toChat')} / ${at('afterChat')}`;
 }
 
 export function describeStep(step: StepResult): string {
   return (
     `${step.calls} call(s), run ${step.repeat}: turn p50 ${fmt(percentile(step.latencies, 0.5))} ms, ` +
     `p95 ${fmt(percentile(step.latencies, 0.95))} ms (${step.latencies.length} turns, ${step.missed} missed, ${step.unconnected} calls not connected); ` +
-    `split ${splitP50(step)} ms; ` +
+    `split p50 ${splitAt(step)} ms, p95 ${splitAt(step, 0.95)} ms; ` +
     `jitter p99 ${fmt(percentile(step.jitters, 0.99), 2)} ms (as sent ${fmt(step.server.sendJitterP99Ms, 2)} ms); server CPU ${fmt(step.server.cpuPercent, 0)} %, bench CPU ${fmt(step.benchCpuPercent, 0)} %, ` +
-    `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms, GC p99 ${fmt(step.server.gcP99Ms)} ms (max ${fmt(step.server.gcMaxMs)}, ${fmt(step.server.gcTotalMs / step.seconds)} ms/s); bench loop delay p99 ${fmt(step.benchLoopDelayP99)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
+    `loop delay p99 ${fmt(step.server.loopDelayP99Ms)} ms, GC p99 ${fmt(step.server.gcP99Ms)} ms (max ${fmt(step.server.gcMaxMs)}, ${fmt(step.server.gcTotalMs / step.seconds)} ms/s, ${fmt(step.server.fullGcs / step.seconds, 2)} full GCs/s); bench loop delay p99 ${fmt(step.benchLoopDelayP99)} ms; waited ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} ms/s; sender lag p99 ${fmt(step.senderLagP99)} ms; ${mib(step.heapPerCall, 3)} MiB heap / call; load ${fmt(step.load1, 2)}`
   );
 }
 
@@ -281,8 +281,8 @@ function stepRow(step: StepResult): string {
   const j = (q: number) => fmt(percentile(step.jitters, q), 2);
   return (
     `| ${step.calls} | ${step.repeat} | ${fmt(step.load1, 2)} | ${step.unconnected} | ${step.latencies.length} | ${step.missed} | ${p(0.5)} | ${p(0.95)} | ${p(1)} | ` +
-    `${splitP50(step)} | ` +
-    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.sendJitterP99Ms, 2)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.benchCpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
+    `${splitAt(step)} | ` +
+    `${j(0.5)} | ${j(0.99)} | ${fmt(step.server.sendJitterP99Ms, 2)} | ${fmt(step.server.cpuPercent, 0)} % | ${fmt(step.benchCpuPercent, 0)} % | ${fmt(step.server.loopDelayP99Ms)} | ${fmt(step.server.fullGcs / step.seconds, 2)} | ${fmt(step.serverWaitMsPerS, 0)} / ${fmt(step.benchWaitMsPerS, 0)} | ${fmt(step.senderLagP99)} | ` +
     `${mib(step.heapPerCall, 3)} | ${mib(step.rssPerCall, 3)} |`
   );
 }
@@ -357,12 +357,12 @@ function report(options: Options, steps: StepResult[], machine: string, date: st
     '- **p50 split**: "to chat" = last voiced frame → that call\'s chat request reaching the fake, beyond the silence (end of turn, STT, prompt); "after chat" = chat request → first agent frame (reply read, TTS, pacer, socket). The chat request is matched to its call by the contact name its prompt quotes.',
     `- **Jitter** = |arrival interval − 20 ms| between consecutive agent frames of one greeting or reply, at the bench's socket. Target p99 ≤ ${JITTER_TARGET_P99_MS} ms. **As sent**: the same over the server's own writes of media messages to each socket (stretches split at gaps over 250 ms), so the server's share and the bench's (its loop stamping arrivals late) can be told apart.`,
     "- **Sender lag p99**: how late the bench's own 20 ms send ticks were (it shares the cores): what the bench adds to both figures.",
-    '- **Server CPU, loop delay p99**: the server process over the step (probe in `bench/voice/server-probe.js`). **Bench CPU**: the bench process over the step (its callers and the fakes; `/proc/<pid>/task/*/schedstat`), CPU taken from the same cores.',
+    '- **Server CPU, loop delay p99, full GCs / s**: the server process over the step (probe in `bench/voice/server-probe.js`); a full GC marks the whole heap, with a final pause that holds every call. **Bench CPU**: the bench process over the step (its callers and the fakes; `/proc/<pid>/task/*/schedstat`), CPU taken from the same cores.',
     "- **Waited for a CPU**: ms per second of the step that the server's and the bench's threads spent runnable but not running (`/proc/<pid>/task/*/schedstat`): the box's other load showing up inside both processes. Near 0 on a quiet box.",
     "- **Memory per call**: heap used and RSS after two full GCs with the step's calls live (turns done, still streaming), minus the same before the step or after hang-up, whichever is lower, divided by the calls.",
     '',
-    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | jitter p99 as sent, ms | server CPU | bench CPU | server loop delay p99 ms | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| calls | run | load | not connected | turns | missed | turn p50 ms | turn p95 ms | turn max ms | p50 split: to chat / after chat, ms | jitter p50 ms | jitter p99 ms | jitter p99 as sent, ms | server CPU | bench CPU | server loop delay p99 ms | full GCs / s | waited for a CPU, ms/s: server / bench | sender lag p99 ms | heap MiB / call | RSS MiB / call |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...steps.map(stepRow),
     '',
     stages.length > 0

@@ -55,6 +55,8 @@ export interface ServerLoad {
   gcP99Ms: number;
   gcMaxMs: number;
   gcTotalMs: number;
+  /** Full (mark-compact) GCs in the interval. */
+  fullGcs: number;
   /** |interval − 20 ms| between media frames as the server wrote them to each socket. */
   sendJitterFrames: number;
   sendJitterP50Ms: number;
@@ -183,9 +185,13 @@ export class VoiceRig {
         DIALER_CALLS_PER_SECOND: '100',
         DIALER_TICK_MS: '100',
         VOICE_PROBE_PORT: String(probePort),
-        // A .cpuprofile of the whole server run, to see where its time goes.
+        // A .cpuprofile of the whole server run, to see where its time goes, and a sampled
+        // profile of what it allocates.
         ...(process.env.VOICE_PROBE_CPU_PROFILE
           ? { VOICE_PROBE_CPU_PROFILE: process.env.VOICE_PROBE_CPU_PROFILE }
+          : {}),
+        ...(process.env.VOICE_PROBE_HEAP_PROFILE
+          ? { VOICE_PROBE_HEAP_PROFILE: process.env.VOICE_PROBE_HEAP_PROFILE }
           : {}),
         ...speechEnv,
       },

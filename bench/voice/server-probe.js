@@ -15,7 +15,12 @@ const net = require('node:net');
 const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
-const { monitorEventLoopDelay, performance, PerformanceObserver } = require('node:perf_hooks');
+const {
+  constants,
+  monitorEventLoopDelay,
+  performance,
+  PerformanceObserver,
+} = require('node:perf_hooks');
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
@@ -27,9 +32,14 @@ let cpu = process.cpuUsage();
 let since = performance.now();
 
 // GC pauses, from the runtime's own performance entries.
+// Full (mark-compact) GCs counted apart: each marks the whole heap, on the calls' cores.
 let gcPauses = [];
+let fullGcs = 0;
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  for (const entry of list.getEntries()) {
+    gcPauses.push(entry.duration);
+    if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullGcs += 1;
+  }
 }).observe({ entryTypes: ['gc'] });
 
 // When each media frame left the process: ws writes a message's header and its payload as two
@@ -97,9 +107,11 @@ function load() {
     gcP99Ms: percentiles(gcPauses).p99,
     gcMaxMs: percentiles(gcPauses).max,
     gcTotalMs: gcPauses.reduce((a, b) => a + b, 0),
+    fullGcs,
     ...sendJitter(),
   };
   gcPauses = [];
+  fullGcs = 0;
   delay.reset();
   utilization = performance.eventLoopUtilization();
   cpu = process.cpuUsage();
@@ -135,6 +147,24 @@ if (profileFile) {
   process.on('exit', () =>
     session.post('Profiler.stop', (error, result) => {
       if (!error) fs.writeFileSync(profileFile, JSON.stringify(result.profile));
+    }),
+  );
+}
+
+// VOICE_PROBE_HEAP_PROFILE=<file>: what the run allocates (collected objects included), sampled.
+const heapProfileFile = process.env.VOICE_PROBE_HEAP_PROFILE;
+if (heapProfileFile) {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  process.on('exit', () =>
+    session.post('HeapProfiler.stopSampling', (error, result) => {
+      if (!error) fs.writeFileSync(heapProfileFile, JSON.stringify(result.profile));
     }),
   );
 }

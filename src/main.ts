@@ -3,9 +3,11 @@ import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config';
 import type { createApp as CreateApp } from './create-app';
 import { migratePostgres } from './database/postgres-migrations';
+import { relaxHeapGrowth } from './heap-growth';
 import { ShutdownOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
+  relaxHeapGrowth();
   const config = loadConfig(process.env, 'all');
   const logger = new Logger('Switchboard');
   // Before the start (migrations can take a while): a signal then stops the start cleanly.

@@ -45,6 +45,9 @@ export interface ServerMemory {
   arrayBuffers: number;
 }
 
+/** The probe's profile files, passed through from the bench's environment. */
+const PROFILE_VARIABLES = ['VOICE_PROBE_CPU_PROFILE', 'VOICE_PROBE_HEAP_PROFILE'];
+
 export interface ServerLoad {
   cpuPercent: number;
   loopUtilization: number;
@@ -185,14 +188,13 @@ export class VoiceRig {
         DIALER_CALLS_PER_SECOND: '100',
         DIALER_TICK_MS: '100',
         VOICE_PROBE_PORT: String(probePort),
-        // A .cpuprofile of the whole server run, to see where its time goes, and a sampled
-        // profile of what it allocates.
-        ...(process.env.VOICE_PROBE_CPU_PROFILE
-          ? { VOICE_PROBE_CPU_PROFILE: process.env.VOICE_PROBE_CPU_PROFILE }
-          : {}),
-        ...(process.env.VOICE_PROBE_HEAP_PROFILE
-          ? { VOICE_PROBE_HEAP_PROFILE: process.env.VOICE_PROBE_HEAP_PROFILE }
-          : {}),
+        // Profiles of the whole server run, when asked for (server-probe.js says what each is).
+        ...Object.fromEntries(
+          PROFILE_VARIABLES.flatMap((name) => {
+            const file = process.env[name];
+            return file ? [[name, file]] : [];
+          }),
+        ),
         ...speechEnv,
       },
       path.join(__dirname, 'server-probe.js'),

@@ -2,13 +2,14 @@
 // The built server with a small read-only stats endpoint beside it, for the voice bench:
 //   GET /memory  after two full GCs: rss, heapUsed, external, arrayBuffers (bytes)
 //   GET /load    since the previous /load: process CPU %, event-loop utilization, event-loop
-//                delay p50/p99/max (ms), GC pauses (count, p99, max, total ms), and the jitter of
+//                delay p50/p99/max (ms), GC pauses (count, p99, max, total ms, full GCs), and the jitter of
 //                the server's own writes of media frames (|interval - 20 ms| between consecutive
 //                `media` messages written to one socket, p50/p99/max): the pacing as sent,
 //                before the kernel and the receiving process add their share
 // It listens on 127.0.0.1:VOICE_PROBE_PORT and never keeps the process alive; the server itself
 // is required unchanged (VOICE_PROBE_ENTRY, default dist/bundle/main.js). With
-// VOICE_PROBE_CPU_PROFILE=<file> the whole run is CPU-profiled into that .cpuprofile at exit.
+// VOICE_PROBE_CPU_PROFILE=<file> the whole run is CPU-profiled into that .cpuprofile at exit, and
+// with VOICE_PROBE_HEAP_PROFILE=<file> its allocations are sampled into that .heapprofile.
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
@@ -135,38 +136,43 @@ const probe = http.createServer((request, response) => {
 probe.listen(Number(process.env.VOICE_PROBE_PORT), '127.0.0.1');
 probe.unref();
 
-const profileFile = process.env.VOICE_PROBE_CPU_PROFILE;
-if (profileFile) {
-  const inspector = require('node:inspector');
-  const session = new inspector.Session();
-  session.connect();
-  session.post('Profiler.setSamplingInterval', { interval: 200 });
-  session.post('Profiler.enable');
-  session.post('Profiler.start');
-  // The in-process inspector answers synchronously, so this completes inside the exit handler.
+// The in-process inspector answers synchronously, so a profile stopped in the exit handler is
+// written before the process ends.
+let inspectorSession;
+function profileUntilExit(file, start, stop) {
+  if (!file) return;
+  if (!inspectorSession) {
+    inspectorSession = new (require('node:inspector').Session)();
+    inspectorSession.connect();
+  }
+  for (const [method, params] of start) inspectorSession.post(method, params);
   process.on('exit', () =>
-    session.post('Profiler.stop', (error, result) => {
-      if (!error) fs.writeFileSync(profileFile, JSON.stringify(result.profile));
+    inspectorSession.post(stop, (error, result) => {
+      if (!error) fs.writeFileSync(file, JSON.stringify(result.profile));
     }),
   );
 }
 
+// VOICE_PROBE_CPU_PROFILE=<file>: where the run's time goes.
+profileUntilExit(
+  process.env.VOICE_PROBE_CPU_PROFILE,
+  [['Profiler.setSamplingInterval', { interval: 200 }], ['Profiler.enable'], ['Profiler.start']],
+  'Profiler.stop',
+);
 // VOICE_PROBE_HEAP_PROFILE=<file>: what the run allocates (collected objects included), sampled.
-const heapProfileFile = process.env.VOICE_PROBE_HEAP_PROFILE;
-if (heapProfileFile) {
-  const inspector = require('node:inspector');
-  const session = new inspector.Session();
-  session.connect();
-  session.post('HeapProfiler.startSampling', {
-    samplingInterval: 16384,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
-  process.on('exit', () =>
-    session.post('HeapProfiler.stopSampling', (error, result) => {
-      if (!error) fs.writeFileSync(heapProfileFile, JSON.stringify(result.profile));
-    }),
-  );
-}
+profileUntilExit(
+  process.env.VOICE_PROBE_HEAP_PROFILE,
+  [
+    [
+      'HeapProfiler.startSampling',
+      {
+        samplingInterval: 16384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      },
+    ],
+  ],
+  'HeapProfiler.stopSampling',
+);
 
 require(process.env.VOICE_PROBE_ENTRY || path.join(__dirname, '../../dist/bundle/main.js'));

@@ -45,8 +45,15 @@ export interface ServerMemory {
   arrayBuffers: number;
 }
 
-/** The probe's profile files, passed through from the bench's environment. */
-const PROFILE_VARIABLES = ['VOICE_PROBE_CPU_PROFILE', 'VOICE_PROBE_HEAP_PROFILE'];
+/**
+ * The probe's settings passed through from the bench's environment: its profile files, and the
+ * server build it runs (an earlier build copied aside, for an A/B run).
+ */
+const PROBE_VARIABLES = [
+  'VOICE_PROBE_CPU_PROFILE',
+  'VOICE_PROBE_HEAP_PROFILE',
+  'VOICE_PROBE_ENTRY',
+];
 
 export interface ServerLoad {
   cpuPercent: number;
@@ -157,6 +164,40 @@ export class VoiceRig {
       speech.defaultTranscript = TRANSCRIPT;
       speechUrl = await speech.listen();
     }
+    const started = await VoiceRig.startServer(mode, chat.url, speechUrl, twilio.baseUrl).catch(
+      async (error: unknown) => {
+        // The fakes' listeners would keep the bench alive after it reports the failure.
+        await Promise.all([twilio.close(), chat.stop(), speech?.close()]);
+        throw error;
+      },
+    );
+    const account = twilio.addAccount({ friendlyName: 'Voice bench' });
+    const number = '+14155550142';
+    twilio.addNumber(account, number);
+    const rig = new VoiceRig(
+      mode,
+      twilio,
+      chat,
+      speech,
+      started.server,
+      started.probePort,
+      number,
+      account,
+    );
+    await rig.setUp().catch(async (error: unknown) => {
+      await rig.stop();
+      throw error;
+    });
+    return rig;
+  }
+
+  /** The built server (through the probe) on a new database, wired to the fakes. */
+  private static async startServer(
+    mode: SpeechMode,
+    chatUrl: string,
+    speechUrl: string,
+    twilioUrl: string,
+  ): Promise<{ server: RigServer; probePort: number }> {
     const [port, probePort, database] = await Promise.all([
       h.freePort(),
       h.freePort(),
@@ -181,30 +222,25 @@ export class VoiceRig {
         JWT_SECRET: randomBytes(32).toString('hex'),
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        PROVIDER_TWO_API_URL: twilio.baseUrl,
-        LLM_API_URL: chat.url,
+        PROVIDER_TWO_API_URL: twilioUrl,
+        LLM_API_URL: chatUrl,
         LLM_API_KEY: 'bench-llm-key',
         DIALER_MAX_CONCURRENT_CALLS: '1000',
         DIALER_CALLS_PER_SECOND: '100',
         DIALER_TICK_MS: '100',
         VOICE_PROBE_PORT: String(probePort),
-        // Profiles of the whole server run, when asked for (server-probe.js says what each is).
+        // The probe's own settings, when given (server-probe.js says what each is).
         ...Object.fromEntries(
-          PROFILE_VARIABLES.flatMap((name) => {
-            const file = process.env[name];
-            return file ? [[name, file]] : [];
+          PROBE_VARIABLES.flatMap((name) => {
+            const value = process.env[name];
+            return value ? [[name, value]] : [];
           }),
         ),
         ...speechEnv,
       },
       path.join(__dirname, 'server-probe.js'),
     );
-    const account = twilio.addAccount({ friendlyName: 'Voice bench' });
-    const number = '+14155550142';
-    twilio.addNumber(account, number);
-    const rig = new VoiceRig(mode, twilio, chat, speech, server, probePort, number, account);
-    await rig.setUp();
-    return rig;
+    return { server, probePort };
   }
 
   private async setUp(): Promise<void> {

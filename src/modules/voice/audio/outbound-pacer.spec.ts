@@ -106,10 +106,10 @@ describe('OutboundPacer', () => {
     const output = recordingOutput(clock);
     pacer.open(output).enqueue(audio(10));
     clock.advance(39); // frames at +0 and +20; the third is due at +40
-    clock.block(8); // the loop is held past it
+    clock.block(3); // the loop is held to +42: late, by less than a tick
     clock.advance(200);
     const times = output.frames.map((f) => f.at - output.frames[0].at);
-    expect(times).toEqual([0, 20, 47, 60, 80, 100, 120, 140, 160, 180]);
+    expect(times).toEqual([0, 20, 42, 60, 80, 100, 120, 140, 160, 180]);
   });
 
   it('after a stall sends the late frame alone and restarts the beat there: never two at once', () => {
@@ -121,8 +121,8 @@ describe('OutboundPacer', () => {
     clock.block(26); // the frames due at +20 and +40 are both late
     clock.advance(100);
     let times = output.frames.map((f) => f.at - output.frames[0].at);
-    // Sent at +45 for the +40 slot; the beat goes on from that slot.
-    expect(times.slice(0, 5)).toEqual([0, 45, 60, 80, 100]);
+    // Sent at +45, the latest grid point passed; the beat goes on from there.
+    expect(times.slice(0, 5)).toEqual([0, 45, 65, 85, 105]);
 
     const before = output.frames.length;
     clock.block(200); // ten frames' time
@@ -140,16 +140,32 @@ describe('OutboundPacer', () => {
     const clock = new FakeClock();
     const pacer = new OutboundPacer({ clock });
     const first = recordingOutput(clock);
-    pacer.open(first).enqueue(audio(20)); // sets the grid: ticks at +0, +10, +20…
+    pacer.open(first).enqueue(audio(20)); // sets the grid: ticks at +0, +5, +10…
     const second = recordingOutput(clock);
     const stream = pacer.open(second);
     clock.advance(3);
     stream.enqueue(audio(10));
-    // Due at the +10 tick; make it due 4 ms after it, as a stream whose beat was set off the grid.
-    stream.nextSendAt += 4;
+    // Due at the +5 tick; make it due 2 ms after it, as a stream whose beat was set off the grid.
+    stream.nextSendAt += 2;
     clock.advance(200);
     const times = second.frames.map((f) => f.at - first.frames[0].at);
-    expect(times.slice(0, 3)).toEqual([10, 30, 50]);
+    expect(times.slice(0, 3)).toEqual([5, 25, 45]);
+  });
+
+  it('starts a reply within a quarter frame while other calls keep the timer running', () => {
+    const clock = new FakeClock();
+    const pacer = new OutboundPacer({ clock });
+    pacer.open(recordingOutput(clock)).enqueue(audio(100)); // another call speaking: ticks run
+    const waits: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      clock.advance(7); // replies become ready at every phase between two ticks
+      const output = recordingOutput(clock);
+      const readyAt = clock.now();
+      pacer.open(output).enqueue(audio(1));
+      clock.advance(5);
+      waits.push(output.frames[0].at - readyAt);
+    }
+    expect(Math.max(...waits)).toBeLessThanOrEqual(5);
   });
 
   it('cuts chunks of any length into frames, continuing across chunks, padding the end with silence', () => {

@@ -6,7 +6,11 @@ import { systemClock, type PacerClock } from './pacer-clock';
 export interface OutboundPacerOptions {
   clock: PacerClock;
   frameMs: number;
-  /** The grid the one timer runs on: a stream's first frame waits at most this long. */
+  /**
+   * The grid the one timer runs on: while other calls keep it running, a reply's first frame
+   * waits at most this long. A quarter frame (5 ms): half a frame added 5 ms to the median turn
+   * at every load, and four phases spread the calls' frames over more, shorter ticks.
+   */
   tickMs: number;
 }
 
@@ -32,7 +36,7 @@ export class OutboundPacer implements PacerScheduling {
     this.options = {
       clock: systemClock,
       frameMs: FRAME_MS,
-      tickMs: FRAME_MS / 2,
+      tickMs: FRAME_MS / 4,
       ...options,
     };
   }

@@ -23,6 +23,21 @@ describe('BatchRecognitionStream', () => {
     stream.write(Buffer.alloc(160, 5));
     await expect(stream.finish()).resolves.toBe('');
   });
+
+  it("copies the caller's frames in, and hands each turn its own copy", async () => {
+    const heard: Buffer[] = [];
+    const stream = new BatchRecognitionStream((ulaw) => {
+      heard.push(ulaw);
+      return Promise.resolve('words');
+    });
+    const frame = Buffer.alloc(160, 7);
+    stream.write(frame);
+    frame.fill(9); // the media path reuses or drops its buffer at once
+    const transcribed = stream.finish();
+    stream.write(Buffer.alloc(160, 8)); // the next turn, while this one is transcribed
+    await transcribed;
+    expect(heard[0]).toEqual(Buffer.alloc(160, 7));
+  });
 });
 
 describe('BatchRecognitionStream with the speech span', () => {
@@ -68,5 +83,12 @@ describe('BatchRecognitionStream with the speech span', () => {
     expect(frameIndexes(heard[0])).toEqual(
       Array.from({ length: 65 }, (_, i) => (frames - 50 - 15 + i) % 256),
     );
+
+    // Ten minutes with no turn: what is held stays between the last 90 s and two minutes.
+    for (let i = 0; i < 30_000; i++) stream.write(frame(i));
+    await stream.finish();
+    expect(heard[1].length).toBeGreaterThanOrEqual(90 * 8_000);
+    expect(heard[1].length).toBeLessThanOrEqual(120 * 8_000);
+    expect(heard[1].subarray(-160)).toEqual(frame(29_999));
   });
 });

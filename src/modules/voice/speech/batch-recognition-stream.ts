@@ -9,19 +9,23 @@ const BYTES_PER_MS = 8;
 export const PRE_ROLL_MS = 300;
 /** Kept after the last speech window, for soft word endings. */
 export const POST_ROLL_MS = 200;
-// Two minutes of caller audio: older audio is dropped, never held without bound.
+// Two minutes of caller audio at most: older audio is dropped, never held without bound.
 const MAX_BUFFERED_BYTES = 8000 * 120;
+/** Room for the first two seconds; the buffer doubles from there up to the cap. */
+const INITIAL_BYTES = 2_000 * BYTES_PER_MS;
 
 /**
  * The recognition stream of a batch engine (offline, OpenAI-compatible): frames are buffered
- * (the last two minutes at most) until `finish`, which transcribes the turn's speech span with
- * PRE_ROLL_MS before it and POST_ROLL_MS after — or, told no span, all since the previous finish.
+ * (between the last 90 s and two minutes at most) until `finish`, which transcribes the turn's
+ * speech span with PRE_ROLL_MS before it and POST_ROLL_MS after — or, told no span, all since the
+ * previous finish. Frames are copied into one buffer rather than held: a call's thousands of
+ * 20 ms Buffers, each alive for seconds, outlived the young generation and were copied and
+ * promoted by every scavenge.
  */
 export class BatchRecognitionStream implements RecognitionStream {
-  private frames: Buffer[] = [];
+  private buffer = Buffer.alloc(0);
+  /** Audio in `buffer[0, bytes)`: the last `bytes` of all written. */
   private bytes = 0;
-  /** Audio time (ms since open) of the first buffered byte. */
-  private bufferedFromMs = 0;
   private writtenBytes = 0;
   private closed = false;
 
@@ -29,14 +33,11 @@ export class BatchRecognitionStream implements RecognitionStream {
 
   write(ulaw: Buffer): void {
     if (this.closed) return;
-    this.frames.push(ulaw);
-    this.bytes += ulaw.length;
     this.writtenBytes += ulaw.length;
-    while (this.bytes > MAX_BUFFERED_BYTES) {
-      const oldest = this.frames.shift()!;
-      this.bytes -= oldest.length;
-      this.bufferedFromMs += oldest.length / BYTES_PER_MS;
-    }
+    const kept = ulaw.subarray(Math.max(0, ulaw.length - MAX_BUFFERED_BYTES));
+    this.makeRoom(kept.length);
+    kept.copy(this.buffer, this.bytes);
+    this.bytes += kept.length;
   }
 
   async finish(signal?: AbortSignal, speech?: SpeechTiming): Promise<string> {
@@ -47,25 +48,51 @@ export class BatchRecognitionStream implements RecognitionStream {
   }
 
   reset(): void {
-    this.frames = [];
     this.bytes = 0;
-    this.bufferedFromMs = this.writtenBytes / BYTES_PER_MS;
   }
 
   close(): void {
     this.closed = true;
     this.reset();
+    this.buffer = Buffer.alloc(0);
+  }
+
+  /** Audio time (ms since open) of the first buffered byte. */
+  private get bufferedFromMs(): number {
+    return (this.writtenBytes - this.bytes) / BYTES_PER_MS;
+  }
+
+  /**
+   * Room for `length` more bytes. At the cap the oldest quarter goes at once: one move per 30 s
+   * of audio rather than one per frame.
+   */
+  private makeRoom(length: number): void {
+    const needed = this.bytes + length;
+    if (needed > MAX_BUFFERED_BYTES) {
+      const drop = Math.min(
+        this.bytes,
+        Math.max(needed - MAX_BUFFERED_BYTES, MAX_BUFFERED_BYTES / 4),
+      );
+      this.buffer.copyWithin(0, drop, this.bytes);
+      this.bytes -= drop;
+    }
+    if (this.bytes + length <= this.buffer.length) return;
+    let size = Math.max(2 * this.buffer.length, INITIAL_BYTES);
+    while (size < this.bytes + length) size *= 2;
+    const grown = Buffer.allocUnsafe(Math.min(size, MAX_BUFFERED_BYTES));
+    this.buffer.copy(grown, 0, 0, this.bytes);
+    this.buffer = grown;
   }
 
   /** The buffered audio within the speech span and its rolls (all of it when none is given). */
   private cut(speech: SpeechTiming | undefined): Buffer {
-    const buffered = Buffer.concat(this.frames);
-    if (!speech) return buffered;
+    const buffered = this.buffer.subarray(0, this.bytes);
     const at = (ms: number) =>
       Math.min(buffered.length, Math.max(0, Math.round((ms - this.bufferedFromMs) * BYTES_PER_MS)));
-    return buffered.subarray(
-      at(speech.startedAtMs - PRE_ROLL_MS),
-      at(speech.endedAtMs + POST_ROLL_MS),
-    );
+    const span = speech
+      ? buffered.subarray(at(speech.startedAtMs - PRE_ROLL_MS), at(speech.endedAtMs + POST_ROLL_MS))
+      : buffered;
+    // A copy: the buffer takes the next turn's audio while this one is being transcribed.
+    return Buffer.from(span);
   }
 }

@@ -1,3 +1,4 @@
+import { type OutboundResponse, sendRequest } from '../../http/outbound-request';
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatToolCall } from './chat-model';
 import { ChatChunkAssembler } from './chat-chunk-assembler';
 import { describeUpstreamError, LlmError } from './llm.error';
@@ -50,7 +51,7 @@ class RequestLifetime {
   }
 }
 
-/** An OpenAI-compatible `POST {apiUrl}/chat/completions` client over plain fetch. */
+/** An OpenAI-compatible `POST {apiUrl}/chat/completions` client. */
 export class OpenAiChatModel implements ChatModel {
   constructor(private readonly options: OpenAiChatModelOptions) {}
 
@@ -58,20 +59,19 @@ export class OpenAiChatModel implements ChatModel {
     const lifetime = new RequestLifetime(request.signal);
     try {
       const response = await this.post(request, true, lifetime);
-      const reader = response.body?.getReader();
-      if (reader === undefined) throw new LlmError('malformed', 'chat model sent no body');
+      const reader = response.body[Symbol.asyncIterator]();
       const sse = new SseDecoder();
       const assembler = new ChatChunkAssembler();
       for (;;) {
         lifetime.arm(this.options.idleTimeoutMs, 'stream data');
-        let chunk: { done: boolean; value?: Uint8Array };
+        let chunk: IteratorResult<Buffer>;
         try {
-          chunk = (await reader.read()) as typeof chunk;
+          chunk = await reader.next();
         } catch (error) {
           throw lifetime.explain(error);
         }
-        const { done, value } = chunk;
-        const payloads = done ? sse.end() : sse.push(value ?? new Uint8Array());
+        const done = chunk.done === true;
+        const payloads = done ? sse.end() : sse.push(chunk.value as Buffer);
         for (const payload of payloads) {
           for (const event of assembler.accept(payload)) {
             yield event;
@@ -106,16 +106,16 @@ export class OpenAiChatModel implements ChatModel {
     request: ChatRequest,
     stream: boolean,
     lifetime: RequestLifetime,
-  ): Promise<Response> {
+  ): Promise<OutboundResponse> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: stream ? 'text/event-stream' : 'application/json',
     };
     if (this.options.apiKey !== undefined) headers.authorization = `Bearer ${this.options.apiKey}`;
     lifetime.arm(this.options.firstByteTimeoutMs, 'response');
-    let response: Response;
+    let response: OutboundResponse;
     try {
-      response = await fetch(`${this.options.apiUrl}/chat/completions`, {
+      response = await sendRequest(`${this.options.apiUrl}/chat/completions`, {
         method: 'POST',
         headers,
         body: JSON.stringify(this.body(request, stream)),

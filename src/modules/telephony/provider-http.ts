@@ -1,3 +1,4 @@
+import { type OutboundResponse, sendRequest } from '../../http/outbound-request';
 import { ProviderError, type ProviderErrorKind } from './provider-error';
 
 export interface ProviderRequest {
@@ -28,7 +29,7 @@ export interface ProviderHttpOptions {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * fetch with a bounded timeout and body size, back-off on 429/5xx for requests marked
+ * A request with a bounded timeout and body size, back-off on 429/5xx for requests marked
  * retryable (honouring Retry-After and x-ratelimit-reset), and provider errors turned into
  * ProviderError with the provider's own message.
  */
@@ -54,7 +55,7 @@ export class ProviderHttp {
   async request<T>(request: ProviderRequest): Promise<ProviderResponse<T>> {
     for (let attempt = 1; ; attempt += 1) {
       const canRetry = request.retry === true && attempt < this.maxAttempts;
-      let response: Response;
+      let response: OutboundResponse;
       let body: unknown;
       try {
         response = await this.send(request);
@@ -79,7 +80,7 @@ export class ProviderHttp {
     }
   }
 
-  private send(request: ProviderRequest): Promise<Response> {
+  private send(request: ProviderRequest): Promise<OutboundResponse> {
     const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
     let body: string | undefined;
     if (request.json !== undefined) {
@@ -89,11 +90,10 @@ export class ProviderHttp {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = toForm(request.form);
     }
-    return fetch(request.url, {
+    return sendRequest(request.url, {
       method: request.method,
       headers,
       body,
-      redirect: 'manual',
       signal: AbortSignal.timeout(this.timeoutMs),
     });
   }
@@ -102,25 +102,21 @@ export class ProviderHttp {
    * Reads the body chunk by chunk and gives up once it passes the limit, so a provider (or
    * anything posing as one) streaming an endless body costs at most the limit in memory.
    */
-  private async readBody(response: Response): Promise<unknown> {
-    const declared = Number(response.headers.get('content-length') ?? NaN);
+  private async readBody(response: OutboundResponse): Promise<unknown> {
+    const declared = Number(response.header('content-length') ?? NaN);
     if (declared > this.maxBodyBytes) {
-      await response.body?.cancel().catch(() => undefined);
+      response.discard();
       throw this.tooLarge(response.status);
     }
-    if (!response.body) return undefined;
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const chunks: Uint8Array[] = [];
+    const chunks: Buffer[] = [];
     let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
+    for await (const chunk of response.body) {
+      size += chunk.length;
       if (size > this.maxBodyBytes) {
-        await reader.cancel().catch(() => undefined);
+        response.discard();
         throw this.tooLarge(response.status);
       }
-      chunks.push(value);
+      chunks.push(chunk);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     try {
@@ -183,9 +179,9 @@ function toForm(form: Record<string, string | string[] | undefined>): string {
 }
 
 /** Seconds from Retry-After, or the Telnyx x-ratelimit-reset, in ms. */
-function waitFor(response: Response): number | undefined {
-  const header = response.headers.get('retry-after') ?? response.headers.get('x-ratelimit-reset');
-  const seconds = header === null ? NaN : Number(header);
+function waitFor(response: OutboundResponse): number | undefined {
+  const header = response.header('retry-after') ?? response.header('x-ratelimit-reset');
+  const seconds = header === undefined ? NaN : Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
@@ -194,9 +190,9 @@ function backoff(attempt: number): number {
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code ?? 'network error';
+  const { code, cause } = error as { code?: unknown; cause?: { name?: string } };
+  if (cause?.name === 'TimeoutError') return 'timed out';
+  return typeof code === 'string' ? code : 'network error';
 }
 
 export function basicAuth(user: string, password: string): Record<string, string> {

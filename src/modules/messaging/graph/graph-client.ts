@@ -18,7 +18,7 @@ const MAX_PAGES = 100;
 const TEMPLATE_FIELDS = 'id,name,language,category,status,components,parameter_format';
 
 /**
- * The messaging platform's Graph API (WhatsApp Cloud API) over plain fetch: base URL
+ * The messaging platform's Graph API (WhatsApp Cloud API) through ProviderHttp: base URL
  * MESSAGING_API_URL, version MESSAGING_API_VERSION, the access token as a Bearer header only
  * (ProviderHttp keeps it out of every message). Errors become GraphError by the platform's code.
  */

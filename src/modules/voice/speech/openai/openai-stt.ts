@@ -1,3 +1,5 @@
+import { multipartBody } from '../../../../http/multipart-body';
+import { sendRequest } from '../../../../http/outbound-request';
 import { decodeUlaw } from '../../audio/g711';
 import { BatchRecognitionStream } from '../batch-recognition-stream';
 import type { SpeechToTextConfig } from '../../../../config';
@@ -19,23 +21,32 @@ export class OpenAiSpeechToText implements SpeechToText {
   }
 
   private async transcribe(ulaw: Buffer, language: string, signal?: AbortSignal) {
-    const form = new FormData();
     const wav = encodeWav(decodeUlaw(ulaw), TELEPHONE_RATE);
-    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'utterance.wav');
-    form.append('model', this.config.model);
-    // Whisper takes ISO 639-1: the primary subtag of the agent's BCP 47 language.
-    form.append('language', language.split('-')[0].toLowerCase());
-    form.append('response_format', 'json');
+    const form = multipartBody(
+      {
+        model: this.config.model,
+        // Whisper takes ISO 639-1: the primary subtag of the agent's BCP 47 language.
+        language: language.split('-')[0].toLowerCase(),
+        response_format: 'json',
+      },
+      [{ field: 'file', filename: 'utterance.wav', contentType: 'audio/wav', data: wav }],
+    );
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-    const response = await fetch(`${this.config.apiUrl}/audio/transcriptions`, {
+    const response = await sendRequest(`${this.config.apiUrl}/audio/transcriptions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${this.config.apiKey ?? ''}` },
-      body: form,
+      headers: {
+        authorization: `Bearer ${this.config.apiKey ?? ''}`,
+        'content-type': form.contentType,
+      },
+      body: form.body,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
-    if (!response.ok) throw httpStatusError('OpenAI-compatible transcription', response.status);
-    const body = (await response.json()) as { text?: unknown };
-    if (typeof body.text !== 'string') {
+    if (!response.ok) {
+      response.discard();
+      throw httpStatusError('OpenAI-compatible transcription', response.status);
+    }
+    const body = (await response.json()) as { text?: unknown } | undefined;
+    if (typeof body?.text !== 'string') {
       throw new SpeechServiceError('OpenAI-compatible transcription answered without text');
     }
     return body.text;

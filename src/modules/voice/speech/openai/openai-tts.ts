@@ -1,4 +1,5 @@
 import type { TextToSpeechConfig } from '../../../../config';
+import { sendRequest } from '../../../../http/outbound-request';
 import { PcmToUlaw } from '../pcm-to-ulaw';
 import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
 import { httpStatusError } from '../speech-service-error';
@@ -13,7 +14,7 @@ export class OpenAiTextToSpeech implements TextToSpeech {
   async *synthesize(text: string, options: SynthesisOptions): AsyncIterable<Buffer> {
     const encoder = new PcmToUlaw(OPENAI_PCM_RATE);
     try {
-      const response = await fetch(`${this.config.apiUrl}/audio/speech`, {
+      const response = await sendRequest(`${this.config.apiUrl}/audio/speech`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${this.config.apiKey ?? ''}`,
@@ -27,10 +28,12 @@ export class OpenAiTextToSpeech implements TextToSpeech {
         }),
         signal: options.signal,
       });
-      if (!response.ok) throw httpStatusError('OpenAI-compatible speech', response.status);
-      if (!response.body) return;
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-        const ulaw = encoder.push(Buffer.from(chunk));
+      if (!response.ok) {
+        response.discard();
+        throw httpStatusError('OpenAI-compatible speech', response.status);
+      }
+      for await (const chunk of response.body) {
+        const ulaw = encoder.push(chunk);
         if (ulaw.length > 0) yield ulaw;
       }
     } catch (error) {

@@ -5,7 +5,7 @@ export interface OutboundRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Aborting it ends the request, or the body still being read, with an AbortError. */
+  /** Aborting it ends the request, or the body still being read, with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -40,35 +40,32 @@ export function sendRequest(url: string, request: OutboundRequest): Promise<Outb
   }
   return new Promise((resolve, reject) => {
     const { signal } = request;
-    if (signal?.aborted) return reject(abortError(signal));
+    // An AbortError, or a TimeoutError from AbortSignal.timeout: our callers abort without a reason.
+    const reason = () => signal?.reason as Error;
+    if (signal?.aborted) return reject(reason());
     let incoming: IncomingMessage | undefined;
     const outgoing = send(target, { method: request.method, headers }, (response) => {
       incoming = response;
       resolve(toResponse(response));
     });
-    // The signal is handled here rather than given to Node, whose own handling could raise the
-    // abort as an error no listener was left to take once the body had arrived unread.
-    const onAbort = () => {
-      const error = abortError(signal!);
-      outgoing.destroy(error);
-      incoming?.destroy(error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    outgoing.on('close', () => {
-      if (!incoming || incoming.destroyed || incoming.readableEnded) {
-        signal?.removeEventListener('abort', onAbort);
-      } else {
-        incoming.once('close', () => signal?.removeEventListener('abort', onAbort));
-      }
-    });
     outgoing.on('error', reject);
+    if (signal) {
+      // Handled here rather than given to Node, whose own handling could raise the abort as an
+      // error no listener was left to take once the body had arrived unread. Like fetch, an abort
+      // ends the request or the body being read with the signal's reason.
+      const onAbort = () => {
+        outgoing.destroy(reason());
+        incoming?.destroy(reason());
+      };
+      const forget = () => signal.removeEventListener('abort', onAbort);
+      signal.addEventListener('abort', onAbort, { once: true });
+      outgoing.on('close', () => {
+        if (incoming && !incoming.destroyed && !incoming.readableEnded)
+          incoming.once('close', forget);
+        else forget();
+      });
+    }
     outgoing.end(request.body);
-  });
-}
-
-function abortError(signal: AbortSignal): Error {
-  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
-    name: 'AbortError',
   });
 }
 

@@ -190,8 +190,8 @@ function backoff(attempt: number): number {
 }
 
 function describeNetworkError(error: unknown): string {
-  const { code, cause } = error as { code?: unknown; cause?: { name?: string } };
-  if (cause?.name === 'TimeoutError') return 'timed out';
+  const { name, code } = error as { name?: unknown; code?: unknown };
+  if (name === 'TimeoutError') return 'timed out';
   return typeof code === 'string' ? code : 'network error';
 }
 

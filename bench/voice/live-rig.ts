@@ -167,7 +167,7 @@ export class VoiceRig {
     const started = await VoiceRig.startServer(mode, chat.url, speechUrl, twilio.baseUrl).catch(
       async (error: unknown) => {
         // The fakes' listeners would keep the bench alive after it reports the failure.
-        await Promise.all([twilio.close(), chat.stop(), speech?.close()]);
+        await closeFakes(twilio, chat, speech);
         throw error;
       },
     );
@@ -387,10 +387,14 @@ export class VoiceRig {
 
   async stop(): Promise<void> {
     await h.stopServer(this.server).catch((error: unknown) => console.error(error));
-    await Promise.all([this.twilio.close(), this.chat.stop(), this.speech?.close()]);
+    await closeFakes(this.twilio, this.chat, this.speech);
   }
 
   serverOutput(): string {
     return this.server.output();
   }
+}
+
+function closeFakes(twilio: TwilioFake, chat: ChatFake, speech: OpenAiSpeechFake | undefined) {
+  return Promise.all([twilio.close(), chat.stop(), speech?.close()]);
 }

@@ -344,8 +344,10 @@ export class VoiceRig {
     if (answer?.status !== 200) throw new Error(`answer fetch for ${sid}: ${answer?.status}`);
     const stream = twimlStream(answer.responseBody);
     // The bench reads only frames and marks: 100 callers keeping every message grow its heap.
+    // It sends every 20 ms itself (bench/voice/scripted-caller.ts): no filler timer per call.
     const caller = await MediaStreamCaller.connect('provider_two', stream.url, {
       keepMessages: false,
+      fillSilence: false,
     });
     caller.start(sid, stream.token);
     return caller;

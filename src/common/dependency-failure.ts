@@ -1,9 +1,11 @@
+import { FAILED_DEPENDENCIES, type FailedDependency } from '@app/contracts';
+
 /**
  * The outside services a live call depends on: speech-to-text, text-to-speech, the chat model,
- * the telephony provider's REST API and the call's media stream.
+ * the telephony provider's REST API and the call's media stream (the events' `failed_dependency`).
  */
-export const CALL_DEPENDENCIES = ['stt', 'tts', 'llm', 'telephony', 'media'] as const;
-export type CallDependency = (typeof CALL_DEPENDENCIES)[number];
+export const CALL_DEPENDENCIES = FAILED_DEPENDENCIES;
+export type CallDependency = FailedDependency;
 
 /**
  * A dependency failed for good: its retries and its fallback engine (if one is configured) are

@@ -97,6 +97,15 @@ export class SwitchboardMetrics {
     registers: [this.registry],
   });
 
+  readonly voiceSessionEndings = new Counter({
+    name: 'switchboard_voice_session_endings_total',
+    help:
+      'Calls the voice session ended itself, by why (agent, max_duration, service_failure, drain, ' +
+      'voicemail, system) and, for service_failure, the dependency that failed (else none)',
+    labelNames: ['ended_by', 'dependency'] as const,
+    registers: [this.registry],
+  });
+
   observeJob(job: string, outcome: JobOutcome, seconds: number): void {
     this.jobDuration.observe({ job, outcome }, seconds);
   }

@@ -73,7 +73,15 @@ export interface CallerOptions {
    * callers turns it off: it reads only `frames`, `marks` and `clears`.
    */
   keepMessages?: boolean;
+  /**
+   * Send silence every 20 ms between the test's own frames, once it sent its first, as every
+   * provider streams the caller's track continuously (the default). A load generator that sends
+   * every 20 ms itself turns it off.
+   */
+  fillSilence?: boolean;
 }
+
+const SILENCE_FRAME = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
 
 /**
  * The provider's side of a media stream: connects where the instructions say, sends its own
@@ -91,6 +99,13 @@ export class MediaStreamCaller {
   readonly closed: Promise<number>;
   readonly streamId = randomUUID();
   private chunk = 0;
+  /** performance.now() of the last media message sent other than the filler's silence. */
+  private lastSentAt = 0;
+  /** play() calls under way: the filler keeps out of their way. */
+  private playing = 0;
+  private filler: NodeJS.Timeout | undefined;
+  /** Fault: nothing at all is sent any more (a half-open or stalled stream). */
+  private silent = false;
   /** A media message's text up to its chunk number: all but the number and payload is fixed. */
   private readonly mediaHead: string;
 
@@ -108,6 +123,7 @@ export class MediaStreamCaller {
     this.closed = new Promise((resolve) =>
       socket.on('close', (code) => {
         this.closeCode = code;
+        clearInterval(this.filler);
         resolve(code);
       }),
     );
@@ -196,11 +212,16 @@ export class MediaStreamCaller {
     for (let i = 0; i < trailingMs / 20; i++) frames.push(Buffer.alloc(FRAME_BYTES, ULAW_SILENCE));
     const startedAt = performance.now();
     let endedAt = startedAt;
-    for (const [i, frame] of frames.entries()) {
-      this.sendAudio(frame);
-      if (i === spoken - 1) endedAt = performance.now();
-      const due = startedAt + (i + 1) * 20;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    this.playing += 1;
+    try {
+      for (const [i, frame] of frames.entries()) {
+        this.sendAudio(frame);
+        if (i === spoken - 1) endedAt = performance.now();
+        const due = startedAt + (i + 1) * 20;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+      }
+    } finally {
+      this.playing -= 1;
     }
     return { startedAt, endedAt };
   }
@@ -210,11 +231,37 @@ export class MediaStreamCaller {
    * next of the stream, as providers number a stream's media from 1 without restarting.
    */
   sendAudio(audio: Buffer, chunk = this.chunk + 1): void {
-    this.sendPayload(audio.toString('base64'), chunk);
+    this.lastSentAt = performance.now();
+    this.fillFromNowOn();
+    this.sendFrame(audio, chunk);
+  }
+
+  /**
+   * From the caller's first frame on, silence every 20 ms whenever the test has sent nothing for
+   * 200 ms (never inside an utterance whose timers run late). Not before: a VAD that heard only
+   * the caller's first words so far is what the turn-taking tests were tuned on.
+   */
+  private fillFromNowOn(): void {
+    if (this.filler || this.options.fillSilence === false) return;
+    this.filler = setInterval(() => {
+      const idle = this.playing === 0 && performance.now() - this.lastSentAt >= 200;
+      if (idle && this.socket.readyState === WebSocket.OPEN) this.sendFrame(SILENCE_FRAME);
+    }, 20);
+  }
+
+  private sendFrame(audio: Buffer, chunk = this.chunk + 1): void {
+    this.sendPayloadText(audio.toString('base64'), chunk);
   }
 
   /** `sendAudio` of a frame already in base64: a load generator encodes its frames once. */
   sendPayload(payload: string, chunk = this.chunk + 1): void {
+    this.lastSentAt = performance.now();
+    this.fillFromNowOn();
+    this.sendPayloadText(payload, chunk);
+  }
+
+  private sendPayloadText(payload: string, chunk: number): void {
+    if (this.silent) return;
     this.chunk = Math.max(this.chunk, chunk);
     // What JSON.stringify gives for { event, <stream id>, media: { track, chunk, timestamp,
     // payload } }, without building the object for every 20 ms frame.
@@ -232,7 +279,17 @@ export class MediaStreamCaller {
   }
 
   close(): void {
+    clearInterval(this.filler);
     this.socket.close();
+  }
+
+  /**
+   * Fault: the stream goes quiet — no caller audio, no answer to marks — while the socket stays
+   * open (a provider or network that stalled: a half-open stream).
+   */
+  goQuiet(): void {
+    this.silent = true;
+    clearInterval(this.filler);
   }
 
   private streamField(): Record<string, string> {
@@ -260,13 +317,13 @@ export class MediaStreamCaller {
       case 'mark': {
         const name = (message.mark as { name: string }).name;
         this.marks.push({ at, name });
-        this.send({ event: 'mark', ...this.streamField(), mark: { name } });
+        if (!this.silent) this.send({ event: 'mark', ...this.streamField(), mark: { name } });
         return;
       }
       case 'checkpoint': {
         const name = message.name as string;
         this.marks.push({ at, name });
-        this.send({ event: 'playedStream', streamId: this.streamId, name });
+        if (!this.silent) this.send({ event: 'playedStream', streamId: this.streamId, name });
         return;
       }
     }

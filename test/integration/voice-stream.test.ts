@@ -245,7 +245,7 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         expect(spoken.at(-1)).toEqual({ text: VOICEMAIL, voice: 'en-us', language: 'en-US' });
         expect(caller.frames).toHaveLength(FRAMES);
         expect(caller.frames[0].at).toBeGreaterThanOrEqual(beepEndedAt);
-        expect(caller.marks.map((mark) => mark.name)).toEqual(['greeting-end']);
+        expect(caller.marks.map((mark) => mark.name)).toEqual(['voicemail-end']);
         expect(hungUpAt).toBeGreaterThanOrEqual(caller.marks[0].at);
         expect(
           logs.lines.find(

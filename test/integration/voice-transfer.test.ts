@@ -316,7 +316,7 @@ function suite(queue: 'bullmq' | 'in-process') {
           timeoutMs: 10_000,
           what: 'the apology',
         });
-        await waitFor(() => caller.marks.some((mark) => mark.name === 'transfer-refused'), {
+        await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
           timeoutMs: 10_000,
           what: 'the apology heard',
         });
@@ -354,7 +354,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(await phoneLog(call.log.id)).toMatchObject({ transferredTo: TRANSFER_TO });
       expect(caller.marks.map((mark) => mark.name)).not.toContain('transfer-refused');
       await fakes.telnyx.transferLeg(call.id, 'failed');
-      await waitFor(() => caller.marks.some((mark) => mark.name === 'transfer-refused'), {
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
         timeoutMs: 10_000,
         what: 'the apology heard',
       });

@@ -2982,11 +2982,17 @@ export interface components {
        */
       answered_by: 'human' | 'machine' | 'unknown';
       /**
-       * @description Who or what ended the call
+       * @description Who or what ended the call. service_failure: a service the agent depends on failed for good (after its retries and fallback engine) and the agent apologised and hung up
        * @example callee
        * @enum {string}
        */
-      ended_by: 'agent' | 'callee' | 'system' | 'transfer' | 'max_duration';
+      ended_by: 'agent' | 'callee' | 'system' | 'transfer' | 'max_duration' | 'service_failure';
+      /**
+       * @description When the agent ended the call because a service failed: stt (speech-to-text), tts (text-to-speech), llm (the language model), telephony (the provider API) or media (the call's audio stream); null otherwise
+       * @example null
+       * @enum {string|null}
+       */
+      failed_dependency: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
       /**
        * @description Whether call.recording.available and the analysis events will follow
        * @example true
@@ -3102,6 +3108,12 @@ export interface components {
        * @example 2026-11-22T10:00:00.000Z
        */
       next_attempt_at: string | null;
+      /**
+       * @description When the agent ended the call because a service failed: stt (speech-to-text), tts (text-to-speech), llm (the language model), telephony (the provider API) or media (the call's audio stream); null otherwise
+       * @example null
+       * @enum {string|null}
+       */
+      failed_dependency: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
     };
     CallTransferredEventData: {
       /**

@@ -58,9 +58,27 @@ export interface CallAnsweredEventData extends CallEventBase {
   ring_duration_seconds: number;
 }
 
-/** Who or what ended a connected call. */
-export const CALL_ENDED_BY = ['agent', 'callee', 'system', 'transfer', 'max_duration'] as const;
+/**
+ * Who or what ended a connected call. `service_failure`: a service the agent depends on failed
+ * for good (after its retries and fallback), and the agent apologised and hung up; see
+ * `failed_dependency`.
+ */
+export const CALL_ENDED_BY = [
+  'agent',
+  'callee',
+  'system',
+  'transfer',
+  'max_duration',
+  'service_failure',
+] as const;
 export type CallEndedBy = (typeof CALL_ENDED_BY)[number];
+
+/**
+ * The outside service whose failure ended a call: speech-to-text, text-to-speech, the language
+ * model, the telephony provider's API, or the call's media stream.
+ */
+export const FAILED_DEPENDENCIES = ['stt', 'tts', 'llm', 'telephony', 'media'] as const;
+export type FailedDependency = (typeof FAILED_DEPENDENCIES)[number];
 
 /** `call.completed`: a connected call ended normally. */
 export interface CallCompletedEventData extends CallEventBase {
@@ -73,6 +91,8 @@ export interface CallCompletedEventData extends CallEventBase {
   duration_seconds: number;
   answered_by: AnsweredBy;
   ended_by: CallEndedBy;
+  /** With `ended_by: service_failure`: which service failed; otherwise null. */
+  failed_dependency: FailedDependency | null;
   /**
    * Whether a recording will follow (`call.recording.available`) and an analysis
    * (`call.summary.generated`, `call.analysis.completed`).
@@ -108,6 +128,8 @@ export interface CallFailedEventData extends CallEventBase {
   /** Whether Switchboard will dial the contact again, and when. */
   will_retry: boolean;
   next_attempt_at: string | null;
+  /** When the agent ended the call because a service it depends on failed: which one; else null. */
+  failed_dependency: FailedDependency | null;
 }
 
 /** `call.transferred`: the agent handed the call to another party. */

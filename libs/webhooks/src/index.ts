@@ -38,6 +38,8 @@ export {
   type CallEventType,
   type CallFailedEventData,
   type CallFailureReason,
+  FAILED_DEPENDENCIES,
+  type FailedDependency,
   type CallRecordingAvailableEventData,
   type CallSentiment,
   type CallStartedEventData,

@@ -1,3 +1,4 @@
+import type { CallDependency } from '../../common/dependency-failure';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -109,6 +110,15 @@ export interface PhoneLogTurn {
  */
 export type DialPermit = Record<string, unknown>;
 
+/** Why the voice session ended a call, as the phone log and the call's event say it. */
+export type SessionEndedBy =
+  | 'agent'
+  | 'max_duration'
+  | 'service_failure'
+  | 'drain'
+  | 'voicemail'
+  | 'system';
+
 /** One call attempt of a call record. `requestUUID` is the id the DNC add operation accepts. */
 export const phoneLogs = pgTable(
   'phone_logs',
@@ -160,6 +170,13 @@ export const phoneLogs = pgTable(
     transferredAt: timestamp('transferred_at', { withTimezone: true }),
     /** The calling number (phone record) used. */
     phoneId: objectIdRef('phone_id'),
+    /**
+     * Why the voice session ended the call, when it did (call.completed's `ended_by`):
+     * agent, max_duration, service_failure, drain, voicemail or system.
+     */
+    sessionEndedBy: text('session_ended_by').$type<SessionEndedBy>(),
+    /** With service_failure: the dependency that failed (stt, tts, llm, telephony, media). */
+    failedDependency: text('failed_dependency').$type<CallDependency>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

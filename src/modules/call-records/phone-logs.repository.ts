@@ -1,3 +1,5 @@
+import type { CallDependency } from '../../common/dependency-failure';
+import type { SessionEndedBy } from './call-records.schema';
 import { Injectable } from '@nestjs/common';
 import { and, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../database';
@@ -144,6 +146,19 @@ export class PhoneLogsRepository {
     await this.database.db
       .update(phoneLogs)
       .set({ turns: sql`${phoneLogs.turns} || ${JSON.stringify([turn])}::jsonb` })
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
+  }
+
+  /** Why the voice session ended the call (before it asks the provider to hang up). */
+  async recordSessionEnd(
+    organizationId: string,
+    id: string,
+    endedBy: SessionEndedBy,
+    failedDependency: CallDependency | null,
+  ): Promise<void> {
+    await this.database.db
+      .update(phoneLogs)
+      .set({ sessionEndedBy: endedBy, failedDependency })
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 

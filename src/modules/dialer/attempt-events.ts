@@ -6,7 +6,7 @@ import { type Attempt, callEventBase } from './attempts.repository';
 import { EventsService } from '../events/events.service';
 import { JobName, JobQueue } from '../../queue';
 import type { HangupSide, Integration, RecordingDetails } from '../telephony/telephony.types';
-import { endedBy, failureReason, secondsBetween } from './progress-rules';
+import { endedBy, failureReason, secondsBetween, sessionEndedBy } from './progress-rules';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
@@ -66,7 +66,11 @@ export class AttemptEvents {
           duration_seconds: log.callDuration,
           answered_by: log.answeredBy ?? 'unknown',
           // After a transfer the call went on with the new party: theirs was the end of it.
-          ended_by: log.transferredAt ? 'transfer' : endedBy(hangup.hangupCause, hangup.hangupSide),
+          ended_by: log.transferredAt
+            ? 'transfer'
+            : (sessionEndedBy(log.sessionEndedBy) ??
+              endedBy(hangup.hangupCause, hangup.hangupSide)),
+          failed_dependency: log.failedDependency,
           recording_expected: attempt.batch.recordCalls,
         },
       });
@@ -93,6 +97,7 @@ export class AttemptEvents {
         duration_seconds: log.callDuration,
         will_retry: next.willRetry,
         next_attempt_at: iso(next.nextAttemptAt),
+        failed_dependency: log.failedDependency,
       },
     });
   }

@@ -1,5 +1,5 @@
 import type { CallEndedBy, CallFailureReason } from '@app/contracts';
-import type { CallStatus } from '../call-records/call-records.schema';
+import type { CallStatus, SessionEndedBy } from '../call-records/call-records.schema';
 import { FINAL_CALL_STATUSES } from './attempt-outcomes';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type { CallbackCallStatus, HangupSide } from '../telephony/telephony.types';
@@ -65,6 +65,25 @@ export function endedBy(hangupCause?: string, side?: HangupSide): CallEndedBy {
   if (side === 'us') return 'agent';
   if (side === 'callee') return 'callee';
   return 'system';
+}
+
+/**
+ * call.completed's ended_by when the voice session ended the call itself; null when it did not
+ * (then the provider's account decides). A drain ends the call on the system's behalf.
+ */
+export function sessionEndedBy(reason: SessionEndedBy | null): CallEndedBy | null {
+  switch (reason) {
+    case 'agent':
+    case 'max_duration':
+    case 'service_failure':
+    case 'system':
+      return reason;
+    case 'drain':
+      return 'system';
+    case 'voicemail':
+    case null:
+      return null;
+  }
 }
 
 /** Whole seconds from `from` to `to`, never negative. */

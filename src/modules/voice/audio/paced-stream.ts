@@ -1,4 +1,4 @@
-import { FRAME_BYTES, type MediaOutput } from '../media/media-stream';
+import { FRAME_BYTES, FRAME_MS, type MediaOutput } from '../media/media-stream';
 
 /** μ-law of a zero sample: pads the last partial frame of a reply. */
 export const ULAW_SILENCE = 0xff;
@@ -19,6 +19,8 @@ export interface PacerScheduling {
  */
 export class PacedStream {
   private readonly queue: QueuedItem[] = [];
+  /** Frames in `queue` (marks sit there too). */
+  private frames = 0;
   private partial: Buffer = Buffer.alloc(0);
   private readonly sent: string[] = [];
   private drainWaiters: (() => void)[] = [];
@@ -40,6 +42,11 @@ export class PacedStream {
     return this.queue.length > 0 || this.partial.length > 0;
   }
 
+  /** How much audio is queued and not yet sent, in ms. */
+  get aheadMs(): number {
+    return (this.frames + (this.partial.length > 0 ? 1 : 0)) * FRAME_MS;
+  }
+
   /** Queues μ-law audio of any length; it continues the previous chunk without a gap. */
   enqueue(ulaw: Uint8Array): void {
     if (this.closed || ulaw.length === 0) return;
@@ -47,6 +54,7 @@ export class PacedStream {
     let bytes = this.partial.length > 0 ? Buffer.concat([this.partial, ulaw]) : Buffer.from(ulaw);
     while (bytes.length >= FRAME_BYTES) {
       this.queue.push({ kind: 'frame', ulaw: bytes.subarray(0, FRAME_BYTES) });
+      this.frames += 1;
       bytes = bytes.subarray(FRAME_BYTES);
     }
     this.partial = Buffer.from(bytes);
@@ -65,6 +73,7 @@ export class PacedStream {
   clear(): string[] {
     const dropped = this.queue.flatMap((item) => (item.kind === 'mark' ? [item.name] : []));
     this.queue.length = 0;
+    this.frames = 0;
     this.partial = Buffer.alloc(0);
     this.pacer.release(this);
     this.notifyDrained();
@@ -95,7 +104,10 @@ export class PacedStream {
       this.sendMarksAtHead();
       if (this.queue.length === 0) this.padPartial(); // the reply ran dry mid-frame
       const item = this.queue.shift();
-      if (item?.kind === 'frame') this.output.sendAudio(item.ulaw);
+      if (item?.kind === 'frame') {
+        this.frames -= 1;
+        this.output.sendAudio(item.ulaw);
+      }
       this.sendMarksAtHead();
       this.nextSendAt = slotAt + frameMs;
     }
@@ -111,6 +123,7 @@ export class PacedStream {
     this.partial.copy(frame);
     this.partial = Buffer.alloc(0);
     this.queue.push({ kind: 'frame', ulaw: frame });
+    this.frames += 1;
   }
 
   private sendMarksAtHead(): void {

@@ -18,6 +18,14 @@ import { TwilioStream } from './twilio-stream';
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * Each socket is pinged this often; one that has not answered the previous ping, or has this
+ * much of our audio still unsent (a peer that stopped reading), is dead: it is cut and its call
+ * hung up at the provider (CallSession.lost), never left half-open.
+ */
+export const PING_INTERVAL_MS = 5_000;
+export const MAX_UNSENT_BYTES = 512 * 1024;
+
 /** Close codes: normal, policy violation (token), unsupported data (binary), invalid JSON. */
 const CLOSE_NORMAL = 1000;
 const CLOSE_POLICY = 1008;
@@ -52,6 +60,9 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
     perMessageDeflate: false,
   });
   private httpServer: Server | undefined;
+  /** Sockets that answered the last ping. */
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly pinger = setInterval(() => this.ping(), PING_INTERVAL_MS).unref();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -70,6 +81,7 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    clearInterval(this.pinger);
     this.httpServer?.off('upgrade', this.upgrade);
     for (const socket of this.server.clients) socket.terminate();
     this.server.close();
@@ -102,8 +114,10 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
     const drop = (code: number, reason: string) => {
       this.logger.warn({ integration, reason }, 'Media stream message refused');
       ws.close(code);
-      session.end();
+      session.lost();
     };
+    this.alive.add(ws);
+    ws.on('pong', () => this.alive.add(ws));
     ws.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) return drop(CLOSE_UNSUPPORTED, 'binary message');
       let message: unknown;
@@ -117,12 +131,25 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
       const events = stream.read(message as Record<string, unknown>) ?? [];
       for (const event of Array.isArray(events) ? events : [events]) session.handle(event);
     });
-    ws.on('close', () => session.end());
+    // A close the session did not ask for (after the provider's `stop` it has ended already).
+    ws.on('close', () => session.lost());
     ws.on('error', (error) => {
       // ws reports an oversized or broken frame here and closes the socket itself.
       this.logger.warn({ integration, reason: error.message }, 'Media stream error');
-      session.end();
+      session.lost();
     });
+  }
+
+  private ping(): void {
+    for (const ws of this.server.clients) {
+      if (!this.alive.has(ws) || ws.bufferedAmount > MAX_UNSENT_BYTES) {
+        this.logger.warn('Media stream unresponsive: closing it');
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
   }
 }
 

@@ -26,6 +26,8 @@ export interface CallContext {
   contact: Record<string, string>;
   /** Null when the call was never placed with an id (then the stream's own id is used). */
   providerCallId: string | null;
+  /** When the provider reported the answer (its time limit counts from it), if it did yet. */
+  answeredAt: Date | null;
   /** The agent's greeting (its voicemail message to a machine); null: nothing to say. */
   speech: Speech | null;
   /** The speech is a voicemail message: it waits for the machine's beep (see BeepWait). */
@@ -76,6 +78,7 @@ export class CallContexts {
       agent: plan.kind === 'speak' && log.answeredBy !== 'machine' ? agent : null,
       contact: callee.contact,
       providerCallId: log.providerCallId,
+      answeredAt: log.answeredAt,
       speech: plan.kind === 'speak' ? plan.speech : null,
       afterBeep: log.answeredBy === 'machine',
       voicemail: answerSpeech(agent, 'machine'),

@@ -16,7 +16,9 @@ import { BEEP_WAIT_MS } from './beep-wait';
 import { CallSession, START_TIMEOUT_MS, TRANSFER_CLOSE_MS, VOICEMAIL_MARK } from './call-session';
 import type { CallSignal } from './call-signals';
 import type { TransferRequest } from './call-transfers';
+import { DEFAULT_FLOW_TIMING } from './call-flow';
 import { GREETING_MARK } from './conversation';
+import { LineAudio } from './line-audio';
 
 class Output implements MediaOutput {
   readonly frames: Buffer[] = [];
@@ -55,6 +57,8 @@ function harness(
     transfer?: boolean;
     /** A signal that arrives while the call is being loaded. */
     signalWhileLoading?: CallSignal;
+    /** How long the stream may carry no caller audio (default: an hour, never in these tests). */
+    mediaQuietMs?: number;
     /** The call as placed (default CA1) and the live call the token is bound to (none). */
     placedCallId?: string;
     liveCallId?: string;
@@ -68,6 +72,7 @@ function harness(
   const transcripts: string[] = [];
   const warnings: Array<Record<string, unknown>> = [];
   const hangups: string[] = [];
+  const endings: Array<{ endedBy: string; dependency: string | null }> = [];
   let signal: AbortSignal | undefined;
   const provider = {
     hangupCall: (_credentials: unknown, callId: string) => {
@@ -95,6 +100,7 @@ function harness(
       : null,
     contact: {},
     providerCallId: options.placedCallId ?? 'CA1',
+    answeredAt: null,
     speech: { text: 'Hello', language: 'en-US', voice: null },
     afterBeep: options.afterBeep === true,
     voicemail: { text: 'Please call back', language: 'en-US', voice: null },
@@ -170,6 +176,19 @@ function harness(
         info: () => undefined,
         warn: (fields: Record<string, unknown>) => warnings.push(fields),
       } as unknown as PinoLogger,
+      lines: new LineAudio(tts),
+      endings: {
+        recordSessionEnd: (
+          _org: string,
+          _id: string,
+          endedBy: string,
+          dependency: string | null,
+        ) => {
+          endings.push({ endedBy, dependency });
+          return Promise.resolve();
+        },
+      },
+      timing: { ...DEFAULT_FLOW_TIMING, mediaQuietMs: options.mediaQuietMs ?? 3_600_000 },
     },
     () => (ended = true),
   );
@@ -188,6 +207,7 @@ function harness(
     output,
     warnings,
     hangups,
+    endings,
     utter,
     signal: () => signal,
     ended: () => ended,
@@ -326,10 +346,11 @@ describe('CallSession', () => {
     h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
     await jest.advanceTimersByTimeAsync(1_200);
     expect(h.output.frames).toHaveLength(6);
-    expect(h.output.marks).toEqual([GREETING_MARK]);
-    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
+    h.session.handle({ kind: 'mark', name: VOICEMAIL_MARK });
     await flush();
     expect(h.hangups).toEqual(['CA1']);
+    expect(h.endings).toEqual([{ endedBy: 'voicemail', dependency: null }]);
     expect(h.ended()).toBe(true);
   });
 
@@ -340,7 +361,7 @@ describe('CallSession', () => {
     expect(h.signal()).toBeUndefined();
     await jest.advanceTimersByTimeAsync(1_300);
     expect(h.output.frames).toHaveLength(6);
-    expect(h.output.marks).toEqual([GREETING_MARK]);
+    expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
   });
 
   it('stops waiting for the beep when the stream stops', async () => {
@@ -433,6 +454,7 @@ describe('CallSession', () => {
         providerCallId: 'CA1',
         to: '+14155550199',
         reason: 'asked',
+        accepted: expect.any(Function) as unknown,
       },
     ]);
     // Nothing more is heard from the caller; the call is never hung up.

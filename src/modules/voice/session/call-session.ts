@@ -1,83 +1,118 @@
+import { performance } from 'node:perf_hooks';
+import type { CallDependency } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
+import type { Speech } from '../../call-progress/answer/answer-plan';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
+import { AgentLines } from './agent-lines';
+import {
+  type CallFlowCommand,
+  type CallFlowEvent,
+  type CallFlowTiming,
+  DEFAULT_FLOW_TIMING,
+  initialFlow,
+  type OpeningPlan,
+  type SessionEndedBy,
+} from './call-flow';
+import { CallFlowRunner } from './call-flow-runner';
 import type { CallContext } from './call-contexts';
 import type { CallSignal } from './call-signals';
-import { Conversation, GREETING_MARK } from './conversation';
+import { Conversation, GREETING_MARK, type SessionSide } from './conversation';
+import { AGENT_LINES } from './conversation-phrases';
 import { hangUpAtProvider, liveCallId, streamNamesCall } from './live-call';
 import { MachineWatch } from './machine-watch';
 import type { SessionDependencies } from './session-dependencies';
 
-/** The mark after a voicemail message left on a call already live (a late machine verdict). */
+/** The mark after a voicemail message; its echo means the machine recorded all of it. */
 export const VOICEMAIL_MARK = 'voicemail-end';
 
 /** A socket that has not presented its token by then is closed. */
-export const START_TIMEOUT_MS = 10_000;
+export const START_TIMEOUT_MS = DEFAULT_FLOW_TIMING.openMs;
 
 /**
- * After a transfer the provider ends the stream itself as the call leaves it (Twilio and Plivo
- * `stop`, Telnyx closes); a stream still open this much later is closed by us (never hung up).
+ * After a transfer (or a hang-up) the provider ends the stream itself (Twilio and Plivo `stop`,
+ * Telnyx closes); a stream still open this much later is closed by us (never hung up).
  */
-export const TRANSFER_CLOSE_MS = 5_000;
+export const TRANSFER_CLOSE_MS = DEFAULT_FLOW_TIMING.closeMs;
 
-type State =
-  'waiting' | 'opening' | 'speaking' | 'transferring' | 'transferred' | 'hanging-up' | 'ended';
+/** A stream that carried no caller audio this long is dead (CallFlowTiming.mediaQuietMs). */
+export const MEDIA_QUIET_MS = DEFAULT_FLOW_TIMING.mediaQuietMs;
 
 /**
- * One call on the media stream: `start` with a valid token → the agent's greeting, synthesized
- * and paced out in real time → the conversation (listen, think, speak; see Conversation, which
- * speaks the greeting itself so the caller can interrupt it). With no model configured, or no
- * agent to talk (a voicemail message), the greeting is all: once its mark is played the call is
- * hung up over REST. A voicemail message waits for the machine's beep
- * first, so it is recorded rather than spoken over the machine's greeting; a machine verdict that
- * arrives once the call is live (CallSignals) stops the greeting or conversation and does the
- * same. A transfer (the model's transfer_call) hands the call to the provider and leaves the
- * stream without hanging up. Audio before the token is accepted is never looked at.
+ * The agent says its time-up line this long before the agent's maxCallSeconds, counted from the
+ * answer as the provider counts the limit it was given, so the line is heard before the provider
+ * cuts the call.
+ */
+export const TIME_UP_LEAD_MS = 10_000;
+
+/**
+ * One call on the media stream, run by its state machine (call-flow.ts, CallFlowRunner): `start`
+ * with a valid token → the greeting, synthesized and paced out in real time → the conversation
+ * (Conversation: listen, think, speak) or, with no model or no agent to talk, the hang-up once
+ * the greeting was heard. A machine that answers hears the voicemail message after its beep. The
+ * session reports what the stream and the provider say as events and carries out the commands
+ * that are its own: the greeting alone, lines outside a conversation, the voicemail message, the
+ * hang-up (its reason recorded first), leaving a transferred call, closing the stream. Every piece
+ * of work it starts off the flow comes back as an event when it fails. Audio before the token is
+ * accepted is never looked at.
  */
 export class CallSession {
-  private state: State = 'waiting';
+  private readonly flow: CallFlowRunner;
   /** The session's whole life. */
   private readonly abort = new AbortController();
-  /** The greeting and the conversation: stopped when a machine turns out to be listening. */
-  private readonly live = new AbortController();
+  /** What the session itself says (a greeting alone): stopped when the flow interrupts it. */
+  private voice = new AbortController();
   private readonly paced: PacedStream;
-  private readonly startTimer: NodeJS.Timeout;
-  private transferTimer: NodeJS.Timeout | undefined;
+  private readonly lines: AgentLines;
+  private readonly machine = new MachineWatch();
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
-  private readonly machine = new MachineWatch();
   private streamCallId = '';
   private stopListening: (() => void) | undefined;
-  /** Switched to the voicemail message once live. */
-  private leavingVoicemail = false;
+  private opening = false;
+  private ended = false;
+  /** performance.now() of the caller's last frame. */
+  private lastAudioAt = 0;
 
   constructor(
     private readonly integration: Integration,
     private readonly output: MediaOutput,
     private readonly deps: SessionDependencies,
     private readonly onEnded: (session: CallSession) => void,
+    private readonly timing: CallFlowTiming = deps.timing ?? DEFAULT_FLOW_TIMING,
   ) {
     this.paced = deps.pacer.open(output);
-    this.startTimer = setTimeout(() => this.refuse('no start'), START_TIMEOUT_MS);
+    this.lines = new AgentLines(this.side(), null);
+    this.flow = new CallFlowRunner(initialFlow(), timing, (command) => this.execute(command));
+  }
+
+  /** The call's phase (call-flow.ts). */
+  get phase(): string {
+    return this.flow.state.phase;
   }
 
   handle(event: InboundMediaEvent): void {
     switch (event.kind) {
       case 'start':
-        if (this.state === 'waiting') void this.open(event);
+        if (!this.opening && !this.ended) {
+          this.opening = true;
+          this.run(this.open(event), 'media', 'Call session failed to open');
+        }
         return;
       case 'mark':
         this.conversation?.markPlayed(event.name);
-        if (this.state !== 'speaking') return;
-        if (event.name === VOICEMAIL_MARK) void this.hangUp();
-        else if (event.name === GREETING_MARK && !this.conversation && !this.leavingVoicemail)
-          void this.hangUp();
+        this.progress();
+        if (event.name === VOICEMAIL_MARK) this.flow.dispatch({ type: 'voicemailDone' });
+        else if (event.name === GREETING_MARK && !this.conversation)
+          this.flow.dispatch({ type: 'greeted' });
         return;
       case 'stop':
-        this.end();
+        this.flow.dispatch({ type: 'streamStopped' });
         return;
       case 'audio':
+        if (this.lastAudioAt === 0 && this.call) this.watchMedia();
+        this.lastAudioAt = performance.now();
         this.machine.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
         return;
@@ -86,208 +121,339 @@ export class CallSession {
     }
   }
 
-  /** Stops everything and frees the call (stop, socket closed, shutdown). Idempotent. */
+  /**
+   * The socket closed (or failed) without the provider's `stop`: the call may still be up at
+   * the provider with nobody on its stream, so it is hung up there.
+   */
+  lost(): void {
+    this.flow.dispatch({ type: 'mediaLost' });
+    this.end();
+  }
+
+  /** The process drains and its grace period has passed: last words, then the hang-up. */
+  drain(): void {
+    this.flow.dispatch({ type: 'drain' });
+  }
+
+  /** Stops everything and frees the call at once (shutdown, the end of the flow). Idempotent. */
   end(): void {
-    if (this.state === 'ended') return;
-    this.state = 'ended';
-    clearTimeout(this.startTimer);
-    clearTimeout(this.transferTimer);
+    if (this.ended) return;
+    this.ended = true;
+    this.flow.stop();
     this.stopListening?.();
     this.abort.abort();
-    this.live.abort();
     this.paced.close();
     this.conversation?.end();
     this.conversation = undefined;
-    this.call = undefined;
     this.onEnded(this);
   }
 
-  private async open(start: Extract<InboundMediaEvent, { kind: 'start' }>): Promise<void> {
-    this.state = 'opening';
-    clearTimeout(this.startTimer);
-    try {
-      const grant = await this.deps.tokens.consume(start.token);
-      if (!grant) return this.refuse('bad token');
-      // Listening before loading: a verdict committed meanwhile is not lost.
-      this.stopListening = this.deps.signals.listen(grant.phoneLogId, (signal) =>
-        this.onSignal(signal),
-      );
-      const call = await this.deps.calls.load(grant, this.integration);
-      if (!call) return this.refuse('unknown call');
-      if (!streamNamesCall(start, grant, call)) return this.refuse('call mismatch');
-      if (this.isEnded()) return;
-      this.call = call;
-      this.streamCallId = start.providerCallId;
-      this.state = 'speaking';
-      this.deps.logger.info(
-        { integration: this.integration, call: call.phoneLogId },
-        'Media stream opened',
-      );
-      if (!call.speech) return await this.hangUp();
-      if (this.machine.machine && !call.afterBeep) return await this.leaveVoicemail();
-      if (call.afterBeep) await this.awaitBeep();
-      if (this.isEnded() || this.leavingVoicemail) return;
-      if (this.converse(call)) {
-        // The conversation speaks the greeting itself, so the caller can interrupt it.
-        await this.conversation?.greet(call.speech.text);
+  private execute(command: CallFlowCommand): void {
+    if (this.conversation?.execute(command)) return;
+    switch (command.do) {
+      case 'greet':
+        this.run(this.greetAlone(), 'tts', 'Greeting failed');
         return;
-      }
-      await this.speak(call.speech.text, this.live.signal);
-      if (this.state === 'speaking' && !this.leavingVoicemail) this.paced.mark(GREETING_MARK);
-    } catch (error) {
-      if (this.isEnded()) return;
-      this.deps.logger.warn(
-        { integration: this.integration, call: this.call?.phoneLogId, ...describeUnknown(error) },
-        'Call session failed',
-      );
-      await this.hangUp();
+      case 'say':
+        this.run(
+          this.lines.say(command.line).then(() => this.flow.dispatch({ type: 'lineDone' })),
+          'tts',
+          'Saying a line failed',
+        );
+        return;
+      case 'interrupt':
+        // Outside a conversation what plays is the greeting or a line: it stops.
+        this.stopAudio();
+        return;
+      case 'leaveVoicemail':
+        this.run(this.leaveVoicemail(), 'tts', 'Voicemail message failed');
+        return;
+      case 'hangUp':
+        this.run(
+          this.hangUp(command.endedBy, command.dependency).then(() =>
+            this.flow.dispatch({ type: 'hungUp' }),
+          ),
+          'telephony',
+          'Hang-up failed',
+        );
+        return;
+      case 'leave':
+        this.leave();
+        return;
+      case 'close':
+        if (command.refused && !this.opening)
+          this.deps.logger.warn(
+            { integration: this.integration, reason: 'no start' },
+            'Media stream refused',
+          );
+        this.output.close(command.refused);
+        this.end();
+        return;
+      case 'reply':
+      case 'pause':
+      case 'resume':
+      case 'transfer':
+        // Only a conversation answers, pauses or transfers: none is under way.
+        return;
     }
   }
 
-  /** Starts the conversation when there is an agent and a model; false: the greeting is all. */
-  private converse(call: CallContext): boolean {
+  private async open(start: Extract<InboundMediaEvent, { kind: 'start' }>): Promise<void> {
+    const grant = await this.deps.tokens.consume(start.token);
+    if (!grant) return this.refuse('bad token');
+    // Listening before loading: a verdict committed meanwhile is not lost.
+    this.stopListening = this.deps.signals.listen(grant.phoneLogId, (signal) =>
+      this.onSignal(signal),
+    );
+    const call = await this.deps.calls.load(grant, this.integration);
+    if (!call) return this.refuse('unknown call');
+    if (!streamNamesCall(start, grant, call)) return this.refuse('call mismatch');
+    if (this.ended) return;
+    this.call = call;
+    this.streamCallId = start.providerCallId;
+    this.deps.logger.info(
+      { integration: this.integration, call: call.phoneLogId },
+      'Media stream opened',
+    );
+    const plan = this.plan(call);
+    if (plan === 'converse') this.converse(call);
+    this.flow.dispatch({
+      type: 'opened',
+      plan,
+      interruptible: call.agent?.interruptible ?? true,
+    });
+  }
+
+  private plan(call: CallContext): OpeningPlan {
+    if (!call.speech) return 'silent';
+    if (call.afterBeep || this.machine.machine) return 'voicemail';
+    return call.agent && this.deps.conversation ? 'converse' : 'greet';
+  }
+
+  /** Starts the conversation (its time limit too): the flow's greeting is its first reply. */
+  private converse(call: CallContext): void {
     const { agent } = call;
     const services = this.deps.conversation;
-    if (!agent || !services) return false;
+    if (!agent || !services) return;
     this.conversation = new Conversation(
       { ...call, agent },
       { ...services, logger: this.deps.logger },
-      {
-        paced: this.paced,
-        output: this.output,
-        speak: (text, signal, onAudio) =>
-          this.speak(text, AbortSignal.any([signal, this.live.signal]), onAudio),
-        hangUp: () => this.hangUp(),
-        transfer: (to, reason) => this.transfer(to, reason),
-      },
+      this.side(),
+      (event) => this.onConversation(event),
     );
-    return true;
+    const limitMs = agent.maxCallSeconds * 1_000;
+    const sinceAnswer = call.answeredAt ? Date.now() - call.answeredAt.getTime() : 0;
+    // A short limit (tests, demos) keeps at least half of itself before the time-up line.
+    const dueMs = Math.max(limitMs / 2, limitMs - TIME_UP_LEAD_MS) - Math.max(0, sinceAnswer);
+    this.flow.after('timeUp', Math.max(0, dueMs), { type: 'timeUp' });
+  }
+
+  private onConversation(event: CallFlowEvent): void {
+    // The agent's own lines are synthesized once the greeting is out of the way (LineAudio).
+    if (event.type === 'greeted') this.warmLines();
+    this.flow.dispatch(event);
+  }
+
+  private warmLines(): void {
+    const speech = this.call?.speech;
+    if (!speech) return;
+    void this.deps.lines.warm(
+      Object.values(AGENT_LINES),
+      speech.voice ?? this.deps.defaultVoice,
+      speech.language,
+      this.abort.signal,
+    );
+  }
+
+  /** What the conversation and the lines need of the session. */
+  private side(): SessionSide {
+    return {
+      paced: this.paced,
+      output: this.output,
+      speak: (text, signal, onAudio) => this.speak(text, signal, onAudio),
+      speakLine: (text) => this.speakLine(text),
+      transfer: (to, reason, accepted) => this.transfer(to, reason, accepted),
+    };
   }
 
   private onSignal(signal: CallSignal): void {
     // A transfer's new leg is CallTransfers' to hear.
     if (signal === 'transfer-answered' || signal === 'transfer-failed') return;
     this.machine.signal(signal);
-    if (this.state === 'speaking' && this.call && !this.call.afterBeep) void this.leaveVoicemail();
+    if (this.call && !this.call.afterBeep) this.flow.dispatch({ type: 'machine' });
+  }
+
+  /** The greeting of a call without a conversation; its mark's echo is the flow's `greeted`. */
+  private async greetAlone(): Promise<void> {
+    const speech = this.call?.speech;
+    if (!speech) return;
+    const { signal } = this.voice;
+    await this.speak(speech.text, signal);
+    if (!signal.aborted) this.paced.mark(GREETING_MARK);
   }
 
   /**
-   * A machine answered a call already live: the greeting or conversation stops at once (and its
-   * buffered audio at the provider), then the voicemail message follows the beep and the call
-   * hangs up (the attempt ends `voicemail`). No message: hang up.
+   * A machine answered: whatever plays stops (its buffered audio at the provider too), then the
+   * voicemail message follows the beep; its mark's echo is the flow's `voicemailDone`. No
+   * message: the flow hangs up at once.
    */
   private async leaveVoicemail(): Promise<void> {
     const call = this.call;
-    if (!call || this.leavingVoicemail) return;
-    this.leavingVoicemail = true;
-    this.live.abort();
+    if (!call) return;
     this.conversation?.end();
     this.conversation = undefined;
-    this.paced.clear();
-    this.output.clear();
-    this.call = { ...call, agent: null, speech: call.voicemail, afterBeep: true };
+    const message = call.afterBeep ? call.speech : call.voicemail;
     this.deps.logger.info(
       { integration: this.integration, call: call.phoneLogId },
-      'Answering machine detected on the live call',
+      'Answering machine: voicemail message after the beep',
     );
-    if (!call.voicemail) return this.hangUp();
-    await this.awaitBeep();
-    if (this.state !== 'speaking') return;
-    await this.speak(call.voicemail.text, this.abort.signal);
-    if (this.state === 'speaking') this.paced.mark(VOICEMAIL_MARK);
-  }
-
-  /**
-   * Holds the voicemail message until the machine's greeting ends in its beep: heard by the
-   * local detector or reported by the provider, whichever first (or the bound).
-   */
-  private async awaitBeep(): Promise<void> {
+    if (!message) return this.flow.dispatch({ type: 'voicemailDone' });
     const outcome = await this.machine.beep(this.abort.signal);
-    if (outcome !== 'aborted')
-      this.deps.logger.info(
-        { integration: this.integration, call: this.call?.phoneLogId, outcome },
-        'Voicemail message after the beep wait',
-      );
+    if (outcome === 'aborted' || this.ended) return;
+    this.deps.logger.info(
+      { integration: this.integration, call: call.phoneLogId, outcome },
+      'Voicemail message after the beep wait',
+    );
+    await this.speak(message.text, this.abort.signal, undefined, message);
+    this.paced.mark(VOICEMAIL_MARK);
   }
 
   /**
    * The model's transfer_call: the provider takes the call to `to` (CallTransfers). Done, the
-   * session stops talking and listening and lets the provider end the stream; refused, the
-   * conversation goes on (false).
+   * flow leaves the stream to the provider; refused, the conversation goes on.
    */
-  private async transfer(to: string, reason: string | null): Promise<boolean> {
+  private async transfer(to: string, reason: string | null, accepted: () => void) {
     const call = this.call;
-    if (!call || this.state !== 'speaking') return false;
-    this.state = 'transferring';
-    const transferred = await this.deps.transfers.transfer({
+    if (!call) return false;
+    return this.deps.transfers.transfer({
       organizationId: call.organizationId,
       phoneLogId: call.phoneLogId,
       providerCallId: liveCallId(call, this.streamCallId),
       to,
       reason,
+      accepted,
     });
-    if (this.isEnded()) return transferred;
-    if (!transferred) {
-      this.state = 'speaking';
-      return false;
-    }
-    this.state = 'transferred';
-    this.live.abort();
+  }
+
+  /** The call went to another party: stop talking and listening; the provider ends the stream. */
+  private leave(): void {
     this.conversation?.end();
     this.conversation = undefined;
     this.paced.clear();
     this.deps.logger.info(
-      { integration: this.integration, call: call.phoneLogId },
+      { integration: this.integration, call: this.call?.phoneLogId },
       'Call transferred; the stream is left to the provider',
     );
-    this.transferTimer = setTimeout(() => this.close(), TRANSFER_CLOSE_MS);
-    return true;
   }
 
   /** Synthesizes `text` in the call's voice into the paced stream, until `signal` aborts. */
-  private async speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void> {
-    const speech = this.call?.speech;
+  private async speak(
+    text: string,
+    signal: AbortSignal,
+    onAudio?: (chunk: Uint8Array) => void,
+    speech: Speech | null | undefined = this.call?.speech,
+  ): Promise<void> {
     if (!speech) return;
-    const voice = speech.voice ?? this.deps.defaultVoice;
     const both = AbortSignal.any([signal, this.abort.signal]);
     const audio = this.deps.tts.synthesize(text, {
-      voice,
+      voice: speech.voice ?? this.deps.defaultVoice,
       language: speech.language,
       signal: both,
     });
     for await (const chunk of audio) {
-      if (this.isEnded() || both.aborted) return;
+      if (this.ended || both.aborted) return;
       this.paced.enqueue(chunk);
-      onAudio?.();
+      onAudio?.(chunk);
+      this.progress();
     }
   }
 
-  /** Ends the call at the provider (a call already gone is fine), then the stream. */
-  private async hangUp(): Promise<void> {
+  /** One of the agent's own lines: kept audio at once (LineAudio), else synthesized and kept. */
+  private async speakLine(text: string): Promise<void> {
+    const speech = this.call?.speech;
+    if (!speech) return;
+    const voice = speech.voice ?? this.deps.defaultVoice;
+    const kept = this.deps.lines.get(text, voice, speech.language);
+    if (kept) {
+      this.paced.enqueue(kept);
+      this.progress();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    await this.speak(text, this.abort.signal, (chunk) => chunks.push(Buffer.from(chunk)), speech);
+    if (!this.ended) this.deps.lines.keep(text, voice, speech.language, Buffer.concat(chunks));
+  }
+
+  private progress(): void {
+    this.flow.dispatch({ type: 'progress', aheadMs: this.paced.aheadMs });
+  }
+
+  /**
+   * Records why the session ended the call (the phone log and the call's event say it), then
+   * ends it at the provider; a call already gone is fine.
+   */
+  private async hangUp(endedBy: SessionEndedBy, named?: CallDependency): Promise<void> {
     const call = this.call;
-    if (this.state !== 'speaking' || !call) return this.close();
-    this.state = 'hanging-up';
-    const { logger } = this.deps;
+    if (!call) return;
+    const dependency =
+      endedBy === 'service_failure' ? (named ?? this.conversation?.waitingOn ?? 'llm') : undefined;
+    this.deps.observer?.sessionEnded(endedBy, dependency);
+    await this.deps.endings
+      .recordSessionEnd(call.organizationId, call.phoneLogId, endedBy, dependency ?? null)
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { call: call.phoneLogId, ...describeUnknown(error) },
+          'Recording why the call ended failed',
+        ),
+      );
     await hangUpAtProvider(call, liveCallId(call, this.streamCallId), {
-      logger,
+      logger: this.deps.logger,
       integration: this.integration,
     });
-    this.close();
   }
 
-  private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch' | 'no start'): void {
-    if (this.isEnded()) return;
+  /**
+   * From the caller's first frame on, checks every second that their audio still arrives
+   * (mediaQuietMs). A stream that never carried any is left to the socket's ping (MediaGateway).
+   */
+  private watchMedia(): void {
+    const check = () => {
+      if (performance.now() - this.lastAudioAt > this.timing.mediaQuietMs) {
+        this.deps.logger.warn(
+          { integration: this.integration, call: this.call?.phoneLogId },
+          'No caller audio on the media stream: ending the call',
+        );
+        this.flow.dispatch({ type: 'mediaLost' });
+      } else this.flow.after('media', 1_000, check);
+    };
+    this.flow.after('media', 1_000, check);
+  }
+
+  /** Stops what the session says and drops its audio, at the provider too. */
+  private stopAudio(): void {
+    this.voice.abort();
+    this.voice = new AbortController();
+    if (!this.paced.hasAudio) return;
+    this.paced.clear();
+    this.output.clear();
+  }
+
+  /** Runs work off the flow; when it fails, the flow hears that `dependency` failed. */
+  private run(work: Promise<void>, dependency: CallDependency, message: string): void {
+    void work.catch((error: unknown) => {
+      if (this.ended) return;
+      this.deps.logger.warn(
+        { integration: this.integration, call: this.call?.phoneLogId, ...describeUnknown(error) },
+        message,
+      );
+      this.flow.dispatch({ type: 'failed', dependency });
+    });
+  }
+
+  private refuse(reason: 'bad token' | 'unknown call' | 'call mismatch'): void {
+    if (this.ended) return;
     // Never the token: only which check failed.
     this.deps.logger.warn({ integration: this.integration, reason }, 'Media stream refused');
-    this.close(true);
-  }
-
-  private close(refused = false): void {
-    this.output.close(refused);
-    this.end();
-  }
-
-  private isEnded(): boolean {
-    return this.state === 'ended';
+    this.flow.dispatch({ type: 'refused' });
   }
 }

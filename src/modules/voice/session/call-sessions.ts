@@ -17,6 +17,7 @@ import { CallSignals } from './call-signals';
 import { VoiceTurnObserver } from './voice-turn-observer';
 import { CallTransfers } from './call-transfers';
 import { TurnPromptService } from './turn-prompt.service';
+import { LineAudio } from './line-audio';
 
 /** Opens a session per media stream and ends those still live at shutdown. */
 @Injectable()
@@ -50,6 +51,9 @@ export class CallSessions implements OnModuleDestroy {
       logger,
       signals,
       transfers,
+      lines: new LineAudio(engines.tts),
+      endings: turns,
+      observer,
       conversation:
         config.llm.apiUrl === undefined
           ? null

@@ -33,6 +33,8 @@ export interface TransferRequest {
   to: string;
   /** Why, as the model gave it (call.transferred's `reason`). */
   reason: string | null;
+  /** Told once the provider accepted the request (Telnyx then rings the new party). */
+  accepted?: () => void;
 }
 
 /**
@@ -98,6 +100,7 @@ export class CallTransfers {
       await this.release(request);
       return false;
     }
+    request.accepted?.();
     if (leg && !(await leg.answered)) {
       this.logger.warn(
         { integration, call: request.phoneLogId },

@@ -20,6 +20,8 @@ export interface CallerTurn {
 /** What the caller's side of the conversation reports. */
 export interface CallerTurnListener {
   speechStarted(): void;
+  /** The caller stopped talking (end of turn): their words are being recognised. */
+  speechEnded(): void;
   /** The caller has talked long enough to interrupt the agent. */
   bargeIn(): void;
   /** The caller finished a turn. */
@@ -117,6 +119,7 @@ export class CallerTurns {
 
   /** Asks for the utterance's words at once (the span and a short pre-roll); judges them in turn. */
   private endOfTurn(event: Extract<TurnEvent, { type: 'end-of-turn' }>): void {
+    this.listener.speechEnded();
     const endedAt = Date.now();
     const startedAt = new Date(endedAt).toISOString();
     const trace = this.observer?.turnEnded();

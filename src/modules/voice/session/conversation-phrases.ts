@@ -1,3 +1,5 @@
+import type { AgentLine } from './call-flow';
+
 /** What the agent says on its own, outside the model's replies (English for now). */
 export const APOLOGY = "Sorry, I didn't catch that — could you say it again?";
 export const STILL_THERE = 'Are you still there?';
@@ -8,6 +10,29 @@ export const TRANSFER_FAILED =
   "I'm sorry, I couldn't connect you to a colleague right now. Let me keep helping you myself.";
 
 export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
+
+/** While an answer is slow to come. */
+export const HOLD_ON = 'One moment, please.';
+
+/** A speech service or the model failed for good: the call ends politely. */
+export const SERVICE_FAILURE =
+  "I'm sorry, I'm having technical trouble and have to end the call. We'll be in touch. Goodbye.";
+
+/** The process shuts down and its grace period has passed (the contact is called again). */
+export const DRAINING = "I'm sorry, I have to end the call now. We'll call you back. Goodbye.";
+
+/** The text of each of the agent's own lines (call-flow.ts). */
+export const AGENT_LINES: Readonly<Record<AgentLine, string>> = {
+  stillThere: STILL_THERE,
+  holdOn: HOLD_ON,
+  apology: APOLOGY,
+  transferFailed: TRANSFER_FAILED,
+  goodbye: SILENT_GOODBYE,
+  timeUp: TIME_UP,
+  optOut: OPT_OUT_CONFIRMATION,
+  serviceFailure: SERVICE_FAILURE,
+  draining: DRAINING,
+};
 
 /** Short acknowledgements that are not a turn: the agent keeps listening. */
 const BACKCHANNELS = new Set([

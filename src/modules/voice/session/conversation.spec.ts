@@ -9,10 +9,14 @@ import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
 import type { SpeechTiming } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
+import { type CallFlowTiming, DEFAULT_FLOW_TIMING, initialFlow } from './call-flow';
+import { CallFlowRunner } from './call-flow-runner';
 import { Conversation, GREETING_MARK } from './conversation';
 import {
   APOLOGY,
+  HOLD_ON,
   isBackchannel,
+  SERVICE_FAILURE,
   isNoTurn,
   SILENT_GOODBYE,
   STILL_THERE,
@@ -80,6 +84,9 @@ function harness(options: {
   /** Synthesis of these texts fails (the speech service is down). */
   unspeakable?: string[];
   unfinishedSilenceMs?: number;
+  /** Every recognition fails (the speech service is down). */
+  recognitionFails?: boolean;
+  timing?: Partial<CallFlowTiming>;
 }) {
   let hangUps = 0;
   const transfers: Array<{ to: string; reason: string | null; marks: string[] }> = [];
@@ -92,8 +99,11 @@ function harness(options: {
   // A streaming engine's interim words, as the test says them.
   let interim: (words: string) => void = () => undefined;
   const streaming = {
-    open: (options: { language: string }) => ({
-      ...stt.open(options),
+    open: (opened: { language: string }) => ({
+      ...stt.open(opened),
+      ...(options.recognitionFails
+        ? { finish: () => Promise.reject(new Error('speech service answered HTTP 500')) }
+        : {}),
       onWords: (listener: (words: string) => void) => (interim = listener),
     }),
   };
@@ -129,7 +139,42 @@ function harness(options: {
       transferNumber: '+14155550199',
     } as Agent,
     contact: {},
+    speech: { text: '', language: 'en-US', voice: null },
   } as unknown as CallContext & { agent: Agent };
+  const speak = (said: string) => {
+    spoken.push(said);
+    if (options.unspeakable?.includes(said))
+      return Promise.reject(new Error('speech service unreachable'));
+    paced.enqueue(Buffer.alloc(8 * (options.sentenceMs ?? 20), 1));
+    return Promise.resolve();
+  };
+  // What the call session does around a conversation: runs its flow, carries out the commands
+  // that are not the conversation's, and keeps the time limit.
+  const endings: Array<{ endedBy: string; dependency?: string }> = [];
+  // Created on first use: by greet() in `opening`, else where a greeted call is, listening.
+  let runner: CallFlowRunner | undefined;
+  const flowAt = (phase: 'opening' | 'listening') =>
+    (runner ??= new CallFlowRunner(
+      {
+        ...initialFlow(),
+        phase,
+        converse: true,
+        interruptible: options.interruptible ?? true,
+      },
+      {
+        ...DEFAULT_FLOW_TIMING,
+        silenceMs: options.silenceMs ?? 60_000,
+        holdingMs: (options.unfinishedSilenceMs ?? 60_000) + 1_000,
+        ...options.timing,
+      },
+      (command) => {
+        if (conversation.execute(command)) return;
+        if (command.do === 'hangUp') {
+          hangUps += 1;
+          endings.push({ endedBy: command.endedBy, dependency: command.dependency });
+        }
+      },
+    ));
   const conversation = new Conversation(
     call,
     {
@@ -161,27 +206,37 @@ function harness(options: {
     {
       paced,
       output,
-      speak: (said) => {
-        spoken.push(said);
-        if (options.unspeakable?.includes(said))
-          return Promise.reject(new Error('speech service unreachable'));
-        paced.enqueue(Buffer.alloc(8 * (options.sentenceMs ?? 20), 1));
-        return Promise.resolve();
-      },
-      hangUp: () => {
-        hangUps += 1;
-        return Promise.resolve();
-      },
-      transfer: (to, reason) => {
+      speak: (said) => speak(said),
+      speakLine: (said) => speak(said),
+      transfer: (to, reason, accepted) => {
         transfers.push({ to, reason, marks: [...marks] });
+        if (options.transfer !== false) accepted();
         return Promise.resolve(options.transfer ?? true);
       },
     },
-    {
-      silenceMs: options.silenceMs ?? 60_000,
-      unfinishedSilenceMs: options.unfinishedSilenceMs ?? 60_000,
-    },
+    (event) => flowAt('listening').dispatch(event),
+    { unfinishedSilenceMs: options.unfinishedSilenceMs ?? 60_000 },
   );
+  const timeLimit = setTimeout(
+    () => flowAt('listening').dispatch({ type: 'timeUp' }),
+    (options.maxCallSeconds ?? 600) * 1_000,
+  );
+  /** Speaks the greeting as the session would; resolves once the flow has left it. */
+  const greet = async (greeting: string) => {
+    call.speech = { text: greeting, language: 'en-US', voice: null };
+    const flow = flowAt('opening');
+    flow.dispatch({
+      type: 'opened',
+      plan: 'converse',
+      interruptible: options.interruptible ?? true,
+    });
+    await until(() => flow.state.phase !== 'greeting', 'the greeting to be over');
+  };
+  const end = () => {
+    clearTimeout(timeLimit);
+    runner?.stop();
+    conversation.end();
+  };
   /** The caller says `transcript`: speech windows for `speechMs`, then enough silence. */
   const utter = (transcript: string, speechMs = 600, silenceMs = 600) => {
     transcripts.push(transcript);
@@ -199,6 +254,9 @@ function harness(options: {
     transferNumbers,
     transfers,
     hangUps: () => hangUps,
+    endings,
+    greet,
+    end,
     conversation,
     utter,
     transcripts,
@@ -222,7 +280,7 @@ describe('Conversation', () => {
 
   it('answers a turn sentence by sentence and stores both turns, ignoring a backchannel', async () => {
     const h = harness({ replies: [text('We open at ', 'nine. We close at five.')] });
-    await h.conversation.greet('Hello!');
+    await h.greet('Hello!');
     h.utter('uh-huh');
     h.utter('');
     await until(() => h.transcripts.length === 0, 'both turns to be heard');
@@ -239,7 +297,7 @@ describe('Conversation', () => {
       'callee: When are you open?',
       'agent: We open at nine. We close at five.',
     ]);
-    h.conversation.end();
+    h.end();
   });
 
   it('asks the recogniser for the speech span of the turn (audio time) to cut with a pre-roll', async () => {
@@ -249,23 +307,106 @@ describe('Conversation', () => {
     h.utter('Hello', 600);
     await until(() => h.spans.length === 1, 'the recognition');
     expect(h.spans[0]).toEqual({ startedAtMs: 1_024, endedAtMs: 1_632 });
-    h.conversation.end();
+    h.end();
   });
 
-  it('apologises when the model fails, and answers the next turn', async () => {
+  it('apologises and hangs up when the model fails for good, naming it', async () => {
     const failing: Reply = () => ({
       [Symbol.asyncIterator]: () => ({
         next: () => Promise.reject(new LlmError('timeout', 'no first byte')),
       }),
     });
-    const h = harness({ replies: [failing, text('Sure.')] });
+    const h = harness({ replies: [failing] });
     h.utter('Hello?');
-    await until(() => h.stored.length === 2, 'the apology');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([SERVICE_FAILURE]);
+    expect(h.roles()).toEqual(['callee: Hello?', `agent: ${SERVICE_FAILURE}`]);
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: 'llm' }]);
+    h.end();
+  });
+
+  it('apologises and hangs up when a reply cannot be synthesized: no throw escapes', async () => {
+    const h = harness({ replies: [text('We open at nine.')], unspeakable: ['We open at nine.'] });
+    h.utter('When are you open?');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual(['We open at nine.', SERVICE_FAILURE]);
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: 'tts' }]);
+    h.end();
+  });
+
+  it('apologises and hangs up when recognition fails for good', async () => {
+    const h = harness({ replies: [], recognitionFails: true });
+    h.utter('Hello?');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([SERVICE_FAILURE]);
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: 'stt' }]);
+    h.end();
+  });
+
+  it('asks again rather than stay silent when the model says nothing', async () => {
+    const h = harness({ replies: [text()] });
+    h.utter('Hello?');
+    await until(() => h.spoken.length === 1, 'the apology');
     expect(h.spoken).toEqual([APOLOGY]);
-    h.utter('Can you hear me?');
-    await until(() => h.stored.length === 4, 'the answer');
-    expect(h.roles().slice(-1)).toEqual(['agent: Sure.']);
-    h.conversation.end();
+    expect(h.hangUps()).toBe(0);
+    h.end();
+  });
+
+  it('says "one moment" to a slow model, then apologises and hangs up when it never answers', async () => {
+    const h = harness({ replies: [hanging], timing: { thinkingMs: 60, heldOnMs: 60 } });
+    h.utter('Hello?');
+    await until(() => h.hangUps() === 1, 'the hang-up');
+    expect(h.spoken).toEqual([HOLD_ON, SERVICE_FAILURE]);
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: undefined }]);
+    h.end();
+  });
+
+  it('after a cough or a failed word, the silent caller is still asked whether they are there', async () => {
+    const h = harness({ replies: [], silenceMs: 60 });
+    await h.greet('Hello!');
+    // A short sound the recogniser makes nothing of: a no-turn, after which nobody speaks.
+    h.utter('', 300);
+    await until(() => h.spoken.includes(STILL_THERE), 'the re-prompt');
+    h.end();
+  });
+
+  it('answers the turns said during the reply of a non-interruptible agent once, together', async () => {
+    const h = harness({
+      replies: [text('First answer. It is long.'), text('Both answered.')],
+      interruptible: false,
+      sentenceMs: 300,
+    });
+    h.utter('First question');
+    await until(() => h.marks.includes('reply-1-1'), 'the first sentence played');
+    h.utter('Second question');
+    h.utter('Third question');
+    await until(() => h.stored.length === 5, 'the second reply');
+    expect(h.requests).toHaveLength(2);
+    expect(h.requests[1].messages.map((m) => m.content)).toEqual([
+      'First question',
+      'First answer. It is long.',
+      'Second question',
+      'Third question',
+    ]);
+    h.end();
+  });
+
+  it("reads the model's stream on while a reply is paused for a possible interruption", async () => {
+    let finished = false;
+    const slow: Reply = async function* () {
+      yield { kind: 'text', text: 'One. ' };
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      yield { kind: 'text', text: 'Two.' };
+      finished = true;
+      yield { kind: 'done', finishReason: 'stop' };
+    };
+    const h = harness({ replies: [slow], sentenceMs: 300 });
+    h.utter('Count');
+    await until(() => h.marks.includes('reply-1-1'), 'the first sentence played');
+    // Speech long enough to barge in, with no end: the reply stays paused.
+    h.windows(600);
+    await until(() => finished, 'the model to finish while the reply is paused');
+    h.end();
   });
 
   it('answers two quick turns once: the second cancels the first reply and both are sent', async () => {
@@ -284,7 +425,7 @@ describe('Conversation', () => {
       'callee: about my order',
       'agent: Both answered.',
     ]);
-    h.conversation.end();
+    h.end();
   });
 
   it('answers a turn that ends during the reply of a non-interruptible agent after it', async () => {
@@ -302,7 +443,7 @@ describe('Conversation', () => {
       'callee: Second question',
       'agent: Second answer.',
     ]);
-    h.conversation.end();
+    h.end();
   });
 
   it('barge-in clears the reply of an interruptible agent, not of the others', async () => {
@@ -312,7 +453,7 @@ describe('Conversation', () => {
       await until(() => h.requests.length === 1, 'the request');
       h.utter('', 600, 0);
       expect(h.cleared).toHaveLength(interruptible ? 1 : 0);
-      h.conversation.end();
+      h.end();
     }
   });
 
@@ -342,7 +483,7 @@ describe('Conversation', () => {
       h.utter('And on Mondays?');
       await until(() => h.stored.length === 4, 'the next answer');
       expect(h.roles().slice(-1)).toEqual(['agent: Yes.']);
-      h.conversation.end();
+      h.end();
     }
   });
 
@@ -363,7 +504,7 @@ describe('Conversation', () => {
       'callee: Wait, stop',
       'agent: Sure.',
     ]);
-    h.conversation.end();
+    h.end();
   });
 
   describe('a caller who stops mid-sentence', () => {
@@ -384,7 +525,7 @@ describe('Conversation', () => {
       expect(h.requests).toHaveLength(1);
       expect(h.requests[0].messages.map((m) => m.content)).toEqual([NUMBER]);
       expect(h.roles()).toEqual([`callee: ${NUMBER}`, 'agent: Thanks.']);
-      h.conversation.end();
+      h.end();
     });
 
     it('is answered with the words held once the allowance runs out in silence', async () => {
@@ -397,12 +538,12 @@ describe('Conversation', () => {
       await until(() => h.requests.length === 1, 'the reply to the held words');
       expect(Date.now() - stopped).toBeGreaterThanOrEqual(400);
       expect(h.requests[0].messages.map((m) => m.content)).toEqual(['My number is']);
-      h.conversation.end();
+      h.end();
     });
 
     it('keeps the words held through a noise, and no silence re-prompt talks over them', async () => {
       const h = harness({ replies: [text('Go on.')], silenceMs: 40, unfinishedSilenceMs: 1_000 });
-      await h.conversation.greet('Hello!');
+      await h.greet('Hello!');
       h.utter('my address is');
       await judged(h);
       h.utter('', 300);
@@ -413,7 +554,7 @@ describe('Conversation', () => {
       expect(h.spoken).toEqual(['Hello!']);
       await until(() => h.stored.length === 3, 'the reply to the held words');
       expect(h.roles()).toEqual(['agent: Hello!', 'callee: my address is', 'agent: Go on.']);
-      h.conversation.end();
+      h.end();
     });
 
     it('stops the reply it barged in on, and the next words finish the turn', async () => {
@@ -435,7 +576,7 @@ describe('Conversation', () => {
         'callee: but the shop on Main Street?',
         'agent: Sure.',
       ]);
-      h.conversation.end();
+      h.end();
     });
 
     it("waits out the pause within one turn when a streaming engine's interim words are unfinished", async () => {
@@ -451,7 +592,7 @@ describe('Conversation', () => {
       await until(() => h.stored.length === 2, 'the reply');
       expect(h.spans).toEqual([{ startedAtMs: 0, endedAtMs: 2_240 }]);
       expect(h.requests[0].messages.map((m) => m.content)).toEqual([NUMBER]);
-      h.conversation.end();
+      h.end();
     });
   });
 
@@ -460,7 +601,7 @@ describe('Conversation', () => {
 
     it('is cut off by a caller who talks over it; only the sentences heard are stored', async () => {
       const h = harness({ replies: [text('Sorry to bother you.')], sentenceMs: 300 });
-      const greeted = h.conversation.greet(GREETING);
+      const greeted = h.greet(GREETING);
       await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
       h.utter('No thank you');
       await greeted;
@@ -476,12 +617,12 @@ describe('Conversation', () => {
         'Hello Grace.',
         'No thank you',
       ]);
-      h.conversation.end();
+      h.end();
     });
 
     it('plays on through a backchannel and a short sound', async () => {
       const h = harness({ replies: [], sentenceMs: 300 });
-      const greeted = h.conversation.greet(GREETING);
+      const greeted = h.greet(GREETING);
       await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
       h.utter('uh-huh', 320);
       h.utter('', 200);
@@ -490,12 +631,12 @@ describe('Conversation', () => {
       expect(h.marks).toContain(GREETING_MARK);
       expect(h.roles()).toEqual([`agent: ${GREETING}`]);
       expect(h.requests).toHaveLength(0);
-      h.conversation.end();
+      h.end();
     });
 
     it('resumes from the first unheard sentence when the barge-in was nothing', async () => {
       const h = harness({ replies: [], sentenceMs: 300 });
-      const greeted = h.conversation.greet(GREETING);
+      const greeted = h.greet(GREETING);
       await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
       // Long enough to barge in, but the recogniser hears no words: a false interruption.
       h.utter('', 600);
@@ -511,7 +652,7 @@ describe('Conversation', () => {
       expect(h.marks).toEqual(['greeting-1', 'greeting-4', 'greeting-5', GREETING_MARK]);
       expect(h.roles()).toEqual([`agent: ${GREETING}`]);
       expect(h.requests).toHaveLength(0);
-      h.conversation.end();
+      h.end();
     });
 
     it('of an agent that is not interruptible plays to the end; the turn is answered after', async () => {
@@ -520,7 +661,7 @@ describe('Conversation', () => {
         interruptible: false,
         sentenceMs: 300,
       });
-      const greeted = h.conversation.greet(GREETING);
+      const greeted = h.greet(GREETING);
       await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
       h.utter('No thank you');
       await greeted;
@@ -531,13 +672,13 @@ describe('Conversation', () => {
         'callee: No thank you',
         'agent: Sorry to bother you.',
       ]);
-      h.conversation.end();
+      h.end();
     });
   });
 
   it('asks once whether a silent caller is there, then says goodbye and hangs up', async () => {
     const h = harness({ replies: [], silenceMs: 40 });
-    await h.conversation.greet('Hello!');
+    await h.greet('Hello!');
     h.conversation.markPlayed(GREETING_MARK);
     await until(() => h.hangUps() === 1, 'the hang-up');
     expect(h.spoken).toEqual(['Hello!', STILL_THERE, SILENT_GOODBYE]);
@@ -546,18 +687,19 @@ describe('Conversation', () => {
       `agent: ${STILL_THERE}`,
       `agent: ${SILENT_GOODBYE}`,
     ]);
-    h.conversation.end();
+    h.end();
   });
 
-  it('still hangs up a silent caller when the re-prompt and the goodbye cannot be synthesized', async () => {
-    const h = harness({ replies: [], silenceMs: 40, unspeakable: [STILL_THERE, SILENT_GOODBYE] });
-    await h.conversation.greet('Hello!');
+  it('still hangs up a silent caller when the re-prompt cannot be synthesized', async () => {
+    const h = harness({ replies: [], silenceMs: 40, unspeakable: [STILL_THERE, SERVICE_FAILURE] });
+    await h.greet('Hello!');
     h.conversation.markPlayed(GREETING_MARK);
     await until(() => h.hangUps() === 1, 'the hang-up');
-    expect(h.spoken).toEqual(['Hello!', STILL_THERE, SILENT_GOODBYE]);
+    expect(h.spoken).toEqual(['Hello!', STILL_THERE, SERVICE_FAILURE]);
     // Nothing unheard is stored as said.
     expect(h.roles()).toEqual(['agent: Hello!']);
-    h.conversation.end();
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: 'tts' }]);
+    h.end();
   });
 
   it('ends the call at maxCallSeconds even when the last words cannot be synthesized', async () => {
@@ -565,7 +707,7 @@ describe('Conversation', () => {
     h.utter('Tell me everything');
     await until(() => h.hangUps() === 1, 'the hang-up');
     expect(h.spoken).toEqual([TIME_UP]);
-    h.conversation.end();
+    h.end();
   });
 
   it('ends the call politely at maxCallSeconds, cutting the reply under way', async () => {
@@ -574,7 +716,7 @@ describe('Conversation', () => {
     await until(() => h.hangUps() === 1, 'the hang-up');
     expect(h.cleared).toHaveLength(1);
     expect(h.spoken).toEqual([TIME_UP]);
-    h.conversation.end();
+    h.end();
   });
 
   it('transfers once what the agent said before it was heard', async () => {
@@ -593,7 +735,7 @@ describe('Conversation', () => {
       "agent: I'm transferring you now.",
     ]);
     expect(h.hangUps()).toBe(0);
-    h.conversation.end();
+    h.end();
   });
 
   it('waits a bounded time for the last words to be heard before transferring', async () => {
@@ -607,7 +749,7 @@ describe('Conversation', () => {
     expect(h.transfers).toHaveLength(0);
     h.conversation.markPlayed('reply-1-1');
     await until(() => h.transfers.length === 1, 'the transfer');
-    h.conversation.end();
+    h.end();
   });
 
   it('apologises for a refused transfer, goes on talking, and stops offering the tool', async () => {
@@ -624,6 +766,6 @@ describe('Conversation', () => {
     expect(h.roles().slice(-1)).toEqual(['agent: Of course.']);
     expect(h.transferNumbers).toEqual(['+14155550199', null]);
     expect(h.hangUps()).toBe(0);
-    h.conversation.end();
+    h.end();
   });
 });

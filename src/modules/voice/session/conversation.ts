@@ -1,39 +1,29 @@
 import type { PinoLogger } from 'nestjs-pino';
+import { type CallDependency, DependencyFailure } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { SpeechToText } from '../speech/speech-engines';
-import { type CallerTurn, CallerTurns } from './caller-turns';
+import { AgentLines, type LineOutput } from './agent-lines';
+import type { CallFlowCommand, CallFlowEvent, ReplyOutcome } from './call-flow';
 import type { CallContext } from './call-contexts';
-import {
-  APOLOGY,
-  isNoTurn,
-  OPT_OUT_CONFIRMATION,
-  SILENT_GOODBYE,
-  STILL_THERE,
-  TIME_UP,
-  TRANSFER_FAILED,
-} from './conversation-phrases';
-import type { TurnObserver, TurnTrace } from './voice-turn-observer';
-import { SentenceSplitter } from './sentence-splitter';
-import type { TurnPromptService } from './turn-prompt.service';
-import { AgentLines } from './agent-lines';
+import { type CallerTurn, CallerTurns } from './caller-turns';
+import { isNoTurn } from './conversation-phrases';
 import { HeardMarks } from './heard-marks';
-import { TurnLog } from './turn-log';
 import { Replies, type ReplyOutput } from './replies';
 import type { Reply } from './reply';
+import { SentenceSplitter } from './sentence-splitter';
+import { TurnLog } from './turn-log';
+import type { TurnPromptService } from './turn-prompt.service';
 import { toolReason, TurnTool } from './turn-tools';
+import type { TurnObserver, TurnTrace } from './voice-turn-observer';
 
 export interface ConversationTiming {
-  /** No caller speech this long after the agent finished: re-prompt once, then goodbye. */
-  silenceMs: number;
   /** How long a caller who stopped mid-sentence ("my number is…") may pause (TurnTracker's default). */
   unfinishedSilenceMs?: number;
 }
-
-export const DEFAULT_TIMING: ConversationTiming = { silenceMs: 8_000 };
 
 /** The mark sent after the greeting's last frame; its echo means the caller heard it all. */
 export const GREETING_MARK = 'greeting-end';
@@ -52,10 +42,12 @@ export interface ConversationServices {
 }
 
 /** What a conversation needs of its call session. */
-export interface SessionSide extends ReplyOutput {
-  hangUp(): Promise<void>;
-  /** Hands the call to `to` through the provider; false when that could not be done. */
-  transfer(to: string, reason: string | null): Promise<boolean>;
+export interface SessionSide extends ReplyOutput, LineOutput {
+  /**
+   * Hands the call to `to` through the provider; false when that could not be done. `accepted`
+   * runs once the provider took the request (Telnyx then rings the new party).
+   */
+  transfer(to: string, reason: string | null, accepted: () => void): Promise<boolean>;
 }
 
 /** How long the last words before a transfer may take to be heard (their mark echoed). */
@@ -64,17 +56,16 @@ export const TRANSFER_HEARD_MS = 3_000;
 type Agent = NonNullable<CallContext['agent']>;
 
 /**
- * Listening → thinking → speaking, after the greeting. Every caller frame goes to the VAD and
- * the recogniser; a caller turn (CallerTurns: words that stop mid-sentence wait for the rest),
- * unless empty or a backchannel, is stored and answered: the model's reply is split into sentences, each synthesized and
- * queued with a mark as soon as it is complete. One reply at a time: a caller turn that ends
- * while a reply is still in progress cancels it (an interruptible agent; else it waits for the
- * reply to play), and the next reply answers both turns (the conversation holds them).
- * Barge-in (interruptible agents) clears the reply's audio at once and pauses it (Replies): a
- * turn that was nothing resumes it, a real one cancels it and the stored agent turn keeps only
- * the sentences whose marks the provider echoed (heard). The model's tools: record_opt_out,
- * end_call, transfer_call (after its words were heard; a refused transfer is apologised for, the
- * conversation goes on and the tool is no longer offered).
+ * The agent's side of a live call, run by the call's state machine (call-flow.ts): it reports
+ * what the caller and the services do as events, and carries out the commands that are its own
+ * (`execute`). Every caller frame goes to the VAD and the recogniser (CallerTurns); a turn with
+ * words waits among the unanswered ones until the flow asks for a reply, which answers them all:
+ * the model's reply is split into sentences, each synthesized and queued with a mark as soon as it
+ * is complete, while the model's stream is read on. Barge-in (interruptible agents) clears the
+ * reply's audio and pauses it (Replies); a turn that was nothing resumes it, a real one cancels it,
+ * and the stored agent turn keeps only the sentences whose marks the provider echoed (heard). The
+ * model's tools: record_opt_out (recorded at once), end_call, transfer_call (after its words were
+ * heard; refused, the tool is no longer offered).
  */
 export class Conversation {
   private readonly caller: CallerTurns;
@@ -82,35 +73,42 @@ export class Conversation {
   private readonly replies: Replies;
   private readonly log: TurnLog;
   private readonly lines: AgentLines;
+  /** Caller turns heard and not yet answered: the next reply answers them all. */
+  private readonly unanswered: Array<{ words: string; startedAt: string }> = [];
+  /** The newest unanswered turn's trace: the reply's latency counts from its end. */
+  private trace: TurnTrace | undefined;
+  /** The transfer the last reply asked for, carried out on the flow's `transfer`. */
+  private transferTool: { call: ChatToolCall; lastMark: string | undefined } | undefined;
   private transferRefused = false;
-  /** Settles when the reply in progress has played and been stored (or was cancelled). */
-  private replied: Promise<void> = Promise.resolve();
   private replyCount = 0;
+  /** What an answer under way waits on, should it never come. */
+  private waiting: CallDependency = 'stt';
   private ended = false;
-  private finishing = false;
-  private silenceTimer: NodeJS.Timeout | undefined;
-  private reprompted = false;
-  private readonly timeLimit: NodeJS.Timeout;
 
   constructor(
     private readonly call: CallContext & { agent: Agent },
     private readonly services: ConversationServices,
     private readonly session: SessionSide,
-    private readonly timing: ConversationTiming = DEFAULT_TIMING,
+    private readonly report: (event: CallFlowEvent) => void,
+    timing: ConversationTiming = {},
   ) {
     this.log = new TurnLog(services.turns, call, (error) =>
       this.warn(error, 'Storing a turn failed'),
     );
-    this.lines = new AgentLines(session, this.log, (error, message) => this.warn(error, message));
+    this.lines = new AgentLines(session, this.log);
     this.caller = new CallerTurns(
       services,
       call.agent.language,
       {
-        speechStarted: () => clearTimeout(this.silenceTimer),
-        bargeIn: () => this.bargeIn(),
-        turn: (turn) => void this.answerTurn(turn),
-        holding: () => this.interruptReply(),
-        recognitionFailed: (error) => this.warn(error, 'Recognition failed'),
+        speechStarted: () => report({ type: 'speechStarted' }),
+        speechEnded: () => {
+          this.waiting = 'stt';
+          report({ type: 'speechEnded' });
+        },
+        bargeIn: () => report({ type: 'bargeIn' }),
+        holding: () => report({ type: 'holding' }),
+        turn: (turn) => this.heardTurn(turn),
+        recognitionFailed: (error) => this.failed(error, 'stt', 'Recognition failed'),
       },
       timing.unfinishedSilenceMs,
     );
@@ -119,82 +117,127 @@ export class Conversation {
       this.heard,
       (reply, text) => this.log.record({ role: 'agent', text, startedAt: reply.startedAt }),
       services.observer,
+      (reply) => {
+        if (reply.name !== 'greeting') report({ type: 'replyStarted' });
+      },
     );
-    this.timeLimit = setTimeout(() => void this.timeUp(), call.agent.maxCallSeconds * 1_000);
   }
 
-  /**
-   * Speaks the greeting as the first reply, sentence by sentence, so a caller who talks over it
-   * interrupts it like any reply (an interruptible agent) and the stored turn keeps only what
-   * they heard; its end is marked GREETING_MARK. Resolves once it has played or was cut off.
-   */
-  greet(text: string): Promise<void> {
-    const reply = this.replies.start('greeting');
-    const splitter = new SentenceSplitter();
-    const played = (async () => {
-      await this.replies.say(reply, [...splitter.push(text), ...splitter.flush()]);
-      if (this.ended) return;
-      await this.replies.finish(reply, GREETING_MARK);
-    })();
-    // A synthesis failure is the session's to handle; a turn waiting on the greeting only waits.
-    this.replied = played.catch(() => undefined);
-    return played;
+  /** Carries out a command of the call's flow that is the conversation's; false: not one. */
+  execute(command: CallFlowCommand): boolean {
+    switch (command.do) {
+      case 'greet':
+        this.run(this.greet(), 'tts', 'Greeting failed');
+        return true;
+      case 'reply':
+        this.respond();
+        return true;
+      case 'pause':
+        this.replies.bargeIn();
+        return true;
+      case 'resume':
+        this.replies.resume();
+        return true;
+      case 'interrupt':
+        // Whatever the agent says stops: the reply (what was heard of it is kept), or a line.
+        this.replies.interrupt();
+        if (this.session.paced.hasAudio) {
+          this.session.paced.clear();
+          this.session.output.clear();
+        }
+        return true;
+      case 'say':
+        this.run(
+          this.lines.say(command.line).then(() => this.report({ type: 'lineDone' })),
+          'tts',
+          'Saying a line failed',
+        );
+        return true;
+      case 'transfer':
+        this.run(this.transfer(), 'telephony', 'Transfer failed');
+        return true;
+      case 'leaveVoicemail':
+      case 'hangUp':
+      case 'leave':
+      case 'close':
+        return false;
+    }
   }
 
   hear(ulaw: Buffer): void {
     if (!this.ended) this.caller.hear(ulaw);
   }
 
-  /** A mark the provider echoed: the audio before it was heard, and the agent may be done. */
+  /** A mark the provider echoed: the audio before it was heard. */
   markPlayed(name: string): void {
     this.heard.add(name);
-    if (!this.replies.active && !this.caller.speaking) this.armSilence();
+  }
+
+  /** What an answer that never came was waiting on: the recogniser, the model or synthesis. */
+  get waitingOn(): CallDependency {
+    return this.waiting;
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    clearTimeout(this.timeLimit);
-    clearTimeout(this.silenceTimer);
     this.replies.stop();
     this.caller.close();
     this.heard.release();
+    this.trace?.end();
+    // Words the caller said that no reply answered are part of the call all the same.
+    for (const turn of this.unanswered.splice(0))
+      this.log.record({ role: 'callee', text: turn.words, startedAt: turn.startedAt });
   }
 
-  private bargeIn(): void {
-    if (!this.call.agent.interruptible || this.finishing) return;
-    this.replies.bargeIn();
+  /**
+   * The greeting as the first reply, sentence by sentence, so a caller who talks over it
+   * interrupts it like any reply (an interruptible agent) and the stored turn keeps only what
+   * they heard; its end is marked GREETING_MARK.
+   */
+  private async greet(): Promise<void> {
+    const reply = this.replies.start('greeting');
+    const splitter = new SentenceSplitter();
+    await this.replies.say(reply, [
+      ...splitter.push(this.call.speech?.text ?? ''),
+      ...splitter.flush(),
+    ]);
+    const played =
+      !reply.failure && !this.ended && (await this.replies.finish(reply, GREETING_MARK));
+    if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
+    if (played && !this.ended) this.report({ type: 'greeted' });
   }
 
-  private async answerTurn({ words, startedAt, trace }: CallerTurn): Promise<void> {
-    try {
-      if (this.ended || this.finishing) return;
-      // A false interruption: the reply it paused (if any) speaks on from what was not heard.
-      if (isNoTurn(words)) return this.replies.resume();
-      // A caller turn that ends while the agent replies interrupts it (an interruptible agent),
-      // or is answered once the reply has played (the others).
-      if (!this.interruptReply() && this.replies.active) await this.replied;
-      if (this.ended || this.finishing) return;
-      this.log.record({ role: 'callee', text: words, startedAt });
-      this.reprompted = false;
-      this.replied = this.respond(trace);
-      await this.replied;
-    } finally {
-      trace?.end();
+  private heardTurn(turn: CallerTurn): void {
+    if (this.ended || isNoTurn(turn.words)) {
+      turn.trace?.end();
+      if (!this.ended) this.report({ type: 'turn', words: false });
+      return;
     }
+    this.unanswered.push({ words: turn.words, startedAt: turn.startedAt });
+    this.trace?.end();
+    this.trace = turn.trace;
+    this.report({ type: 'turn', words: true });
   }
 
-  /** The caller said words over the reply: an interruptible agent stops it. */
-  private interruptReply(): boolean {
-    if (!this.replies.active || !this.call.agent.interruptible || this.finishing) return false;
-    this.replies.interrupt();
-    return true;
+  /** Answers every turn not answered yet, in one reply. */
+  private respond(): void {
+    for (const turn of this.unanswered.splice(0))
+      this.log.record({ role: 'callee', text: turn.words, startedAt: turn.startedAt });
+    const trace = this.trace;
+    this.trace = undefined;
+    const reply = this.replies.start(`reply-${(this.replyCount += 1)}`, trace);
+    this.run(
+      this.answer(reply).finally(() => trace?.end()),
+      'llm',
+      'Reply failed',
+    );
   }
 
-  private async respond(trace?: TurnTrace): Promise<void> {
-    const reply = this.replies.start(`reply-${++this.replyCount}`, trace);
-    const { signal } = reply;
+  private async answer(reply: Reply): Promise<void> {
+    this.waiting = 'llm';
     const tools: ChatToolCall[] = [];
+    let said = false;
     try {
       const { organizationId, agent, contact } = this.call;
       const request = await this.services.prompts.buildRequest(
@@ -205,82 +248,61 @@ export class Conversation {
         this.log.history,
       );
       const splitter = new SentenceSplitter();
-      for await (const event of this.services.chat.stream({ ...request, signal })) {
-        if (signal.aborted) return;
+      for await (const event of this.services.chat.stream({ ...request, signal: reply.signal })) {
+        if (reply.cancelled) break;
         if (event.kind === 'text') {
-          trace?.modelStarted();
-          await this.replies.say(reply, splitter.push(event.text));
+          reply.trace?.modelStarted();
+          const sentences = splitter.push(event.text);
+          said ||= sentences.length > 0;
+          // Not awaited: the model's stream is read on while the sentences play (a paused reply
+          // must not starve it into its idle timeout). say() never rejects.
+          void this.replies.say(reply, sentences);
         }
         if (event.kind === 'tool-call') tools.push(event.call);
       }
-      await this.replies.say(reply, splitter.flush());
+      const rest = splitter.flush();
+      said ||= rest.length > 0;
+      this.waiting = 'tts';
+      await this.replies.say(reply, rest);
     } catch (error) {
-      if (signal.aborted || this.ended) return;
-      this.warn(error, 'Reply failed');
-      await this.replies.say(reply, [APOLOGY]).catch(() => undefined);
+      // Cancelled: interrupted by the caller, or the call moved on; the flow knows.
+      if (!reply.cancelled) throw asDependencyFailure(error, 'llm');
     }
-    if (signal.aborted || this.ended) return;
+    if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
+    if (reply.cancelled || this.ended) return;
     const names = new Set(tools.map((tool) => tool.function.name));
-    const transfer = tools.find(({ function: f }) => f.name === String(TurnTool.TransferCall));
-    if (names.has(TurnTool.RecordOptOut) || names.has(TurnTool.EndCall) || transfer)
-      this.finishing = true;
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
-    if (!(await this.replies.finish(reply)) || this.ended) return;
-    if (names.has(TurnTool.RecordOptOut)) await this.lines.last(OPT_OUT_CONFIRMATION);
-    else if (names.has(TurnTool.EndCall)) await this.session.hangUp();
-    else if (transfer) await this.transfer(reply, transfer);
+    const played = await this.replies.finish(reply);
+    if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
+    if (!played || this.ended) return;
+    const transfer = tools.find(({ function: f }) => f.name === String(TurnTool.TransferCall));
+    if (transfer) this.transferTool = { call: transfer, lastMark: reply.sentences.at(-1)?.mark };
+    this.report({ type: 'replyDone', outcome: outcomeOf(names, transfer !== undefined, said) });
   }
 
   /**
    * Once the caller has heard what the agent said before it ("I'm transferring you"), the
-   * provider takes the call. Refused (no number, the provider said no): an apology, and the
-   * conversation goes on, never dead air.
+   * provider takes the call. Refused (no number, the provider said no): the flow apologises and
+   * the tool is no longer offered.
    */
-  private async transfer(reply: Reply, tool: ChatToolCall): Promise<void> {
-    await this.heard.until(reply.sentences.at(-1)?.mark, TRANSFER_HEARD_MS);
-    if (this.ended) return;
+  private async transfer(): Promise<void> {
+    const tool = this.transferTool;
+    this.transferTool = undefined;
+    await this.heard.until(tool?.lastMark, TRANSFER_HEARD_MS);
     const to = this.call.agent.transferNumber;
-    if (to && (await this.session.transfer(to, toolReason(tool)))) return;
-    if (this.ended) return;
-    this.transferRefused = true;
-    this.finishing = false;
-    await this.lines.aside(TRANSFER_FAILED, 'transfer-refused');
-  }
-
-  private armSilence(): void {
-    clearTimeout(this.silenceTimer);
-    // Held words are a turn still coming: their reply, not a re-prompt, follows the silence.
-    if (this.ended || this.finishing || this.caller.holding) return;
-    this.silenceTimer = setTimeout(() => void this.onSilence(), this.timing.silenceMs);
-  }
-
-  /** The caller said nothing: ask once whether they are there, the second time say goodbye. */
-  private async onSilence(): Promise<void> {
-    if (this.ended || this.finishing || this.replies.active) return;
-    if (this.caller.speaking || this.caller.holding) return;
-    if (this.reprompted) {
-      this.finishing = true;
-      return this.lines.last(SILENT_GOODBYE);
+    let transferred = false;
+    if (tool && to && !this.ended) {
+      try {
+        transferred = await this.session.transfer(to, toolReason(tool.call), () =>
+          this.report({ type: 'transferAccepted' }),
+        );
+      } catch (error) {
+        this.warn(error, 'Transfer failed');
+      }
     }
-    this.reprompted = true;
-    try {
-      await this.lines.aside(STILL_THERE, 'still-there');
-    } catch (error) {
-      // Runs off a timer: a throw here would be an unhandled rejection that ends the process
-      // (every call on it). Unheard, the re-prompt does not count; the next silence says goodbye.
-      this.warn(error, 'Re-prompt failed');
-      this.armSilence();
-    }
-  }
-
-  /** The agent's maxCallSeconds: whatever is under way stops, and the call ends politely. */
-  private async timeUp(): Promise<void> {
-    if (this.ended || this.finishing) return;
-    this.finishing = true;
-    clearTimeout(this.silenceTimer);
-    this.replies.interrupt();
-    await this.lines.last(TIME_UP);
+    if (!transferred) this.transferRefused = true;
+    if (!this.ended) this.report({ type: 'transferDone', transferred });
   }
 
   private async recordOptOut(): Promise<void> {
@@ -291,7 +313,34 @@ export class Conversation {
     }
   }
 
+  /** Runs work off the flow; its failure is reported as the dependency failing. */
+  private run(work: Promise<void>, dependency: CallDependency, message: string): void {
+    void work.catch((error: unknown) => this.failed(error, dependency, message));
+  }
+
+  private failed(error: unknown, dependency: CallDependency, message: string): void {
+    if (this.ended) return;
+    this.warn(error, message);
+    const failure = asDependencyFailure(error, dependency);
+    this.report({ type: 'failed', dependency: failure.dependency });
+  }
+
   private warn(error: unknown, message: string): void {
     this.services.logger.warn({ call: this.call.phoneLogId, ...describeUnknown(error) }, message);
   }
+}
+
+function outcomeOf(names: Set<string>, transfer: boolean, said: boolean): ReplyOutcome {
+  if (names.has(TurnTool.RecordOptOut)) return 'optOut';
+  if (names.has(TurnTool.EndCall)) return 'endCall';
+  if (transfer) return 'transfer';
+  return said ? 'answered' : 'empty';
+}
+
+/** An engine's error as the dependency that failed (engines that know say which themselves). */
+function asDependencyFailure(error: unknown, dependency: CallDependency): DependencyFailure {
+  if (error instanceof DependencyFailure) return error;
+  return new DependencyFailure(dependency, error instanceof Error ? error.message : 'failed', {
+    cause: error,
+  });
 }

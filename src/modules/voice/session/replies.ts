@@ -10,9 +10,9 @@ export interface ReplyOutput {
   output: Pick<MediaOutput, 'clear'>;
   /**
    * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
-   * when its first audio is queued.
+   * for each piece of audio queued.
    */
-  speak(text: string, signal: AbortSignal, onAudio?: () => void): Promise<void>;
+  speak(text: string, signal: AbortSignal, onAudio?: (chunk: Uint8Array) => void): Promise<void>;
 }
 
 /**
@@ -31,6 +31,8 @@ export class Replies {
     /** Stores the agent's turn: what the caller heard of `reply`. */
     private readonly store: (reply: Reply, text: string) => void,
     private readonly observer?: TurnObserver,
+    /** The reply's first audio was queued. */
+    private readonly onFirstAudio?: (reply: Reply) => void,
   ) {}
 
   /** The reply in progress (maybe paused), if any. */
@@ -46,20 +48,39 @@ export class Replies {
   /**
    * Speaks `sentences` after those still to say, each followed by its mark; while the reply is
    * paused it waits for the verdict. Resolves once all are queued, or the reply was cancelled.
+   * Called again while it speaks (the model writes on), it adds to the same loop, so the model's
+   * stream is read while sentences play. Never rejects: a synthesis that fails fails the reply
+   * (`reply.failure`).
    */
-  async say(reply: Reply, sentences: string[]): Promise<void> {
+  say(reply: Reply, sentences: string[]): Promise<void> {
     reply.unsaid.push(...sentences);
-    while (reply.unsaid.length > 0) {
-      if (!(await reply.proceed())) return;
-      const text = reply.unsaid[0];
-      const signal = reply.sentenceSignal();
-      await this.session.speak(text, signal, () => reply.trace?.firstAudio());
-      if (reply.cancelled) return;
-      // Paused mid-sentence: it stays to be said again if the reply resumes.
-      if (signal.aborted) continue;
-      reply.unsaid.shift();
-      this.session.paced.mark(reply.queued(text).mark);
+    reply.speaking ??= this.speakAll(reply).finally(() => (reply.speaking = undefined));
+    return reply.speaking;
+  }
+
+  private async speakAll(reply: Reply): Promise<void> {
+    try {
+      while (reply.unsaid.length > 0) {
+        if (!(await reply.proceed())) return;
+        const text = reply.unsaid[0];
+        const signal = reply.sentenceSignal();
+        await this.session.speak(text, signal, () => this.firstAudio(reply));
+        if (reply.cancelled) return;
+        // Paused mid-sentence: it stays to be said again if the reply resumes.
+        if (signal.aborted) continue;
+        reply.unsaid.shift();
+        this.session.paced.mark(reply.queued(text).mark);
+      }
+    } catch (error) {
+      if (!reply.cancelled) reply.fail(error);
     }
+  }
+
+  private firstAudio(reply: Reply): void {
+    if (reply.audible) return;
+    reply.audible = true;
+    reply.trace?.firstAudio();
+    this.onFirstAudio?.(reply);
   }
 
   /**

@@ -18,6 +18,12 @@ export class Reply {
   /** Sentences still to synthesize, in order. */
   readonly unsaid: string[] = [];
   readonly startedAt = new Date().toISOString();
+  /** The loop speaking `unsaid`, while one runs (Replies.say). */
+  speaking: Promise<void> | undefined;
+  /** Why the reply could not be spoken (its synthesis failed for good), if it could not. */
+  failure: unknown;
+  /** Some of its audio has been queued. */
+  audible = false;
   private readonly abort = new AbortController();
   /** Stops the sentence being synthesized when the reply is paused. */
   private sentence = new AbortController();
@@ -81,6 +87,12 @@ export class Reply {
     const pause = this.pause;
     this.pause = undefined;
     pause?.decide(true);
+  }
+
+  /** Its synthesis failed: it stops as cancelled, and says why. */
+  fail(error: unknown): void {
+    this.failure ??= error;
+    this.cancel();
   }
 
   cancel(): void {

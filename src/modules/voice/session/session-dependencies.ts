@@ -1,11 +1,15 @@
 import type { PinoLogger } from 'nestjs-pino';
+import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { OutboundPacer } from '../audio/outbound-pacer';
 import type { StreamTokens } from '../media/stream-tokens';
 import type { TextToSpeech } from '../speech/speech-engines';
 import type { CallContexts } from './call-contexts';
 import type { CallSignals } from './call-signals';
 import type { CallTransfers } from './call-transfers';
+import type { CallFlowTiming } from './call-flow';
 import type { ConversationServices } from './conversation';
+import type { LineAudio } from './line-audio';
+import type { VoiceTurnObserver } from './voice-turn-observer';
 
 /** What a call session is given: built once by CallSessions, faked in the session's unit tests. */
 export interface SessionDependencies {
@@ -22,4 +26,12 @@ export interface SessionDependencies {
   /** Provider callbacks' news of this call (a late machine verdict, the machine's beep). */
   signals: Pick<CallSignals, 'listen'>;
   transfers: Pick<CallTransfers, 'transfer'>;
+  /** The agent's own lines, kept once synthesized (process-wide). */
+  lines: Pick<LineAudio, 'get' | 'keep' | 'warm'>;
+  /** Where the session records why it ended a call. */
+  endings: Pick<PhoneLogsRepository, 'recordSessionEnd'>;
+  /** Counts how sessions end; none in unit tests. */
+  observer?: Pick<VoiceTurnObserver, 'sessionEnded'>;
+  /** The flow's deadlines (DEFAULT_FLOW_TIMING; unit tests shorten them). */
+  timing?: CallFlowTiming;
 }

@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { Injectable } from '@nestjs/common';
 import { SwitchboardMetrics } from '../../../metrics/switchboard-metrics';
 import { tracer } from '../../../tracing/tracer';
+import type { CallDependency } from '../../../common/dependency-failure';
+import type { SessionEndedBy } from '../../call-records/call-records.schema';
 
 /** One caller turn being answered, from the VAD's end of turn to the agent's first audio. */
 export interface TurnTrace {
@@ -60,5 +62,10 @@ export class VoiceTurnObserver implements TurnObserver {
 
   bargedIn(): void {
     this.metrics.voiceBargeIns.inc();
+  }
+
+  /** The session ended a call itself: why, and which dependency failed if one did. */
+  sessionEnded(endedBy: SessionEndedBy, dependency: CallDependency | undefined): void {
+    this.metrics.voiceSessionEndings.inc({ ended_by: endedBy, dependency: dependency ?? 'none' });
   }
 }

@@ -1,6 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type * as contracts from '@app/contracts';
-import { ANSWERED_BY, CALL_ENDED_BY, CALL_FAILURE_REASONS } from '@app/contracts';
+import {
+  ANSWERED_BY,
+  CALL_ENDED_BY,
+  CALL_FAILURE_REASONS,
+  FAILED_DEPENDENCIES,
+} from '@app/contracts';
 
 /*
  * OpenAPI models of the delivered event payloads (libs/contracts/src/webhook-events.ts is the
@@ -99,6 +104,17 @@ export class CallAnsweredEventData
   ring_duration_seconds!: number;
 }
 
+const FAILED_DEPENDENCY_PROPERTY = {
+  enum: FAILED_DEPENDENCIES,
+  nullable: true,
+  type: String,
+  example: null,
+  description:
+    'When the agent ended the call because a service failed: stt (speech-to-text), tts ' +
+    '(text-to-speech), llm (the language model), telephony (the provider API) or media (the ' +
+    "call's audio stream); null otherwise",
+};
+
 export class CallCompletedEventData
   extends CallEventBase
   implements contracts.CallCompletedEventData
@@ -124,9 +140,14 @@ export class CallCompletedEventData
   @ApiProperty({
     enum: CALL_ENDED_BY,
     example: 'callee',
-    description: 'Who or what ended the call',
+    description:
+      'Who or what ended the call. service_failure: a service the agent depends on failed for ' +
+      'good (after its retries and fallback engine) and the agent apologised and hung up',
   })
   ended_by!: contracts.CallEndedBy;
+
+  @ApiProperty(FAILED_DEPENDENCY_PROPERTY)
+  failed_dependency!: contracts.FailedDependency | null;
 
   @ApiProperty({
     example: true,
@@ -159,6 +180,9 @@ export class CallFailedEventData extends CallEventBase implements contracts.Call
 
   @ApiProperty(nullableString('When the next attempt is planned', AT))
   next_attempt_at!: string | null;
+
+  @ApiProperty(FAILED_DEPENDENCY_PROPERTY)
+  failed_dependency!: contracts.FailedDependency | null;
 }
 
 export class CallTransferredEventData

@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   PlivoFake,
@@ -759,6 +759,71 @@ describe('Telnyx fake (provider_three)', () => {
       expect(await fake.replayLastCallback(id, { signature: 'invalid' })).toBe(401);
       const stale = Math.floor(Date.now() / 1000) - 600;
       expect(await fake.replayLastCallback(id, { timestamp: stale })).toBe(401);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('loses, duplicates, delays and reorders callbacks on demand; refuses connections until told', async () => {
+    const receiver = await startReceiver((r) => telnyxAccepts(fake.publicKey, r));
+    try {
+      const profile = [...account.outboundVoiceProfiles.values()][0];
+      const app = fake.addApplication(account, {
+        applicationName: 'switchboard-faults',
+        webhookEventUrl: `${receiver.base}/telnyx/events?token=t`,
+        outbound: { channelLimit: null, outboundVoiceProfileId: profile.id },
+      });
+      const dial = () =>
+        http(
+          `${fake.baseUrl}/v2/calls`,
+          json(auth, { connection_id: app.id, to: '+14155550000', from: '+14155551234' }),
+        ).then((r) => r.body.data.call_control_id as string);
+      const id = await dial();
+      fake.loseCallbacks(1, { event: 'call.initiated' });
+      fake.duplicateCallbacks(1, { event: 'call.machine.detection.ended' });
+      fake.delayCallbacks(1, 50, { event: 'call.recording.saved' });
+      fake.reorderCallbacks({ event: 'call.answered' }, { event: 'call.hangup' });
+      expect(await fake.advanceCall(id, 'call.initiated')).toBe(0);
+      expect(await fake.advanceCall(id, 'call.answered')).toBe(0);
+      expect(await fake.advanceCall(id, 'call.machine.detection.ended')).toBe(200);
+      expect(await fake.advanceCall(id, 'call.hangup')).toBe(200);
+      expect(await fake.advanceCall(id, 'call.recording.saved')).toBe(200);
+      const received = receiver.received.map((r) => JSON.parse(r.rawBody).data.event_type);
+      expect(received).toEqual([
+        'call.machine.detection.ended',
+        'call.machine.detection.ended',
+        'call.hangup',
+        'call.answered',
+        'call.recording.saved',
+      ]);
+      // The held answer keeps its own time, before the hang-up's: what a receiver orders by.
+      const [answered] = receiver.received
+        .map((r) => JSON.parse(r.rawBody).data)
+        .filter((d) => d.event_type === 'call.answered');
+      const [hangup] = fake.deliveries.filter((d) => d.event === 'call.hangup');
+      expect(Date.parse(answered.occurred_at)).toBeLessThanOrEqual(
+        Date.parse((hangup.payload as { data: { occurred_at: string } }).data.occurred_at),
+      );
+      expect(fake.deliveries.map((d) => [d.event, d.fault])).toEqual([
+        ['call.initiated', 'lost'],
+        ['call.machine.detection.ended', undefined],
+        ['call.machine.detection.ended', 'duplicate'],
+        ['call.hangup', undefined],
+        ['call.answered', 'reordered'],
+        ['call.recording.saved', 'delayed'],
+      ]);
+
+      await fake.refuseConnections();
+      // A new connection (fetch's pool may still hold one the fake just closed).
+      const refused = await new Promise<string | undefined>((resolve) =>
+        httpGet(`${fake.baseUrl}/v2/balance`, { agent: false }, () => resolve(undefined)).on(
+          'error',
+          (error: NodeJS.ErrnoException) => resolve(error.code),
+        ),
+      );
+      expect(refused).toBe('ECONNREFUSED');
+      await fake.acceptConnections();
+      expect((await get('/v2/balance')).status).toBe(200);
     } finally {
       await receiver.close();
     }

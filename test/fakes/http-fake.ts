@@ -247,6 +247,7 @@ export abstract class HttpFake {
   private server?: Server;
   private url?: string;
   private port = 0;
+  private closed = false;
 
   /** e.g. `http://127.0.0.1:41234`: what Switchboard's `PROVIDER_*_API_URL` is set to. */
   get baseUrl(): string {
@@ -266,11 +267,8 @@ export abstract class HttpFake {
   }
 
   async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.closed = true;
+    await this.stopListening();
   }
 
   /**
@@ -279,12 +277,20 @@ export abstract class HttpFake {
    * `acceptConnections`. Nothing reaches the fake meanwhile, so nothing is recorded.
    */
   refuseConnections(): Promise<void> {
-    return this.close();
+    return this.stopListening();
   }
 
-  /** Listens again on the same port (and base URL) after `refuseConnections`. */
+  /** Listens again on the same port (and base URL) after `refuseConnections` (not after close). */
   async acceptConnections(): Promise<void> {
-    if (!this.server) await this.listen();
+    if (!this.server && !this.closed) await this.listen();
+  }
+
+  private async stopListening(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   clearRequests(): void {

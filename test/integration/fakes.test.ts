@@ -15,6 +15,7 @@ import {
   type TelnyxAccount,
   type TwilioAccount,
 } from '../fakes';
+import { applyFaultPlan, parseFaultPlan } from '../fakes/fault-plan';
 
 // ------------------------------------------------------------ helpers
 
@@ -843,6 +844,44 @@ describe('Telnyx fake (provider_three)', () => {
 });
 
 // ------------------------------------------------------------ sandbox
+
+describe('fault plans (npm run sandbox -- --faults=…)', () => {
+  it('parses each step and refuses unknown or incomplete ones', () => {
+    expect(
+      parseFaultPlan(
+        'rate-limit:3:20, fail:1:503, stall:1, refuse:2, lose:1:completed, duplicate:2, delay:1:100, reorder:in-progress:completed',
+      ),
+    ).toHaveLength(8);
+    expect(() => parseFaultPlan('explode:1')).toThrow(/unknown fault "explode"/);
+    expect(() => parseFaultPlan('fail:1')).toThrow(/a status expected/);
+    expect(() => parseFaultPlan('reorder:in-progress')).toThrow(/reorder:hold:until/);
+  });
+
+  it("applies placement faults to the fakes' call creation only", async () => {
+    const fake = await TwilioFake.start();
+    try {
+      const account = fake.addAccount();
+      fake.addNumber(account, '+14155551234');
+      applyFaultPlan([fake], parseFaultPlan('rate-limit:1:9'));
+      const auth = basic(account.sid, account.authToken);
+      const accountUrl = `${fake.baseUrl}/2010-04-01/Accounts/${account.sid}`;
+      expect((await http(`${accountUrl}.json`, { headers: { authorization: auth } })).status).toBe(
+        200,
+      );
+      const body = new URLSearchParams({
+        To: '+14155550000',
+        From: '+14155551234',
+        Url: 'https://x.test/answer',
+      });
+      const throttled = await http(`${accountUrl}/Calls.json`, form(auth, body));
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers.get('retry-after')).toBe('9');
+      expect((await http(`${accountUrl}/Calls.json`, form(auth, body))).status).toBe(201);
+    } finally {
+      await fake.close();
+    }
+  });
+});
 
 describe('startProviderFakes', () => {
   it('starts all three with a demo account and number each', async () => {

@@ -1,4 +1,5 @@
 import type { AutoOutcome, CallbackDelivery } from '../test/fakes';
+import { applyFaultPlan, type FaultStep } from '../test/fakes/fault-plan';
 import type { ReceivedDelivery } from '../test/support/webhook-receiver';
 import { SandboxServices } from './sandbox-services';
 
@@ -14,6 +15,8 @@ export interface DemoOptions {
   print: (line: string) => void;
   /** Longest wait for the batch and its events (default 90 s). */
   timeoutMs?: number;
+  /** Fault modes switched on at the telephony fakes (`--faults=…`). */
+  faults?: FaultStep[];
 }
 
 export interface DemoResult {
@@ -149,6 +152,10 @@ export class SandboxDemo {
       fake.onDelivery = (delivery) => this.onCallback(name, delivery);
       fake.autoProgress = (to) => this.outcomes.get(to)?.shift() ?? 'failed';
     }
+    applyFaultPlan(
+      services.namedFakes().map(([, fake]) => fake),
+      this.options.faults ?? [],
+    );
     this.options.print(
       `Switchboard demo at ${services.base} (data: ${services.dataDir ?? 'DATABASE_URL'})`,
     );

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { applyFaultPlan, parseFaultPlan } from '../test/fakes/fault-plan';
 import { startProviderFakes } from '../test/fakes/sandbox';
 import { loadConfig } from '../src/config';
 import { createApp } from '../src/create-app';
@@ -13,16 +14,25 @@ import { SandboxTalk } from './sandbox-talk';
  * With `--demo`: dials a demo batch end to end on a throw-away database and exits (SandboxDemo).
  * With `--talk`: one call on which the agent and a recorded caller hold a conversation, with the
  * offline speech engine for real (SandboxTalk); `--save-audio` keeps the call as a .wav.
+ * `--faults=…` switches the telephony fakes' fault modes on (plain and `--demo`).
  */
 async function main(): Promise<void> {
+  // `--faults=rate-limit:3:20,lose:1:call.hangup,…`: the fakes' fault modes (test/fakes/fault-plan.ts).
+  const faultSpec = process.argv
+    .find((arg) => arg.startsWith('--faults='))
+    ?.slice('--faults='.length);
+  const faults = faultSpec ? parseFaultPlan(faultSpec) : [];
   if (process.argv.includes('--talk')) {
     const saveAudio = process.argv.includes('--save-audio');
     return runToEnd(new SandboxTalk({ env: process.env, print: console.log, saveAudio }));
   }
   if (process.argv.includes('--demo')) {
-    return runToEnd(new SandboxDemo({ env: process.env, print: (line) => console.log(line) }));
+    return runToEnd(
+      new SandboxDemo({ env: process.env, print: (line) => console.log(line), faults }),
+    );
   }
   const fakes = await startProviderFakes();
+  applyFaultPlan([fakes.plivo.fake, fakes.twilio.fake, fakes.telnyx.fake], faults);
   const config = loadConfig({ ...process.env, ...fakes.env });
   const app = await createApp(config);
   await app.listen(config.http.port);
@@ -71,6 +81,7 @@ async function main(): Promise<void> {
   );
   console.log('To watch a batch dial end to end instead: npm run sandbox -- --demo');
   console.log('To hear the agent hold a conversation: npm run sandbox -- --talk [--save-audio]');
+  console.log('To make the fake providers fail: --faults=… (see test/fakes/fault-plan.ts)');
 }
 
 /** A demo to its end (or Ctrl-C), then everything it started is stopped and removed. */

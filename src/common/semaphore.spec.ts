@@ -42,4 +42,28 @@ describe('Semaphore', () => {
   it('refuses a limit below one', () => {
     expect(() => new Semaphore(0)).toThrow(RangeError);
   });
+
+  it('runWithin gives up waiting after its deadline, and the slot goes to the next waiter', async () => {
+    jest.useFakeTimers();
+    try {
+      const semaphore = new Semaphore(1);
+      const held = deferred();
+      const first = semaphore.run(() => held.promise);
+      const late = semaphore.runWithin(1_000, () => Promise.resolve('late'));
+      const patient = semaphore.runWithin(5_000, () => Promise.resolve('patient'));
+      jest.advanceTimersByTime(1_000);
+      await expect(late).resolves.toEqual({ ran: false });
+      expect(semaphore.queued).toBe(1);
+      held.resolve();
+      await first;
+      await expect(patient).resolves.toEqual({ ran: true, value: 'patient' });
+      await expect(semaphore.runWithin(0, () => Promise.resolve(1))).resolves.toEqual({
+        ran: true,
+        value: 1,
+      });
+      expect(semaphore.running).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

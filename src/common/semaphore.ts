@@ -30,6 +30,37 @@ export class Semaphore {
     } else {
       this.active += 1;
     }
+    return this.holding(task);
+  }
+
+  /**
+   * Like run, but gives up waiting for a slot after `waitMs`: the task then never runs and the
+   * answer is `{ ran: false }`.
+   */
+  async runWithin<T>(
+    waitMs: number,
+    task: () => Promise<T>,
+  ): Promise<{ ran: true; value: T } | { ran: false }> {
+    if (this.active >= this.limit) {
+      const got = await new Promise<boolean>((resolve) => {
+        const take = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        const timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(take), 1);
+          resolve(false);
+        }, waitMs);
+        this.waiting.push(take);
+      });
+      if (!got) return { ran: false };
+    } else {
+      this.active += 1;
+    }
+    return { ran: true, value: await this.holding(task) };
+  }
+
+  private async holding<T>(task: () => Promise<T>): Promise<T> {
     this.highWater = Math.max(this.highWater, this.active);
     try {
       return await task();

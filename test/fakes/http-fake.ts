@@ -93,13 +93,34 @@ export interface CallbackDelivery {
   body: string;
   /** What was sent: form parameters (Plivo, Twilio) or the JSON document (Telnyx). */
   payload: unknown;
-  /** 0 when the receiver could not be reached. */
+  /** 0 when the receiver could not be reached (or the callback was lost on purpose). */
   status: number;
   responseBody: string;
   responseContentType?: string;
   error?: string;
   deliveredAt: Date;
+  /** The callback fault it went through, if any (`lost` ones never reached the receiver). */
+  fault?: 'lost' | 'duplicate' | 'delayed' | 'reordered';
 }
+
+/** Narrows a callback fault to some of the callbacks the fake sends (default: status callbacks). */
+export interface CallbackMatch {
+  /** The provider's event or status word (Twilio `CallStatus`, Telnyx `event_type`…). */
+  event?: string | RegExp;
+  callId?: string;
+  kind?: 'status' | 'answer';
+}
+
+interface CallbackFault {
+  remaining: number;
+  match: CallbackMatch;
+  mode: 'lose' | 'duplicate' | 'delay' | 'hold';
+  delayMs?: number;
+  /** `hold`: sent right after a callback of the same call that matches this. */
+  until?: CallbackMatch;
+}
+
+type Outgoing = Omit<CallbackDelivery, 'status' | 'responseBody' | 'deliveredAt'>;
 
 /**
  * How an automatically advanced call ends: `completed` rings, answers and hangs up; `busy`,
@@ -221,8 +242,12 @@ export abstract class HttpFake {
   private readonly autoRuns = new Set<Promise<void>>();
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
+  private readonly callbackFaults: CallbackFault[] = [];
+  private readonly held: Array<{ delivery: Outgoing; until: CallbackMatch }> = [];
   private server?: Server;
   private url?: string;
+  private port = 0;
+  private closed = false;
 
   /** e.g. `http://127.0.0.1:41234`: what Switchboard's `PROVIDER_*_API_URL` is set to. */
   get baseUrl(): string {
@@ -234,13 +259,33 @@ export abstract class HttpFake {
     const server = createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(this.port, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.port = (server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.stopListening();
+  }
+
+  /**
+   * Stops listening (open connections are closed): every request is refused before a connection
+   * exists (ECONNREFUSED), as from a provider whose front door is down, until
+   * `acceptConnections`. Nothing reaches the fake meanwhile, so nothing is recorded.
+   */
+  refuseConnections(): Promise<void> {
+    return this.stopListening();
+  }
+
+  /** Listens again on the same port (and base URL) after `refuseConnections` (not after close). */
+  async acceptConnections(): Promise<void> {
+    if (!this.server && !this.closed) await this.listen();
+  }
+
+  private async stopListening(): Promise<void> {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
@@ -285,6 +330,31 @@ export abstract class HttpFake {
     const handle: SlowRequests = { inFlight: 0, peak: 0, answered: 0 };
     this.faults.push({ remaining: count, status: 0, match, delay: { ms, handle } });
     return handle;
+  }
+
+  /** The next `count` matching callbacks are never sent (a callback the provider lost). */
+  loseCallbacks(count: number, match: CallbackMatch = {}): void {
+    this.callbackFaults.push({ remaining: count, match, mode: 'lose' });
+  }
+
+  /** The next `count` matching callbacks are sent twice in a row (a provider's retry). */
+  duplicateCallbacks(count: number, match: CallbackMatch = {}): void {
+    this.callbackFaults.push({ remaining: count, match, mode: 'duplicate' });
+  }
+
+  /** The next `count` matching callbacks are sent `ms` later (what follows waits for them). */
+  delayCallbacks(count: number, ms: number, match: CallbackMatch = {}): void {
+    this.callbackFaults.push({ remaining: count, match, mode: 'delay', delayMs: ms });
+  }
+
+  /**
+   * Reorders callbacks: the next `count` callbacks matching `hold` are kept back and sent right
+   * after the first later callback of the same call that matches `until` (e.g. Telnyx's
+   * `call.answered` after its `call.hangup`). The call goes on meanwhile as if it had been sent
+   * (its sender is answered 0); one whose `until` never comes is never sent.
+   */
+  reorderCallbacks(hold: CallbackMatch, until: CallbackMatch, count = 1): void {
+    this.callbackFaults.push({ remaining: count, match: hold, mode: 'hold', until });
   }
 
   /** Resolves once every automatic run started so far has sent its last callback. */
@@ -356,15 +426,60 @@ export abstract class HttpFake {
     this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
   }
 
-  /** Sends one callback and records it; never throws (status 0 when unreachable). */
-  protected async deliver(
-    delivery: Omit<CallbackDelivery, 'status' | 'responseBody' | 'deliveredAt'>,
+  /**
+   * Sends one callback and records it, through the callback faults switched on; never throws
+   * (status 0 when unreachable, lost or held back).
+   */
+  protected async deliver(delivery: Outgoing): Promise<CallbackDelivery> {
+    const fault = this.takeCallbackFault(delivery);
+    const unsent: CallbackDelivery = {
+      ...delivery,
+      status: 0,
+      responseBody: '',
+      deliveredAt: new Date(),
+    };
+    if (fault?.mode === 'lose') {
+      const lost = { ...unsent, fault: 'lost' as const };
+      this.deliveries.push(lost);
+      return lost;
+    }
+    if (fault?.mode === 'hold') {
+      this.held.push({ delivery, until: fault.until ?? {} });
+      return unsent;
+    }
+    if (fault?.mode === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    const delayed = fault?.mode === 'delay' ? 'delayed' : undefined;
+    const record = await this.transmit(delivery, delayed);
+    if (fault?.mode === 'duplicate') await this.transmit(delivery, 'duplicate');
+    for (const waiting of this.held.filter(
+      (held) => held.delivery.callId === delivery.callId && callbackMatches(delivery, held.until),
+    )) {
+      this.held.splice(this.held.indexOf(waiting), 1);
+      await this.transmit(waiting.delivery, 'reordered');
+    }
+    return record;
+  }
+
+  private takeCallbackFault(delivery: Outgoing): CallbackFault | undefined {
+    const fault = this.callbackFaults.find(
+      (f) => f.remaining > 0 && callbackMatches(delivery, f.match),
+    );
+    if (!fault) return undefined;
+    fault.remaining -= 1;
+    if (fault.remaining === 0) this.callbackFaults.splice(this.callbackFaults.indexOf(fault), 1);
+    return fault;
+  }
+
+  private async transmit(
+    delivery: Outgoing,
+    fault: CallbackDelivery['fault'],
   ): Promise<CallbackDelivery> {
     const record: CallbackDelivery = {
       ...delivery,
       status: 0,
       responseBody: '',
       deliveredAt: new Date(),
+      ...(fault ? { fault } : {}),
     };
     try {
       const response = await send(delivery.method, delivery.url, delivery.headers, delivery.body);
@@ -446,6 +561,15 @@ export abstract class HttpFake {
     }
     return pathMatched ? this.errorResponse(405) : undefined;
   }
+}
+
+function callbackMatches(delivery: Outgoing, match: CallbackMatch): boolean {
+  if ((match.kind ?? 'status') !== delivery.kind) return false;
+  if (match.callId !== undefined && match.callId !== delivery.callId) return false;
+  if (match.event === undefined) return true;
+  return typeof match.event === 'string'
+    ? match.event === delivery.event
+    : match.event.test(delivery.event);
 }
 
 function pathMatches(path: string, pattern: string | RegExp): boolean {

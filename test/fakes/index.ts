@@ -5,10 +5,12 @@ export {
   encodeForm,
   parseForm,
   type CallbackDelivery,
+  type CallbackMatch,
   type DeliveryOptions,
   type FaultMatch,
   type FormBody,
   type RecordedRequest,
+  type SlowRequests,
 } from './http-fake';
 export type { Flood } from './flood';
 export * from './signatures';

@@ -338,7 +338,7 @@ const getCall =
   (state: TelnyxState) =>
   (ctx: RouteContext, a: TelnyxAccount): FakeResponse => {
     const call = state.calls.get(ctx.params.id);
-    if (!call || call.apiKey !== a.apiKey) return telnyxErrorFor(404);
+    if (!call || call.apiKey !== a.apiKey || call.forgotten) return telnyxErrorFor(404);
     const end = call.endedAt ?? new Date();
     const data = {
       call_control_id: call.callControlId,

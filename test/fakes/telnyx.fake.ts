@@ -144,6 +144,16 @@ export class TelnyxFake extends HttpFake {
     return [...this.callsById.values()];
   }
 
+  /**
+   * What Telnyx does about 10 minutes after a call ended: it forgets it (`GET /v2/calls/{id}`
+   * answers 404 from then on). The call must have ended.
+   */
+  forgetCall(callControlId: string): void {
+    const call = this.call(callControlId);
+    if (!call.endedAt) throw new Error(`Telnyx call ${callControlId} has not ended`);
+    call.forgotten = true;
+  }
+
   call(callControlId: string): TelnyxCall {
     const found = this.callsById.get(callControlId);
     if (!found) throw new Error(`no Telnyx call ${callControlId}`);
@@ -196,7 +206,12 @@ export class TelnyxFake extends HttpFake {
           state: 'hangup',
           start_time: call.createdAt.toISOString(),
           end_time: now.toISOString(),
-          hangup_cause: call.answeredAt || call.hangupRequested ? 'normal_clearing' : 'no_answer',
+          // Hung up by us before an answer, Telnyx says originator_cancel.
+          hangup_cause: call.answeredAt
+            ? 'normal_clearing'
+            : call.hangupRequested
+              ? 'originator_cancel'
+              : 'no_answer',
           hangup_source: call.hangupRequested ? 'caller' : 'callee',
           sip_hangup_cause: call.answeredAt ? '200' : '480',
           call_quality_stats: null,

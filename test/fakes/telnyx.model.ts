@@ -71,6 +71,8 @@ export interface TelnyxCall {
   /** `POST /v2/calls/{id}/actions/{action}` received, in order. */
   actions: Array<{ action: string; body: unknown }>;
   hangupRequested: boolean;
+  /** Telnyx forgets an ended call about 10 minutes after its end: GET answers 404 then. */
+  forgotten?: boolean;
 }
 
 export interface TelnyxWebhook {

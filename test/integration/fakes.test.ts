@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   PlivoFake,
@@ -15,6 +15,7 @@ import {
   type TelnyxAccount,
   type TwilioAccount,
 } from '../fakes';
+import { applyFaultPlan, parseFaultPlan } from '../fakes/fault-plan';
 
 // ------------------------------------------------------------ helpers
 
@@ -764,6 +765,71 @@ describe('Telnyx fake (provider_three)', () => {
     }
   });
 
+  it('loses, duplicates, delays and reorders callbacks on demand; refuses connections until told', async () => {
+    const receiver = await startReceiver((r) => telnyxAccepts(fake.publicKey, r));
+    try {
+      const profile = [...account.outboundVoiceProfiles.values()][0];
+      const app = fake.addApplication(account, {
+        applicationName: 'switchboard-faults',
+        webhookEventUrl: `${receiver.base}/telnyx/events?token=t`,
+        outbound: { channelLimit: null, outboundVoiceProfileId: profile.id },
+      });
+      const dial = () =>
+        http(
+          `${fake.baseUrl}/v2/calls`,
+          json(auth, { connection_id: app.id, to: '+14155550000', from: '+14155551234' }),
+        ).then((r) => r.body.data.call_control_id as string);
+      const id = await dial();
+      fake.loseCallbacks(1, { event: 'call.initiated' });
+      fake.duplicateCallbacks(1, { event: 'call.machine.detection.ended' });
+      fake.delayCallbacks(1, 50, { event: 'call.recording.saved' });
+      fake.reorderCallbacks({ event: 'call.answered' }, { event: 'call.hangup' });
+      expect(await fake.advanceCall(id, 'call.initiated')).toBe(0);
+      expect(await fake.advanceCall(id, 'call.answered')).toBe(0);
+      expect(await fake.advanceCall(id, 'call.machine.detection.ended')).toBe(200);
+      expect(await fake.advanceCall(id, 'call.hangup')).toBe(200);
+      expect(await fake.advanceCall(id, 'call.recording.saved')).toBe(200);
+      const received = receiver.received.map((r) => JSON.parse(r.rawBody).data.event_type);
+      expect(received).toEqual([
+        'call.machine.detection.ended',
+        'call.machine.detection.ended',
+        'call.hangup',
+        'call.answered',
+        'call.recording.saved',
+      ]);
+      // The held answer keeps its own time, before the hang-up's: what a receiver orders by.
+      const [answered] = receiver.received
+        .map((r) => JSON.parse(r.rawBody).data)
+        .filter((d) => d.event_type === 'call.answered');
+      const [hangup] = fake.deliveries.filter((d) => d.event === 'call.hangup');
+      expect(Date.parse(answered.occurred_at)).toBeLessThanOrEqual(
+        Date.parse((hangup.payload as { data: { occurred_at: string } }).data.occurred_at),
+      );
+      expect(fake.deliveries.map((d) => [d.event, d.fault])).toEqual([
+        ['call.initiated', 'lost'],
+        ['call.machine.detection.ended', undefined],
+        ['call.machine.detection.ended', 'duplicate'],
+        ['call.hangup', undefined],
+        ['call.answered', 'reordered'],
+        ['call.recording.saved', 'delayed'],
+      ]);
+
+      await fake.refuseConnections();
+      // A new connection (fetch's pool may still hold one the fake just closed).
+      const refused = await new Promise<string | undefined>((resolve) =>
+        httpGet(`${fake.baseUrl}/v2/balance`, { agent: false }, () => resolve(undefined)).on(
+          'error',
+          (error: NodeJS.ErrnoException) => resolve(error.code),
+        ),
+      );
+      expect(refused).toBe('ECONNREFUSED');
+      await fake.acceptConnections();
+      expect((await get('/v2/balance')).status).toBe(200);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('blocks dialing on an app without an outbound voice profile', async () => {
     const app = fake.addApplication(account, {
       applicationName: 'no-profile',
@@ -778,6 +844,44 @@ describe('Telnyx fake (provider_three)', () => {
 });
 
 // ------------------------------------------------------------ sandbox
+
+describe('fault plans (npm run sandbox -- --faults=…)', () => {
+  it('parses each step and refuses unknown or incomplete ones', () => {
+    expect(
+      parseFaultPlan(
+        'rate-limit:3:20, fail:1:503, stall:1, refuse:2, lose:1:completed, duplicate:2, delay:1:100, reorder:in-progress:completed',
+      ),
+    ).toHaveLength(8);
+    expect(() => parseFaultPlan('explode:1')).toThrow(/unknown fault "explode"/);
+    expect(() => parseFaultPlan('fail:1')).toThrow(/a status expected/);
+    expect(() => parseFaultPlan('reorder:in-progress')).toThrow(/reorder:hold:until/);
+  });
+
+  it("applies placement faults to the fakes' call creation only", async () => {
+    const fake = await TwilioFake.start();
+    try {
+      const account = fake.addAccount();
+      fake.addNumber(account, '+14155551234');
+      applyFaultPlan([fake], parseFaultPlan('rate-limit:1:9'));
+      const auth = basic(account.sid, account.authToken);
+      const accountUrl = `${fake.baseUrl}/2010-04-01/Accounts/${account.sid}`;
+      expect((await http(`${accountUrl}.json`, { headers: { authorization: auth } })).status).toBe(
+        200,
+      );
+      const body = new URLSearchParams({
+        To: '+14155550000',
+        From: '+14155551234',
+        Url: 'https://x.test/answer',
+      });
+      const throttled = await http(`${accountUrl}/Calls.json`, form(auth, body));
+      expect(throttled.status).toBe(429);
+      expect(throttled.headers.get('retry-after')).toBe('9');
+      expect((await http(`${accountUrl}/Calls.json`, form(auth, body))).status).toBe(201);
+    } finally {
+      await fake.close();
+    }
+  });
+});
 
 describe('startProviderFakes', () => {
   it('starts all three with a demo account and number each', async () => {

@@ -9,6 +9,7 @@ import { VoiceModule } from '../voice/voice.module';
 import { CallbackVerifier } from './callback-verifier';
 import { TelephonyCallbacksController } from './telephony-callbacks.controller';
 import { TelephonyCallbacksService } from './telephony-callbacks.service';
+import { TelnyxCommands } from './telnyx-commands';
 
 /**
  * The provider callbacks (contract §3): verification, then the attempt's progress (the
@@ -25,6 +26,6 @@ import { TelephonyCallbacksService } from './telephony-callbacks.service';
     VoiceModule,
   ],
   controllers: [TelephonyCallbacksController],
-  providers: [CallbackVerifier, TelephonyCallbacksService],
+  providers: [CallbackVerifier, TelephonyCallbacksService, TelnyxCommands],
 })
 export class CallProgressModule {}

@@ -1,12 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
 import { isObjectId } from '../../common/object-id';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
 import { type Attempt, AttemptsRepository } from '../dialer/attempts.repository';
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
-import { describeProviderFailure } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import {
   type InboundCallback,
@@ -26,6 +24,7 @@ import {
 } from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
+import { TelnyxCommands } from './telnyx-commands';
 import { CallProgress, type ProgressReport } from '../dialer/call-progress';
 import { isFinal } from '../dialer/progress-rules';
 
@@ -49,10 +48,8 @@ export class TelephonyCallbacksService {
     private readonly providers: TelephonyProviders,
     private readonly voice: VoiceRuntime,
     private readonly signals: CallSignals,
-    private readonly logger: PinoLogger,
-  ) {
-    this.logger.setContext(TelephonyCallbacksService.name);
-  }
+    private readonly telnyxCommands: TelnyxCommands,
+  ) {}
 
   /** The call was answered: its progress, then the instructions document (TwiML, Plivo XML). */
   async answer(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
@@ -184,8 +181,9 @@ export class TelephonyCallbacksService {
 
   /**
    * provider_three: once answered, start the media stream, or `speak` the plan's line (or hang
-   * up when there is nothing to say) and hang up when the speech ends. Sent after the commit; a failure is logged (the call
-   * then ends at its time limit).
+   * up when there is nothing to say) and hang up when the speech ends. Sent after the commit
+   * (TelnyxCommands: a failed command is tried once more; an answer that still fails hangs up
+   * and ends the attempt).
    */
   private async commandTelnyx(
     verified: VerifiedCallback,
@@ -197,6 +195,7 @@ export class TelephonyCallbacksService {
     if (!callId || isFinal(attempt.log.callStatus)) return;
     const telnyx = this.providers.callControl;
     let command: (() => Promise<void>) | undefined;
+    const purpose = answeredNow ? 'answer' : 'hangup';
     if (answeredNow) {
       const plan = await this.plan(verified, attempt, parsed);
       const streaming = telnyxStreaming(plan);
@@ -211,17 +210,14 @@ export class TelephonyCallbacksService {
       command = () => telnyx.hangupCall(verified.credentials, callId);
     }
     if (!command) return;
-    const send = command;
-    this.database.afterCommit(async () => {
-      try {
-        await send();
-      } catch (error) {
-        this.logger.warn(
-          { call: attempt.log.id, ...describeProviderFailure(error) },
-          'Call Control command to provider_three failed',
-        );
-      }
-    });
+    const job = {
+      phoneLogId: attempt.log.id,
+      providerCallId: callId,
+      credentials: verified.credentials,
+      purpose,
+      send: command,
+    } as const;
+    this.database.afterCommit(() => this.telnyxCommands.run(job));
   }
 }
 
@@ -271,5 +267,7 @@ function reportOf(verified: VerifiedCallback, parsed: ParsedCallStatus): Progres
     hangupSide: parsed.hangupSide,
     recordingUrl: parsed.recordingUrl,
     recording: parsed.recording,
+    occurredAt: parsed.occurredAt,
+    connected: parsed.connected,
   };
 }

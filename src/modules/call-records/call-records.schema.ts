@@ -154,6 +154,16 @@ export const phoneLogs = pgTable(
      * no final callback is reconciled with the provider (never placed again blindly).
      */
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    /**
+     * When the dialer's last check allowed the call and the provider request was about to go
+     * out (null: never sent, so a release spends no attempt and recovery needs no lookup).
+     */
+    placingAt: timestamp('placing_at', { withTimezone: true }),
+    /** When the calling window that allowed the claim closes (checked again before dialing). */
+    windowClosesAt: timestamp('window_closes_at', { withTimezone: true }),
+    /** Provider lookups recovery made for this attempt, and when it first took it. */
+    recoveryLookups: integer('recovery_lookups').notNull().default(0),
+    recoveryStartedAt: timestamp('recovery_started_at', { withTimezone: true }),
     placedAt: timestamp('placed_at', { withTimezone: true }),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
 import { phoneLogs } from '../call-records/call-records.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
+import type { Integration } from '../telephony/telephony.types';
 
 /** An attempt whose lease expired, with the number that placed it (null if since deleted). */
 export interface ExpiredAttempt {
@@ -14,6 +15,11 @@ export interface ExpiredAttempt {
   fromNumber: string | null;
   toNumber: string;
   placedAt: Date | null;
+  /** When its provider request started (null: it never did). */
+  placingAt: Date | null;
+  /** Lookups recovery made for it before this pass, and when recovery first took it. */
+  lookups: number;
+  recoveringSince: Date;
   phone: PhoneNumberRow | null;
 }
 
@@ -22,26 +28,38 @@ export class AttemptRecoveryRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * Takes up to `limit` attempts whose lease expired by `now` (phone_logs_lease_idx) and moves
-   * their lease to `until`, in one statement: a second recovery pass (another process) skips
-   * them until then, so one attempt is reconciled by one pass at a time.
+   * Takes up to `limit` attempts of one provider whose lease expired by `now`
+   * (phone_logs_lease_idx) and moves their lease to `until`, in one statement: a second
+   * recovery pass (another process) skips them until then, so one attempt is reconciled by one
+   * pass at a time. Attempts that need no lookup (no provider call id, or a number since
+   * deleted) go to whichever provider's pass comes first. The first take also stamps when
+   * recovery started (its time limit counts from there).
    */
-  async takeExpired(now: Date, until: Date, limit: number): Promise<ExpiredAttempt[]> {
+  async takeExpired(
+    integration: Integration,
+    now: Date,
+    until: Date,
+    limit: number,
+  ): Promise<ExpiredAttempt[]> {
     // Ended by a callback meanwhile: nothing left to watch.
     await this.database.db.execute(sql`
       UPDATE phone_logs SET lease_expires_at = NULL
       WHERE lease_expires_at <= ${now.toISOString()}::timestamptz
         AND call_status NOT IN ('queued', 'ringing', 'in-progress')`);
     const result = await this.database.db.execute(sql`
-      UPDATE phone_logs SET lease_expires_at = ${until.toISOString()}::timestamptz
+      UPDATE phone_logs SET lease_expires_at = ${until.toISOString()}::timestamptz,
+        recovery_started_at = coalesce(recovery_started_at, ${now.toISOString()}::timestamptz)
       WHERE id IN (
-        SELECT id FROM phone_logs
-        WHERE lease_expires_at <= ${now.toISOString()}::timestamptz
-          AND call_status IN ('queued', 'ringing', 'in-progress')
-        ORDER BY lease_expires_at
+        SELECT log.id FROM phone_logs log LEFT JOIN phone_numbers phone ON phone.id = log.phone_id
+        WHERE log.lease_expires_at <= ${now.toISOString()}::timestamptz
+          AND log.call_status IN ('queued', 'ringing', 'in-progress')
+          AND (log.provider_call_id IS NULL OR phone.id IS NULL
+            OR phone.integration = ${integration})
+        ORDER BY log.lease_expires_at
         LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
+        FOR UPDATE OF log SKIP LOCKED)
       RETURNING id, organization_id, provider_call_id, phone_id, from_number, placed_at,
+        placing_at, recovery_lookups, recovery_started_at,
         (SELECT phone_number FROM call_records WHERE call_records.id = call_record_id) AS to_number`);
     const rows = rowsOf<{
       id: string;
@@ -50,6 +68,9 @@ export class AttemptRecoveryRepository {
       phone_id: string | null;
       from_number: string | null;
       placed_at: string | Date | null;
+      placing_at: string | Date | null;
+      recovery_lookups: number;
+      recovery_started_at: string | Date;
       to_number: string;
     }>(result);
     const phoneIds = [...new Set(rows.flatMap((row) => (row.phone_id ? [row.phone_id] : [])))];
@@ -64,15 +85,21 @@ export class AttemptRecoveryRepository {
       fromNumber: row.from_number,
       toNumber: row.to_number,
       placedAt: row.placed_at === null ? null : new Date(row.placed_at),
+      placingAt: row.placing_at === null ? null : new Date(row.placing_at),
+      lookups: Number(row.recovery_lookups),
+      recoveringSince: new Date(row.recovery_started_at),
       phone: (row.phone_id && byId.get(row.phone_id)) || null,
     }));
   }
 
-  /** A leased attempt's lease moves (still alive at the provider: check again later). */
-  async extendLease(id: string, until: Date): Promise<void> {
+  /**
+   * After a lookup that told no outcome (alive, or the provider could not answer): one more
+   * lookup counted, and the lease moved to the next one.
+   */
+  async lookedUp(organizationId: string, id: string, until: Date): Promise<void> {
     await this.database.db
       .update(phoneLogs)
-      .set({ leaseExpiresAt: until })
-      .where(eq(phoneLogs.id, id));
+      .set({ leaseExpiresAt: until, recoveryLookups: sql`${phoneLogs.recoveryLookups} + 1` })
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 }

@@ -13,18 +13,30 @@ import { ProviderError } from '../telephony/provider-error';
 import { TelephonyProviders } from '../telephony/telephony-providers';
 import { AttemptEndings } from './attempt-endings';
 import { AttemptEvents } from './attempt-events';
+import { AttemptReleases } from './attempt-releases';
 import { AttemptsRepository } from './attempts.repository';
+import { CallPlacementRepository } from './call-placement.repository';
 import type { Claim } from './dialer-claims';
 import { isFinal } from './progress-rules';
 import {
   LEASE_MARGIN_SECONDS,
+  NOT_PLACED_BACKOFF_SECONDS,
+  NOT_PLACED_MAX_BACKOFF_SECONDS,
+  PLACEMENT_LEASE_SECONDS,
   PLACEMENT_WRITE_ATTEMPTS,
   PLACEMENT_WRITE_BATCH,
   PLACEMENT_WRITE_CONCURRENCY,
   RING_TIMEOUT_SECONDS,
 } from './dialer.constants';
 
-export type PlacementResult = 'placed' | 'refused' | 'unknown';
+/**
+ * placed: the provider took the call. refused: a definite refusal (4xx), the attempt ended
+ * failed. unknown: ambiguous (timeout, 5xx, a connection lost mid-answer), recovery decides.
+ * withheld: the dial check said no (or no provider slot came in time): nothing was sent.
+ * released: the provider refused in a way that proves nothing was placed (429, no
+ * connection). Neither of the last two spends an attempt.
+ */
+export type PlacementResult = 'placed' | 'refused' | 'unknown' | 'withheld' | 'released';
 
 interface PlacedCall {
   claim: Claim;
@@ -32,11 +44,15 @@ interface PlacedCall {
 }
 
 /**
- * Places one claimed attempt with its provider, after the claim committed, exactly once: a
- * success stores the provider's call id (and raises call.started unless a callback already
- * did); a definite refusal (a 4xx: bad number, credentials, not allowed) ends the attempt
- * `failed` with ended_reason provider_error; anything ambiguous (timeout, 5xx, network) writes
- * nothing: the placement lease expires and recovery asks the provider. Never re-sent.
+ * Places one claimed attempt with its provider, after the claim committed, at most once. First
+ * the dial check (CallPlacementRepository.markPlacing: still claimed, batch active, not on the
+ * DNC list, window open, in the statement that marks it placing); refused, nothing is sent and
+ * the attempt is given back (AttemptReleases). Then the request: a success stores the
+ * provider's call id (and raises call.started unless a callback already did); a refusal that
+ * proves nothing was placed (429, honouring Retry-After, or no connection) gives the attempt
+ * back with a back-off; a definite refusal (a 4xx: bad number, credentials, not allowed) ends
+ * it `failed` with ended_reason provider_error; anything ambiguous (timeout, 5xx, a connection
+ * lost mid-answer) writes nothing: the placing lease expires and recovery asks the provider.
  */
 @Injectable()
 export class CallPlacement {
@@ -61,6 +77,8 @@ export class CallPlacement {
     private readonly logs: PhoneLogsRepository,
     private readonly endings: AttemptEndings,
     private readonly events: AttemptEvents,
+    private readonly placements: CallPlacementRepository,
+    private readonly releases: AttemptReleases,
     private readonly clock: Clock,
     private readonly metrics: SwitchboardMetrics,
   ) {}
@@ -69,6 +87,17 @@ export class CallPlacement {
     const wait = claim.slot.getTime() - this.clock.now().getTime();
     // The number's pacing slot, within this tick's second (only above 1 call/s per number).
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1_000)));
+    const now = this.clock.now();
+    const allowed = await this.placements.markPlacing(
+      claim.organizationId,
+      claim.phoneLogId,
+      now,
+      new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
+    );
+    if (!allowed) {
+      await this.withhold(claim);
+      return 'withheld';
+    }
     const { phone } = claim;
     const provider = this.providers.get(phone.integration);
     const { callbackToken, ...credentials } = this.credentials.open(
@@ -96,6 +125,20 @@ export class CallPlacement {
         machineDetection: true,
       }));
     } catch (error) {
+      if (error instanceof ProviderError && error.provesNothingDone) {
+        const seconds = Math.min(
+          NOT_PLACED_MAX_BACKOFF_SECONDS,
+          Math.max(1, error.facts.retryAfterSeconds ?? NOT_PLACED_BACKOFF_SECONDS),
+        );
+        const retryAt = new Date(this.clock.now().getTime() + seconds * 1000);
+        await this.writes.run(() =>
+          this.releases.release(claim.phoneLogId, 'refused_unplaced', retryAt),
+        );
+        this.logger.warn(
+          `Placement of ${claim.phoneLogId} refused unplaced, given back for ${seconds} s: ${error.message}`,
+        );
+        return 'released';
+      }
       if (error instanceof ProviderError && !error.isOutage) {
         await this.refused(claim, error);
         return 'refused';
@@ -107,6 +150,16 @@ export class CallPlacement {
     this.metrics.callsPlaced.inc({ integration: phone.integration });
     await this.recordPlaced({ claim, providerCallId });
     return 'placed';
+  }
+
+  /**
+   * Gives back a claim that was never sent (the dial check refused it, or no provider slot came
+   * in time): where its record goes is decided from what stopped it (AttemptReleases).
+   */
+  withhold(claim: Claim, retryAt: Date | null = null): Promise<void> {
+    return this.writes.run(async () => {
+      await this.releases.release(claim.phoneLogId, 'never_sent', retryAt);
+    });
   }
 
   /**
@@ -170,8 +223,9 @@ export class CallPlacement {
           )
         : null,
     });
-    // call.started once: whoever (this or the first callback) finds placed_at still null.
-    if (!log.placedAt) {
+    // call.started once: whoever (this or the first callback) finds placed_at still null; never
+    // after the attempt's end (its call.failed is out already).
+    if (!log.placedAt && live) {
       await this.events.started(attempt, claim.phone.integration);
     }
   }

@@ -27,6 +27,10 @@ export interface ProgressReport {
   hangupSide?: HangupSide;
   recordingUrl?: string;
   recording?: RecordingDetails;
+  /** When the provider says it happened (ISO 8601). */
+  occurredAt?: string;
+  /** The final status proves the call was answered (ParsedCallStatus.connected). */
+  connected?: boolean;
 }
 
 export interface ProgressOutcome {
@@ -88,7 +92,7 @@ export class CallProgress {
         const duration =
           report.durationSeconds ??
           (before.answeredAt ? secondsBetween(before.answeredAt, now) : 0);
-        const answered = before.answeredAt !== null || duration > 0;
+        const answered = before.answeredAt !== null || duration > 0 || report.connected === true;
         changes.callStatus = finalStatus(
           reported,
           answered,
@@ -101,6 +105,15 @@ export class CallProgress {
         endedNow = true;
       }
     }
+    // The answer of a call whose end came first (reordered callbacks): it happened when the
+    // provider says, before that end. Recorded on the ended attempt (its talk time, callsPicked);
+    // no call.answered after the call's final event.
+    const lateAnswer = answerBeforeEnd(before, report);
+    if (lateAnswer) {
+      changes.answeredAt = lateAnswer;
+      if (before.callDuration === 0)
+        changes.callDuration = secondsBetween(lateAnswer, before.endedAt!);
+    }
     const recordingNow =
       report.recordingUrl !== undefined &&
       report.recording !== undefined &&
@@ -110,7 +123,9 @@ export class CallProgress {
 
     // callsPicked counts records with an attempt a person (or an undecided AMD) answered.
     const pickMayMove =
-      answeredNow || (changes.answeredBy !== undefined && before.answeredAt !== null);
+      answeredNow ||
+      lateAnswer !== null ||
+      (changes.answeredBy !== undefined && before.answeredAt !== null);
     const { organizationId } = attempt.batch;
     const pickedBefore =
       pickMayMove && (await this.logs.recordPicked(organizationId, before.callRecordId));
@@ -140,4 +155,17 @@ export class CallProgress {
     if (recordingNow) await this.events.recording(after, report.recording!, now);
     return { attempt: after, answeredNow, endedNow };
   }
+}
+
+/**
+ * When a late in-progress report says the ended attempt was answered: only for an attempt that
+ * ended connected (completed or voicemail) with no answer recorded, at the provider's own time
+ * of the answer, which must lie before the end. Null otherwise.
+ */
+function answerBeforeEnd(before: PhoneLogRow, report: ProgressReport): Date | null {
+  if (report.callStatus !== 'in-progress' || !report.occurredAt) return null;
+  if (before.answeredAt !== null || before.endedAt === null) return null;
+  if (before.callStatus !== 'completed' && before.callStatus !== 'voicemail') return null;
+  const at = new Date(report.occurredAt);
+  return Number.isFinite(at.getTime()) && at <= before.endedAt ? at : null;
 }

@@ -2,7 +2,7 @@ import type { BatchRow } from '../batches/batches.schema';
 import type { CallRecordRow, DialPermit } from '../call-records/call-records.schema';
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import { windowOf } from './batch-window';
-import { evaluateCallingWindow } from './calling-window';
+import { allowedUntil, evaluateCallingWindow } from './calling-window';
 import type { DueRecord } from './dialer-claims.repository';
 import type { NumberPacing } from './number-pacing';
 
@@ -16,6 +16,8 @@ export interface Hold {
 export interface Pick {
   record: CallRecordRow;
   permit: DialPermit;
+  /** When the window that allowed it closes: the dial check refuses the call from then on. */
+  windowClosesAt: Date;
   slot: { phone: PhoneNumberRow; at: Date; next: Date };
 }
 
@@ -23,6 +25,9 @@ export interface ClaimPlan {
   holds: Hold[];
   picks: Pick[];
 }
+
+/** How far ahead a claim looks for its window's close (a placement takes seconds). */
+const WINDOW_HORIZON_MS = 3_600_000;
 
 /**
  * The claim's decisions, in memory and in the records' order: each record is checked against
@@ -41,22 +46,21 @@ export function planClaims(
   const window = windowOf(batch);
   for (const { record, recent } of records) {
     if (plan.picks.length >= free) break;
-    const decision = evaluateCallingWindow(
-      window,
-      {
-        phoneNumber: record.phoneNumber,
-        timezone: record.contact.timezone,
-        recentAttempts: recent,
-      },
-      now,
-    );
+    const callee = {
+      phoneNumber: record.phoneNumber,
+      timezone: record.contact.timezone,
+      recentAttempts: recent,
+    };
+    const decision = evaluateCallingWindow(window, callee, now);
     if (!decision.allowed) {
       plan.holds.push({ id: record.id, at: decision.nextAllowedAt });
       continue;
     }
     const slot = pacing.take();
     if (!slot) break;
-    plan.picks.push({ record, permit: decision.permit, slot });
+    // Allowed now, so never null; an hour ahead is far beyond any placement.
+    const windowClosesAt = allowedUntil(window, callee, now, WINDOW_HORIZON_MS) ?? now;
+    plan.picks.push({ record, permit: decision.permit, windowClosesAt, slot });
   }
   return plan;
 }

@@ -43,6 +43,7 @@ export interface NewAttempt {
   fromNumber: string;
   phoneId: string;
   permit: DialPermit;
+  windowClosesAt: Date;
 }
 
 /** A due record, locked for the claim, with what the claim checks it against. */
@@ -343,16 +344,18 @@ export class DialerClaimsRepository {
       column(attempts, 'text', (attempt) => attempt.fromNumber),
       column(attempts, 'varchar', (attempt) => attempt.phoneId),
       column(attempts, 'text', (attempt) => JSON.stringify(attempt.permit)),
+      column(attempts, 'timestamptz', (attempt) => iso(attempt.windowClosesAt)),
     ];
     return sql`(
       INSERT INTO ${phoneLogs} (id, organization_id, batch_id, call_record_id, call_status,
-        attempt, agent_id, from_number, phone_id, permit, lease_expires_at, created_at)
+        attempt, agent_id, from_number, phone_id, permit, window_closes_at, lease_expires_at,
+        created_at)
       SELECT a.id, ${batch.organizationId}, ${batch.id}, a.call_record_id, 'queued', a.attempt,
-        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb,
+        ${shared.agentId}, a.from_number, a.phone_id, a.permit::jsonb, a.window_closes_at,
         ${shared.leaseExpiresAt.toISOString()}::timestamptz,
         ${shared.claimedAt.toISOString()}::timestamptz
       FROM unnest(${sql.join(columns, sql`, `)})
-        AS a(id, call_record_id, attempt, from_number, phone_id, permit)
+        AS a(id, call_record_id, attempt, from_number, phone_id, permit, window_closes_at)
       RETURNING id, call_record_id)`;
   }
 

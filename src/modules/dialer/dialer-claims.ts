@@ -98,12 +98,13 @@ export class DialerClaims {
     const phoneLogIds = await this.claims.writeClaim(batch, {
       blocked: blocked.map(({ record }) => record.id),
       holds,
-      attempts: picks.map(({ record, permit, slot }) => ({
+      attempts: picks.map(({ record, permit, windowClosesAt, slot }) => ({
         callRecordId: record.id,
         attempt: record.attempts + 1,
         fromNumber: slot.phone.phoneNumber,
         phoneId: slot.phone.id,
         permit,
+        windowClosesAt,
       })),
       shared: {
         agentId: agent.id,

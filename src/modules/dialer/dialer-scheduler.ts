@@ -15,12 +15,16 @@ import { CallPlacement, type PlacementResult } from './call-placement';
 import { type Claim, DialerClaims } from './dialer-claims';
 import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
 import type { Integration } from '../telephony/telephony.types';
-import { PLACEMENT_CONCURRENCY, PLACEMENT_WAIT_MS } from './dialer.constants';
+import {
+  NOT_PLACED_BACKOFF_SECONDS,
+  PLACEMENT_CONCURRENCY,
+  PLACEMENT_SLOT_WAIT_MS,
+  PLACEMENT_WAIT_MS,
+} from './dialer.constants';
 
-/** One pass: what it claimed and recovered, and its placements (tick() waits for them). */
+/** One pass: what it claimed, and its placements (tick() waits for them). */
 interface TickPass {
   claimed: number;
-  recovery: RecoveryReport;
   placements: Promise<PlacementResult[]>;
 }
 
@@ -29,18 +33,24 @@ export interface TickReport {
   placed: number;
   refused: number;
   unknown: number;
+  /** Never sent: the dial check said no, or no provider slot came in time. */
+  withheld: number;
+  /** Refused by the provider in a way that proves nothing was placed (429, no connection). */
+  released: number;
   recovery: RecoveryReport;
 }
 
 /**
  * The dialer's heartbeat (docs/dialer.md, "Scheduler"). A PeriodicTask in every process that
- * runs jobs (PROCESS_ROLE all, and the worker; not api): every DIALER_TICK_MS it reconciles
- * expired leases, then claims for each dialing batch in turn (one transaction per batch) and
- * places the tick's claims concurrently. Several processes tick at once safely: the claim
- * locks the organization and skips locked records, so a record is claimed, and a phone log
- * placed, by one of them only; no leader or queue job is needed, and losing Redis does not
+ * runs jobs (PROCESS_ROLE all, and the worker; not api): every DIALER_TICK_MS it claims for
+ * each dialing batch in turn (one transaction per batch) and places the tick's claims
+ * concurrently. Recovery of expired leases runs on its own timers (AttemptRecovery), so a
+ * provider's slow lookups never hold up a claim. Several processes tick at once safely: the
+ * claim locks the organization and skips locked records, so a record is claimed, and a phone
+ * log placed, by one of them only; no leader or queue job is needed, and losing Redis does not
  * stop dialing. A provider that hangs (an outage: every request runs into its timeout) slows
- * nobody else: each provider has its own placement slots, and the timer's pass waits for the
+ * nobody else: each provider has its own placement slots, a claim waits for one at most
+ * PLACEMENT_SLOT_WAIT_MS (then it is given back unspent), and the timer's pass waits for the
  * placements at most PLACEMENT_WAIT_MS before the next pass may start (they finish on their own).
  */
 @Injectable()
@@ -74,9 +84,13 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     await Promise.all(this.placing);
   }
 
-  /** One tick now; resolves once its placements have answered (tests call it). */
+  /**
+   * One recovery pass of every provider, then one tick; resolves once its placements have
+   * answered (tests call it: in a running process the two are on their own timers).
+   */
   async tick(): Promise<TickReport> {
-    const { claimed, recovery, placements } = await this.task.run();
+    const recovery = await this.recovery.pass();
+    const { claimed, placements } = await this.task.run();
     const results = await placements;
     const count = (result: PlacementResult) => results.filter((r) => r === result).length;
     return {
@@ -84,12 +98,13 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
       placed: count('placed'),
       refused: count('refused'),
       unknown: count('unknown'),
+      withheld: count('withheld'),
+      released: count('released'),
       recovery,
     };
   }
 
   private async pass(): Promise<TickPass> {
-    const recovery = await this.recovery.pass();
     const now = this.clock.now();
     const claimed: Claim[] = [];
     for (const batch of fairOrder(await this.batches.listDialing(now), this.round++)) {
@@ -100,14 +115,29 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
         this.logger.warn(`Claim for batch ${batch.id} failed: ${reason}`);
       }
     }
-    const placements = Promise.all(
-      claimed.map((claim) => this.gateOf(claim).run(() => this.placeSafely(claim))),
-    );
+    const placements = Promise.all(claimed.map((claim) => this.placeInSlot(claim)));
     this.placing.add(placements);
     void placements.finally(() => this.placing.delete(placements));
     // Placements never reject (placeSafely), so a timeout is the only rejection here.
     await withTimeout(placements, PLACEMENT_WAIT_MS).catch(() => undefined);
-    return { claimed: claimed.length, recovery, placements };
+    return { claimed: claimed.length, placements };
+  }
+
+  /** In one of the provider's slots, or given back unspent when none comes in time. */
+  private async placeInSlot(claim: Claim): Promise<PlacementResult> {
+    const slot = await this.gateOf(claim).runWithin(PLACEMENT_SLOT_WAIT_MS, () =>
+      this.placeSafely(claim),
+    );
+    if (slot.ran) return slot.value;
+    try {
+      const retryAt = new Date(this.clock.now().getTime() + NOT_PLACED_BACKOFF_SECONDS * 1000);
+      await this.placement.withhold(claim, retryAt);
+    } catch (error) {
+      // Left claimed and never sent: recovery gives it back once its lease expires.
+      const reason = JSON.stringify(describeUnknown(error));
+      this.logger.warn(`Giving back ${claim.phoneLogId} failed: ${reason}`);
+    }
+    return 'withheld';
   }
 
   private gateOf(claim: Claim): Semaphore {

@@ -12,8 +12,10 @@ import { AttemptOutcomes } from './attempt-outcomes';
 import { AttemptOutcomesRepository } from './attempt-outcomes.repository';
 import { AttemptRecovery } from './attempt-recovery';
 import { AttemptRecoveryRepository } from './attempt-recovery.repository';
+import { AttemptReleases } from './attempt-releases';
 import { AttemptsRepository } from './attempts.repository';
 import { CallPlacement } from './call-placement';
+import { CallPlacementRepository } from './call-placement.repository';
 import { CallProgress } from './call-progress';
 import { DialerClaims } from './dialer-claims';
 import { DialerClaimsRepository } from './dialer-claims.repository';
@@ -30,7 +32,9 @@ import { DialerScheduler } from './dialer-scheduler';
     AttemptEvents,
     AttemptRecovery,
     AttemptRecoveryRepository,
+    AttemptReleases,
     CallPlacement,
+    CallPlacementRepository,
     CallProgress,
     DialerClaims,
     DialerClaimsRepository,
@@ -39,6 +43,13 @@ import { DialerScheduler } from './dialer-scheduler';
     PhoneCredentials,
     SecretBox,
   ],
-  exports: [AttemptEvents, AttemptOutcomes, AttemptsRepository, CallProgress, DialerScheduler],
+  exports: [
+    AttemptEndings,
+    AttemptEvents,
+    AttemptOutcomes,
+    AttemptsRepository,
+    CallProgress,
+    DialerScheduler,
+  ],
 })
 export class DialerModule {}

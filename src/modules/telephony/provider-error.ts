@@ -17,6 +17,14 @@ const OUTAGES: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limited',
 ]);
 
+/** What a failed request proves beyond its kind. */
+export interface ProviderErrorFacts {
+  /** The connection was never made (ECONNREFUSED and the like): the provider got nothing. */
+  neverConnected?: boolean;
+  /** The provider's Retry-After (or Telnyx x-ratelimit-reset), in seconds. */
+  retryAfterSeconds?: number;
+}
+
 /** A provider's answer turned into a kind the services decide on, with a message safe to show. */
 export class ProviderError extends Error {
   constructor(
@@ -25,6 +33,7 @@ export class ProviderError extends Error {
     readonly httpStatus?: number,
     /** The provider's error body as parsed, for adapters that decide on its own codes. */
     readonly body?: unknown,
+    readonly facts: ProviderErrorFacts = {},
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -33,6 +42,15 @@ export class ProviderError extends Error {
   /** The provider could not serve us, whatever we sent: every route answers 502. */
   get isOutage(): boolean {
     return OUTAGES.has(this.kind);
+  }
+
+  /**
+   * The request cannot have created anything at the provider: it throttled us (429: the request
+   * was refused as a whole) or never received it (no connection was made). A timeout, a 5xx or a
+   * connection lost mid-answer prove nothing: the provider may have acted.
+   */
+  get provesNothingDone(): boolean {
+    return this.kind === 'rate_limited' || this.facts.neverConnected === true;
   }
 }
 

@@ -69,6 +69,9 @@ export class ProviderHttp {
         throw new ProviderError(
           'unreachable',
           `${this.providerName} could not be reached (${describeNetworkError(error)})`,
+          undefined,
+          undefined,
+          { neverConnected: neverConnected(error) },
         );
       }
       if (response.ok) return { status: response.status, body: body as T };
@@ -76,7 +79,7 @@ export class ProviderHttp {
         await this.sleep(Math.min(this.maxWaitMs, waitFor(response) ?? backoff(attempt)));
         continue;
       }
-      throw this.toError(response.status, body, request.headers);
+      throw this.toError(response.status, body, request.headers, waitFor(response));
     }
   }
 
@@ -134,10 +137,17 @@ export class ProviderHttp {
     );
   }
 
-  private toError(status: number, body: unknown, sent: Record<string, string>): ProviderError {
+  private toError(
+    status: number,
+    body: unknown,
+    sent: Record<string, string>,
+    retryAfterMs: number | undefined,
+  ): ProviderError {
     const detail = redact(this.describe(body), sent)?.slice(0, 200);
     const message = `${this.providerName} answered ${status}${detail ? `: ${detail}` : ''}`;
-    return new ProviderError(kindOf(status), message, status, body);
+    return new ProviderError(kindOf(status), message, status, body, {
+      ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
+    });
   }
 }
 
@@ -187,6 +197,20 @@ function waitFor(response: OutboundResponse): number | undefined {
 
 function backoff(attempt: number): number {
   return 250 * 2 ** (attempt - 1) + Math.floor(Math.random() * 100);
+}
+
+// Failures before a connection exists: the request never left this process.
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+function neverConnected(error: unknown): boolean {
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && NEVER_CONNECTED.has(code);
 }
 
 function describeNetworkError(error: unknown): string {

@@ -127,6 +127,11 @@ export interface ParsedCallStatus {
   greetingEnded?: boolean;
   /** When the provider says it happened (ISO 8601), else undefined. */
   occurredAt?: string;
+  /**
+   * A final status that only a connected call gets (Telnyx `normal_clearing` / `time_limit`):
+   * the call was answered, even if its answer callback has not arrived (callbacks reordered).
+   */
+  connected?: boolean;
 }
 
 /** A call placed through placeCall, as the dialer knows it when it asks the provider again. */

@@ -1,5 +1,5 @@
 import type { BatchWindow, Callee, WindowDecision } from './calling-window.types';
-import { evaluateCallingWindow, nextAllowedAt } from './calling-window';
+import { allowedUntil, evaluateCallingWindow, nextAllowedAt } from './calling-window';
 
 const EVERY_DAY = [0, 1, 2, 3, 4, 5, 6];
 const WEEKDAYS = [1, 2, 3, 4, 5];
@@ -503,5 +503,30 @@ describe('state rules', () => {
         },
       },
     });
+  });
+});
+
+describe('allowedUntil (the dialer checks it again just before dialing)', () => {
+  const until = (b: BatchWindow, c: Callee, at: string) =>
+    allowedUntil(b, c, new Date(at))?.toISOString() ?? null;
+
+  it('ends with the batch window, read in its zone', () => {
+    const office = window('09:00', '17:00', 'America/New_York', WEEKDAYS);
+    expect(until(office, NOBODY, '2026-03-09T20:59:59Z')).toBe('2026-03-09T21:00:00.000Z');
+    expect(until(office, NOBODY, '2026-03-09T21:00:00Z')).toBeNull();
+  });
+
+  it('ends with the earliest close of the callee zones and the state rule', () => {
+    // 850 is Central and Eastern, in Florida (20:00): Eastern closes first, at 20:00 EDT.
+    expect(until(batch(), callee('+18505550123'), '2026-03-09T18:00:00Z')).toBe(
+      '2026-03-10T00:00:00.000Z',
+    );
+  });
+
+  it('runs a window crossing midnight on, and answers the horizon for one always open', () => {
+    const night = window('22:00', '02:00', 'UTC', [5]);
+    expect(until(night, NOBODY, '2026-03-13T23:00:00Z')).toBe('2026-03-14T02:00:00.000Z');
+    const always = batch({ enforceCalleeLocalHours: false });
+    expect(until(always, NOBODY, '2026-03-09T18:00:00Z')).toBe('2026-03-10T18:00:00.000Z');
   });
 });

@@ -58,6 +58,33 @@ export function nextAllowedAt(batch: BatchWindow, callee: Callee, notBefore: Dat
   return next === null ? null : new Date(next);
 }
 
+/**
+ * When the stretch of allowed time that contains `at` ends: the call must be placed before
+ * then (the dialer checks it again just before dialing). Looks at most `horizonMs` ahead: a
+ * window still open then answers `at + horizonMs`. Null when the call is not allowed at `at`.
+ */
+export function allowedUntil(
+  batch: BatchWindow,
+  callee: Callee,
+  at: Date,
+  horizonMs: number = DAY_MS,
+): Date | null {
+  const plan = planFor(batch, callee);
+  const from = at.getTime();
+  if (refusal(plan, from) !== null || plan.batchWindow === null) return null;
+  const to = from + horizonMs;
+  let allowed: Interval[] = wallWindowIntervals(plan.batchWindow, from, to);
+  for (const window of plan.calleeWindows)
+    allowed = intersectIntervals(allowed, wallWindowIntervals(window, from, to));
+  let end = from;
+  // Sorted and disjoint; stretches that touch (a zone's offset change) run on as one.
+  for (const [start, stop] of allowed) {
+    if (start > end) break;
+    end = Math.max(end, stop);
+  }
+  return new Date(end);
+}
+
 function planFor(batch: BatchWindow, callee: Callee): Plan {
   const batchWindow = batchWallWindow(batch);
   const callee_ = batch.enforceCalleeLocalHours

@@ -35,3 +35,16 @@ describe('Telnyx machine detection events', () => {
     expect(event('call.answered').greetingEnded).toBeUndefined();
   });
 });
+
+describe('Telnyx hang-ups', () => {
+  it('says a normal_clearing or time_limit hang-up proves the call was answered, others not', () => {
+    for (const cause of ['normal_clearing', 'time_limit'])
+      expect(event('call.hangup', { hangup_cause: cause })).toMatchObject({
+        callStatus: 'completed',
+        connected: true,
+      });
+    for (const cause of ['timeout', 'user_busy', 'originator_cancel', 'call_rejected'])
+      expect(event('call.hangup', { hangup_cause: cause }).connected).toBeUndefined();
+    expect(event('call.answered').connected).toBeUndefined();
+  });
+});

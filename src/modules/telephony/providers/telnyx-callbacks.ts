@@ -112,6 +112,8 @@ export function parseTelnyxStatusCallback(callback: InboundCallback): ParsedCall
         ? 'machine'
         : undefined,
     greetingEnded: greetingEnded || undefined,
+    connected:
+      type === 'call.hangup' && NORMAL_HANGUPS.has(payload.hangup_cause ?? '') ? true : undefined,
     clientState:
       typeof payload.client_state === 'string'
         ? Buffer.from(payload.client_state, 'base64').toString('utf8')

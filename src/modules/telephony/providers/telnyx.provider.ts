@@ -209,12 +209,24 @@ export class TelnyxProvider implements TelephonyProvider {
     });
   }
 
-  /** Telnyx only says whether the call is alive (`is_alive`); the outcome is the caller's to infer. */
+  /**
+   * Telnyx only says whether the call is alive (`is_alive`); the outcome is the caller's to
+   * infer. It forgets an ended call about 10 minutes after its end: a 404 for a call it gave us
+   * the id of (placeCall) means the call is over, not that it never was.
+   */
   async fetchCall(credentials: ProviderCredentials, { providerCallId }: PlacedCallRef) {
-    const { body } = await this.api.call<{ data: { is_alive?: boolean; call_duration?: number } }>(
-      credentials,
-      { method: 'GET', path: `/calls/${encodeURIComponent(providerCallId)}`, retry: true },
-    );
+    let body: { data: { is_alive?: boolean; call_duration?: number } };
+    try {
+      ({ body } = await this.api.call<typeof body>(credentials, {
+        method: 'GET',
+        path: `/calls/${encodeURIComponent(providerCallId)}`,
+        retry: true,
+      }));
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'not_found')
+        return { alive: false, providerStatus: 'ended (forgotten by Telnyx)' };
+      throw error;
+    }
     const alive = body.data.is_alive === true;
     return {
       alive,

@@ -245,6 +245,7 @@ export class TwilioProvider implements TelephonyProvider {
           }
         : undefined,
       answeredBy: twilioAnsweredBy(fields.AnsweredBy),
+      occurredAt: isoOf(fields.Timestamp),
     };
   }
 
@@ -258,6 +259,12 @@ export class TwilioProvider implements TelephonyProvider {
       `/IncomingPhoneNumbers/${encodeURIComponent(number.providerNumberId)}.json`,
     );
   }
+}
+
+/** Twilio's `Timestamp` (RFC 2822) as ISO 8601; undefined when absent or unreadable. */
+function isoOf(timestamp: string | undefined): string | undefined {
+  const at = timestamp ? Date.parse(timestamp) : NaN;
+  return Number.isFinite(at) ? new Date(at).toISOString() : undefined;
 }
 
 const auth = (credentials: ProviderCredentials) =>

@@ -9,6 +9,7 @@ import { EnvelopeInterceptor } from './common/envelope.interceptor';
 import { createValidationPipe } from './common/validation';
 import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -54,6 +55,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         ClockModule,
+        LifecycleModule,
         LoggingModule.forRoot(options.logStream),
         MetricsModule,
         TracingModule,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import type { createApp as CreateApp } from './create-app';
 import { migratePostgres } from './database/postgres-migrations';
 import { relaxHeapGrowth } from './heap-growth';
+import { DRAIN_WIND_UP_SECONDS, ProcessDrain } from './lifecycle/process-drain';
 import { ShutdownOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
@@ -19,7 +20,11 @@ async function main(): Promise<void> {
   const { createApp } = require('./create-app') as { createApp: typeof CreateApp };
   const app = await createApp(config);
   if (!shutdown.received) await app.listen(config.http.port);
-  shutdown.attach(app);
+  shutdown.attach(app, {
+    run: () => app.get(ProcessDrain).run(),
+    // The grace period, then a closing line and the hang-up of the calls still live.
+    boundMs: (config.process.drainGraceSeconds + DRAIN_WIND_UP_SECONDS) * 1_000,
+  });
   if (shutdown.received) return;
   logger.log(`Listening on port ${config.http.port} (role: ${config.process.role})`);
   if (config.http.docsEnabled) logger.log(`API docs at http://localhost:${config.http.port}/docs`);

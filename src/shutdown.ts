@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 
-const SHUTDOWN_TIMEOUT_MS = 30_000;
+/** How long closing the app (its requests, jobs and connections) may take after the drain. */
+const CLOSE_TIMEOUT_MS = 30_000;
 
 interface Closable {
   close(): Promise<void>;
@@ -8,14 +9,24 @@ interface Closable {
   flushLogs?(): void;
 }
 
+/** The process's drain (ProcessDrain): live calls end before the app closes. */
+export interface Drain {
+  run(): Promise<void>;
+  /** The longest it may take (the grace period and the winding up of what is left). */
+  boundMs: number;
+}
+
 /**
- * SIGTERM or SIGINT: stop accepting connections, let in-flight requests and jobs finish
- * (app.close() runs every shutdown hook), then exit 0; exit 1 if that takes longer than 30 s.
- * Listens from the moment it is created, so a signal during start (migrations) is not the
- * default kill: the start finishes, the app does not listen, and it closes as above.
+ * SIGTERM or SIGINT: drain first (no new work; live calls end or are wound up within their grace
+ * period, ProcessDrain), then stop accepting connections, let in-flight requests and jobs finish
+ * (app.close() runs every shutdown hook), then exit 0; exit 1 if the drain and the close take
+ * longer than their bound. Listens from the moment it is created, so a signal during start
+ * (migrations) is not the default kill: the start finishes, the app does not listen, and it
+ * closes as above.
  */
 export class ShutdownOnSignals {
   private app: Closable | undefined;
+  private drain: Drain | undefined;
   private signal: NodeJS.Signals | undefined;
   private closing = false;
 
@@ -30,8 +41,9 @@ export class ShutdownOnSignals {
   }
 
   /** The app is built: a signal closes it, and one that came while it was starting does now. */
-  attach(app: Closable): void {
+  attach(app: Closable, drain?: Drain): void {
     this.app = app;
+    this.drain = drain;
     if (this.signal) this.close(app, this.signal);
   }
 
@@ -45,25 +57,31 @@ export class ShutdownOnSignals {
     if (this.closing) return;
     this.closing = true;
     app.flushLogs?.();
-    this.logger.log(`${signal} received: draining requests and jobs`, 'Switchboard');
-    const timer = setTimeout(() => {
-      this.logger.error('Shutdown did not finish in time; exiting', undefined, 'Switchboard');
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
-    timer.unref();
-    app.close().then(
+    this.logger.log(`${signal} received: draining calls, requests and jobs`, 'Switchboard');
+    const timer = setTimeout(
       () => {
-        this.logger.log('Stopped', 'Switchboard');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        this.logger.error(
-          `Shutdown failed: ${error instanceof Error ? error.message : 'unknown error'}`,
-          undefined,
-          'Switchboard',
-        );
+        this.logger.error('Shutdown did not finish in time; exiting', undefined, 'Switchboard');
         process.exit(1);
       },
+      (this.drain?.boundMs ?? 0) + CLOSE_TIMEOUT_MS,
     );
+    timer.unref();
+    const drained = this.drain ? this.drain.run() : Promise.resolve();
+    drained
+      .then(() => app.close())
+      .then(
+        () => {
+          this.logger.log('Stopped', 'Switchboard');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          this.logger.error(
+            `Shutdown failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+            undefined,
+            'Switchboard',
+          );
+          process.exit(1);
+        },
+      );
   }
 }

@@ -60,7 +60,7 @@ export class SwitchboardContext implements OnModuleDestroy {
     // engine checks) and no METRICS_PORT listener, which would collide with the server's.
     const config: AppConfig = {
       ...loaded,
-      process: { role: 'api' },
+      process: { ...loaded.process, role: 'api' },
       metrics: { ...loaded.metrics, port: undefined },
       voice: { runtime: false },
     };

@@ -10,7 +10,6 @@ import type { ErrorEnvelope } from '@app/contracts';
 import type { Request, Response } from 'express';
 import { clientFaultMessage, isStatementTimeout, sqlStateOf } from '../database/errors';
 import { describeUnknown } from './describe-error';
-import { TooManyRequestsException } from './too-many-requests.exception';
 import { ValidationFailedException } from './validation';
 
 const TITLES: Record<number, string> = {
@@ -59,7 +58,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const body = this.toEnvelope(exception, request);
     if (response.headersSent) return;
-    if (exception instanceof TooManyRequestsException) {
+    // A 429, or a 503 of a draining process: when to come back.
+    if (exception instanceof HttpException && 'retryAfterSeconds' in exception) {
       response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
     response.status(body.code).json(body);

@@ -44,7 +44,14 @@ export interface AppConfig {
     trustProxy: boolean;
     docsEnabled: boolean;
   };
-  process: { role: ProcessRole };
+  process: {
+    role: ProcessRole;
+    /**
+     * On SIGTERM, how long live calls may go on before they are wound up (DRAIN_GRACE_SECONDS);
+     * the orchestrator's own grace period must be longer (docs/operator.md).
+     */
+    drainGraceSeconds: number;
+  };
   /** Where embedded-mode state lives: the PGlite data dir and generated secrets. */
   dataDir: string;
   db: {

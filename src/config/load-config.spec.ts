@@ -75,6 +75,7 @@ describe('loadConfig', () => {
     ['DIALER_TICK_MS', '-5', /DIALER_TICK_MS must be a whole number/],
     ['LLM_API_URL', 'not a url', /LLM_API_URL must be an absolute URL/],
     ['LLM_IDLE_TIMEOUT_MS', '50', /LLM_IDLE_TIMEOUT_MS must be between 100 and/],
+    ['DRAIN_GRACE_SECONDS', '7200', /DRAIN_GRACE_SECONDS must be between 0 and 3600/],
     ['LLM_FIRST_BYTE_TIMEOUT_MS', '1s', /LLM_FIRST_BYTE_TIMEOUT_MS must be a whole number/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
     ['VOICE_CATALOGUE', '/no/such/voices.json', /VOICE_CATALOGUE must name a readable JSON file/],

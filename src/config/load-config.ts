@@ -62,7 +62,10 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       trustProxy: read.boolean('TRUST_PROXY', false),
       docsEnabled: read.boolean('DOCS_ENABLED', true),
     },
-    process: { role: processRole },
+    process: {
+      role: processRole,
+      drainGraceSeconds: read.integer('DRAIN_GRACE_SECONDS', 120, 0, 3_600),
+    },
     dataDir,
     db: {
       url: databaseUrl,

@@ -3085,6 +3085,7 @@ export interface components {
         | 'provider_error'
         | 'network_error'
         | 'canceled'
+        | 'interrupted'
         | 'unknown';
       /**
        * @description The provider's own status or error text

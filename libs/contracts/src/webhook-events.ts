@@ -100,7 +100,11 @@ export interface CallCompletedEventData extends CallEventBase {
   recording_expected: boolean;
 }
 
-/** Why a call did not connect or broke off. */
+/**
+ * Why a call did not connect or broke off. `interrupted`: Switchboard ended a live call itself
+ * because the process serving it shut down (a deploy or restart drained it); the contact is
+ * called again, whatever the batch's retry budget.
+ */
 export const CALL_FAILURE_REASONS = [
   'busy',
   'no_answer',
@@ -112,6 +116,7 @@ export const CALL_FAILURE_REASONS = [
   'provider_error',
   'network_error',
   'canceled',
+  'interrupted',
   'unknown',
 ] as const;
 export type CallFailureReason = (typeof CALL_FAILURE_REASONS)[number];

@@ -1,3 +1,5 @@
+import { DrainingException } from '../../lifecycle/draining.exception';
+import { ProcessDrain } from '../../lifecycle/process-drain';
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { isObjectId } from '../../common/object-id';
 import { type AppConfig, InjectConfig } from '../../config';
@@ -49,6 +51,7 @@ export class TelephonyCallbacksService {
     private readonly voice: VoiceRuntime,
     private readonly signals: CallSignals,
     private readonly telnyxCommands: TelnyxCommands,
+    private readonly drain: ProcessDrain,
   ) {}
 
   /** The call was answered: its progress, then the instructions document (TwiML, Plivo XML). */
@@ -56,6 +59,8 @@ export class TelephonyCallbacksService {
     const verified = await this.verifier.verify(integration, phoneId, callback);
     if (verified.integration === 'provider_three')
       throw new NotFoundException('provider_three calls have no answer URL');
+    // A draining process takes no new call: the provider's fallback reaches a ready one.
+    if (this.drain.draining) throw new DrainingException();
     const parsed = verified.provider.parseStatusCallback(callback);
     const plan = await this.database.transaction(async () => {
       // A call we did not place (an inbound call to the number) or no longer know: hang up.
@@ -94,6 +99,14 @@ export class TelephonyCallbacksService {
   async status(integration: string, phoneId: string, callback: InboundCallback): Promise<void> {
     const verified = await this.verifier.verify(integration, phoneId, callback);
     const parsed = verified.provider.parseStatusCallback(callback);
+    // Telnyx's answer is a status callback whose handling starts the stream: a draining process
+    // refuses it untouched, and Telnyx delivers it again (to a ready process).
+    if (
+      this.drain.draining &&
+      verified.integration === 'provider_three' &&
+      parsed.callStatus === 'in-progress'
+    )
+      throw new DrainingException();
     await this.database.transaction(async () => {
       const attempt = await this.lockAttempt(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');

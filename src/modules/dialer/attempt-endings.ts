@@ -5,7 +5,7 @@ import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import { AttemptEvents } from './attempt-events';
 import { AttemptOutcomes } from './attempt-outcomes';
 import type { Attempt } from './attempts.repository';
-import { isFinal } from './progress-rules';
+import { interrupted, isFinal } from './progress-rules';
 
 export interface AttemptEnd {
   status: Exclude<CallStatus, 'queued' | 'ringing' | 'in-progress'>;
@@ -37,6 +37,8 @@ export class AttemptEndings {
   async end(attempt: Attempt, end: AttemptEnd): Promise<boolean> {
     const { log } = attempt;
     if (isFinal(log.callStatus)) return false;
+    // A call our own drain cut short failed on our side, however the provider saw it end.
+    if (interrupted(log)) end = { ...end, status: 'failed' };
     const durationSeconds = end.durationSeconds ?? log.callDuration;
     const { next, record } = await this.outcomes.decide({
       callRecordId: attempt.record.id,

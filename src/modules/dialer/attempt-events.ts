@@ -6,7 +6,13 @@ import { type Attempt, callEventBase } from './attempts.repository';
 import { EventsService } from '../events/events.service';
 import { JobName, JobQueue } from '../../queue';
 import type { HangupSide, Integration, RecordingDetails } from '../telephony/telephony.types';
-import { endedBy, failureReason, secondsBetween, sessionEndedBy } from './progress-rules';
+import {
+  endedBy,
+  failureReason,
+  interrupted,
+  secondsBetween,
+  sessionEndedBy,
+} from './progress-rules';
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
@@ -91,7 +97,10 @@ export class AttemptEvents {
         ...base,
         status: 'failed',
         failure_reason:
-          hangup.failureReason ?? failureReason(log.callStatus as CallStatus, hangup.hangupCause),
+          hangup.failureReason ??
+          (interrupted(log)
+            ? 'interrupted'
+            : failureReason(log.callStatus as CallStatus, hangup.hangupCause)),
         provider_status: log.providerStatus,
         ended_at: endedAt.toISOString(),
         duration_seconds: log.callDuration,

@@ -7,6 +7,7 @@ import type { RecordNextState } from '../call-records/phone-logs.repository';
 import { AttemptOutcomesRepository, type EndedRecord } from './attempt-outcomes.repository';
 import { windowOf } from './batch-window';
 import { nextAllowedAt } from './calling-window';
+import { interrupted } from './progress-rules';
 import {
   BREAKER_FAILURE_RATIO,
   BREAKER_MIN_ENDED,
@@ -32,7 +33,7 @@ export interface AttemptEnded {
   outcome: CallStatus;
   endedAt: Date;
   /** The ending attempt as it will be written (its end not written yet). */
-  attempt: Pick<PhoneLogRow, 'id' | 'placedAt' | 'createdAt'>;
+  attempt: Pick<PhoneLogRow, 'id' | 'placedAt' | 'createdAt' | 'sessionEndedBy'>;
 }
 
 export interface NextAttempt {
@@ -88,11 +89,14 @@ export class AttemptOutcomes {
     if (attempt.createdAt >= since) ended.recent.push(attempt.placedAt ?? attempt.createdAt);
     const { record, batch } = ended;
     const dialing = batch.queueStatus !== 'completed' && !batch.isDeleted;
-    if (outcome === 'failed' && dialing) await this.tripBreakerIfFailing(batch, endedAt);
-    const nextAttemptAt =
-      dialing && RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry
-        ? nextAttempt(ended, endedAt)
-        : null;
+    // A call our own shutdown cut short is ours to make good: not the callee's, nor the
+    // provider's failure; it is called again beyond the retry budget.
+    const cutShort = interrupted(attempt);
+    if (outcome === 'failed' && dialing && !cutShort)
+      await this.tripBreakerIfFailing(batch, endedAt);
+    const retried =
+      cutShort || (RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry);
+    const nextAttemptAt = dialing && retried ? nextAttempt(ended, endedAt) : null;
     if (nextAttemptAt) {
       return {
         next: { willRetry: true, nextAttemptAt },

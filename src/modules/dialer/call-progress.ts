@@ -97,6 +97,7 @@ export class CallProgress {
           reported,
           answered,
           changes.answeredBy ?? before.answeredBy,
+          before,
         );
         changes.callDuration = duration;
         changes.endedAt = now;

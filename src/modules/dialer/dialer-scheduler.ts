@@ -5,6 +5,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { ProcessDrain } from '../../lifecycle/process-drain';
 import { describeUnknown } from '../../common/describe-error';
 import { PeriodicTask } from '../../common/periodic-task';
 import { Semaphore } from '../../common/semaphore';
@@ -71,6 +72,7 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     private readonly placement: CallPlacement,
     private readonly recovery: AttemptRecovery,
     private readonly clock: Clock,
+    private readonly drain: ProcessDrain,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -107,6 +109,8 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
   private async pass(): Promise<TickPass> {
     const now = this.clock.now();
     const claimed: Claim[] = [];
+    // A draining process dials nobody: a call it placed now would be answered by no one.
+    if (this.drain.draining) return { claimed: 0, placements: Promise.resolve([]) };
     for (const batch of fairOrder(await this.batches.listDialing(now), this.round++)) {
       try {
         claimed.push(...(await this.claims.claimBatch(batch, now)));

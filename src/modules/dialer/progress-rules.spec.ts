@@ -15,12 +15,18 @@ describe('call progress rules', () => {
   });
 
   it('ends an answered machine as voicemail and an unanswered "completed" as failed', () => {
-    expect(finalStatus('completed', true, 'machine')).toBe('voicemail');
-    expect(finalStatus('completed', true, 'human')).toBe('completed');
-    expect(finalStatus('completed', true, null)).toBe('completed');
-    expect(finalStatus('completed', false, null)).toBe('failed');
-    expect(finalStatus('busy', false, 'machine')).toBe('busy');
-    expect(finalStatus('no-answer', false, null)).toBe('no-answer');
+    const served = { sessionEndedBy: null };
+    expect(finalStatus('completed', true, 'machine', served)).toBe('voicemail');
+    expect(finalStatus('completed', true, 'human', served)).toBe('completed');
+    expect(finalStatus('completed', true, null, served)).toBe('completed');
+    expect(finalStatus('completed', false, null, served)).toBe('failed');
+    expect(finalStatus('busy', false, 'machine', served)).toBe('busy');
+    expect(finalStatus('no-answer', false, null, served)).toBe('no-answer');
+  });
+
+  it('ends a call our own drain cut short as failed, whatever the provider says', () => {
+    expect(finalStatus('completed', true, 'human', { sessionEndedBy: 'drain' })).toBe('failed');
+    expect(finalStatus('completed', true, 'human', { sessionEndedBy: 'agent' })).toBe('completed');
   });
 
   it('names why a call failed', () => {

@@ -1,5 +1,5 @@
 import type { CallEndedBy, CallFailureReason } from '@app/contracts';
-import type { CallStatus, SessionEndedBy } from '../call-records/call-records.schema';
+import type { CallStatus, PhoneLogRow, SessionEndedBy } from '../call-records/call-records.schema';
 import { FINAL_CALL_STATUSES } from './attempt-outcomes';
 import type { AmdVerdict } from '../telephony/answered-by';
 import type { CallbackCallStatus, HangupSide } from '../telephony/telephony.types';
@@ -29,11 +29,20 @@ export function finalStatus(
   reported: Exclude<CallbackCallStatus, 'queued' | 'ringing' | 'in-progress'>,
   answered: boolean,
   answeredBy: AmdVerdict | null,
+  ended: Pick<PhoneLogRow, 'sessionEndedBy'>,
 ): CallStatus {
+  if (interrupted(ended)) return 'failed';
   if (answered && answeredBy === 'machine') return 'voicemail';
   if (reported === 'completed' && !answered) return 'failed';
   return reported;
 }
+
+/**
+ * The session ended the call because the process drained (a deploy, a restart): whatever the
+ * provider reports, the attempt failed on our side, and the contact is called again.
+ */
+export const interrupted = (log: Pick<PhoneLogRow, 'sessionEndedBy'>): boolean =>
+  log.sessionEndedBy === 'drain';
 
 /** call.failed's failure_reason for a final status other than completed. */
 export function failureReason(status: CallStatus, hangupCause?: string): CallFailureReason {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../../database';
 import { withTimeout } from '../../common/with-timeout';
 import { InjectRedis } from '../../redis/redis.module';
+import { ProcessDrain } from '../../lifecycle/process-drain';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -18,10 +19,15 @@ export class HealthService {
   constructor(
     @Inject(DATABASE_CONNECTION) private readonly database: DatabaseConnection,
     @InjectRedis() private readonly redis: Redis | null,
+    private readonly drain: ProcessDrain,
   ) {}
 
-  /** Ready when the database (and Redis, when configured) answer; 503 naming what is down. */
+  /**
+   * Ready when the database (and Redis, when configured) answer and the process is not draining
+   * (a load balancer then sends it nothing new); 503 naming why not.
+   */
   async readiness(): Promise<Readiness> {
+    if (this.drain.draining) throw new ServiceUnavailableException('Not ready: draining');
     const [database, redis] = await Promise.all([
       probe(() => this.database.ping(CHECK_TIMEOUT_MS)),
       this.redis

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import { ProcessDrain } from '../../../lifecycle/process-drain';
 import type { Duplex } from 'node:stream';
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -68,6 +69,7 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly adapterHost: HttpAdapterHost,
     private readonly sessions: CallSessions,
     private readonly logger: PinoLogger,
+    private readonly drain: ProcessDrain,
   ) {
     this.logger.setContext(MediaGateway.name);
   }
@@ -97,6 +99,8 @@ export class MediaGateway implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const integration = STREAM_PATH.exec(url.pathname)?.[1] as Integration | undefined;
     if (!integration) return refuseUpgrade(socket, 404, 'Not Found');
+    // A draining process takes no new call (the load balancer has it out of rotation already).
+    if (this.drain.draining) return refuseUpgrade(socket, 503, 'Service Unavailable');
     this.server.handleUpgrade(request, socket, head, (ws) =>
       this.accept(ws, integration, url.searchParams.get('token') ?? undefined),
     );

@@ -1,5 +1,6 @@
 import type { PinoLogger } from 'nestjs-pino';
 import type { AppConfig } from '../../../config';
+import type { ProcessDrain } from '../../../lifecycle/process-drain';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { SpeechEngines } from '../speech/speech-engines';
 import { CallSessions } from './call-sessions';
@@ -41,6 +42,7 @@ function sessions(options: { runtime: boolean; llm: boolean; vadReady?: boolean 
     unused,
     unused,
     unused,
+    { register: () => undefined } as unknown as ProcessDrain,
   );
   return { callSessions, loads, warnings };
 }

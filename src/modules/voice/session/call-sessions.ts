@@ -1,4 +1,9 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import {
+  DRAIN_WIND_UP_SECONDS,
+  type DrainParticipant,
+  ProcessDrain,
+} from '../../../lifecycle/process-drain';
 import { PinoLogger } from 'nestjs-pino';
 import { type AppConfig, InjectConfig } from '../../../config';
 import type { Integration } from '../../telephony/telephony.types';
@@ -19,9 +24,12 @@ import { CallTransfers } from './call-transfers';
 import { TurnPromptService } from './turn-prompt.service';
 import { LineAudio } from './line-audio';
 
-/** Opens a session per media stream and ends those still live at shutdown. */
+/**
+ * Opens a session per media stream; when the process drains, lets them end within the grace
+ * period and winds up the rest (a closing line, the hang-up, the contact called again).
+ */
 @Injectable()
-export class CallSessions implements OnModuleDestroy {
+export class CallSessions implements OnModuleDestroy, DrainParticipant {
   private readonly live = new Set<CallSession>();
   private readonly deps: SessionDependencies;
 
@@ -40,7 +48,9 @@ export class CallSessions implements OnModuleDestroy {
     signals: CallSignals,
     transfers: CallTransfers,
     observer: VoiceTurnObserver,
+    drain: ProcessDrain,
   ) {
+    drain.register(this);
     logger.setContext(CallSession.name);
     this.deps = {
       tokens,
@@ -83,6 +93,21 @@ export class CallSessions implements OnModuleDestroy {
 
   get size(): number {
     return this.live.size;
+  }
+
+  async drain(graceMs: number): Promise<void> {
+    await this.untilNoneLive(graceMs);
+    if (this.live.size === 0) return;
+    this.logger.warn({ calls: this.live.size }, 'Drain grace period over: ending the live calls');
+    for (const session of this.live) session.drain();
+    // A closing line and the hang-up: the flow's own bounds (DEFAULT_FLOW_TIMING) end each.
+    await this.untilNoneLive(DRAIN_WIND_UP_SECONDS * 1_000);
+  }
+
+  private async untilNoneLive(boundMs: number): Promise<void> {
+    const deadline = Date.now() + boundMs;
+    while (this.live.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
   onModuleDestroy(): void {

@@ -152,10 +152,6 @@ export function receiveDocuments(
         if (!reader.failed) resolve({ fields, files });
       }, fail);
     });
-    // A client that goes away mid-upload: nothing will close the parser.
-    request.on('close', () => {
-      if (!request.complete) fail(new BadRequestException('The upload was interrupted'));
-    });
     reader.start();
   });
 }

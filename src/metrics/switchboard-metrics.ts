@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processFaults } from '../process-policy';
 
 /** Latency buckets in seconds, from a fast query to a slow provider. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -95,6 +96,27 @@ export class SwitchboardMetrics {
     name: 'switchboard_voice_barge_ins_total',
     help: 'Times a caller interrupted the agent and the agent stopped speaking',
     registers: [this.registry],
+  });
+
+  // Counted by the process policy (src/process-policy.ts), for the whole process, read when scraped.
+  readonly unhandledRejections = new Counter({
+    name: 'switchboard_unhandled_rejections_total',
+    help: 'Rejected promises nobody handled: logged and survived (this process, since it started)',
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc(processFaults().unhandledRejections);
+    },
+  });
+
+  readonly uncaughtExceptions = new Counter({
+    name: 'switchboard_uncaught_exceptions_total',
+    help: 'Exceptions nobody caught: each stops the process (drained, exit 1)',
+    registers: [this.registry],
+    collect() {
+      this.reset();
+      this.inc(processFaults().uncaughtExceptions);
+    },
   });
 
   observeJob(job: string, outcome: JobOutcome, seconds: number): void {

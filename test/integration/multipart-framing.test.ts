@@ -110,9 +110,13 @@ describe('multipart bodies that end wrong, on every multipart route', () => {
         .from(callRecords)
         .where(eq(callRecords.batchId, batchId))
     )[0].total;
-  const knowledgeBase = async () =>
-    (await t.http.get(`/api/knowledgeBase/${knowledgeBaseId}`).set(bearer(admin.token)).expect(200))
-      .body.data as { knowledgeBaseName: string; documents: { fileName: string }[] };
+  /** The base as a client sees it, without its download URLs (signed, so new on each read). */
+  const knowledgeBase = async () => {
+    const base = (
+      await t.http.get(`/api/knowledgeBase/${knowledgeBaseId}`).set(bearer(admin.token)).expect(200)
+    ).body.data as { documents: { url?: string }[] };
+    return { ...base, documents: base.documents.map(({ url: _url, ...document }) => document) };
+  };
   const knowledgeBaseNames = async () =>
     (
       (await t.http.get('/api/knowledgeBase').set(bearer(admin.token)).expect(200)).body.data as {

@@ -1,9 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { withTimeout } from '../../src/common/with-timeout';
-import { freePort } from '../support/free-port';
+import {
+  BUILT_ENTRY,
+  type BuiltServer,
+  logMessages,
+  ROOT,
+  startBuiltServer,
+} from '../support/built-server';
 import { waitFor } from '../support/wait-for';
 
 // The process policy (src/process-policy.ts) in the built server (embedded mode): a fixture
@@ -11,8 +16,6 @@ import { waitFor } from '../support/wait-for';
 // counted, and the server goes on answering; an uncaught exception is logged, then the server
 // drains as on SIGTERM and exits 1. Neither shows the error's message (a made-up secret).
 
-const ROOT = resolve(__dirname, '../..');
-const ENTRY = join(ROOT, 'dist/bundle/main.js');
 const FIXTURE = join(ROOT, 'test/fixtures/process/fault-on-signal.js');
 const SECRET = 'sk-fixture-secret';
 const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
@@ -20,58 +23,27 @@ const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 const START_TIMEOUT_MS = 90_000;
 const TEST_TIMEOUT_MS = 150_000;
 
-interface Run {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stdout(): string;
-  stderr(): string;
-}
-
-async function start(dataDir: string, fault: 'rejection' | 'exception'): Promise<Run> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: ROOT,
-    // Nothing from the caller's shell (DATABASE_URL, REDIS_URL...) leaks in.
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'info',
-      METRICS_TOKEN,
-      NODE_OPTIONS: `--require ${FIXTURE}`,
-      FAULT: fault,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The built server with the fault fixture preloaded, once it listens. */
+async function start(dataDir: string, fault: 'rejection' | 'exception'): Promise<BuiltServer> {
+  const server = await startBuiltServer(dataDir, {
+    METRICS_TOKEN,
+    NODE_OPTIONS: `--require ${FIXTURE}`,
+    FAULT: fault,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((settle) =>
-    child.once('exit', (code, signal) => settle({ code, signal })),
-  );
-  await waitFor(() => stdout.includes('Listening on port'), {
+  await waitFor(() => server.stdout().includes('Listening on port'), {
     timeoutMs: START_TIMEOUT_MS,
     what: 'the server to listen',
   });
-  return { child, port, exited, stdout: () => stdout, stderr: () => stderr };
+  return server;
 }
-
-/** The messages of the JSON log lines, in order. */
-const messagesOf = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
 describe('process policy of the built server (embedded mode)', () => {
   let dataDir: string;
-  let run: Run | undefined;
+  let run: BuiltServer | undefined;
 
   beforeAll(() => {
-    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run "npm run build" first`);
+    if (!existsSync(BUILT_ENTRY))
+      throw new Error(`${BUILT_ENTRY} is missing: run "npm run build" first`);
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-process-policy-'));
   });
   afterEach(() => {
@@ -96,7 +68,7 @@ describe('process policy of the built server (embedded mode)', () => {
 
       current.child.kill('SIGUSR2');
       const rejections = () =>
-        messagesOf(current.stdout()).filter((message) => message.includes('rejection'));
+        logMessages(current.stdout()).filter((message) => message.includes('rejection'));
       await waitFor(() => rejections().length > 0, {
         timeoutMs: 10_000,
         what: 'the rejection to be logged',
@@ -132,7 +104,7 @@ describe('process policy of the built server (embedded mode)', () => {
         code: 1,
         signal: null,
       });
-      const messages = messagesOf(current.stdout());
+      const messages = logMessages(current.stdout());
       expect(messages.slice(-3)).toEqual([
         expect.stringMatching(/^Uncaught exception, stopping: \{"error":"Error","at":"/),
         'Uncaught exception: draining requests and jobs',

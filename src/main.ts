@@ -5,6 +5,7 @@ import type { createApp as CreateApp } from './create-app';
 import { migratePostgres } from './database/postgres-migrations';
 import { relaxHeapGrowth } from './heap-growth';
 import { DRAIN_WIND_UP_SECONDS, ProcessDrain } from './lifecycle/process-drain';
+import { installProcessPolicy } from './process-policy';
 import { ShutdownOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Switchboard');
   // Before the start (migrations can take a while): a signal then stops the start cleanly.
   const shutdown = new ShutdownOnSignals(logger);
+  installProcessPolicy({ logger, stop: (reason) => shutdown.fail(reason) });
   // A new database's migrations run in PostgreSQL while the app's code loads (most of a second
   // that blocks this thread); opening the database then joins the same run.
   if (config.db.url) await migratePostgres(config.db.url).sent;

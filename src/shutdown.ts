@@ -20,15 +20,16 @@ export interface Drain {
  * SIGTERM or SIGINT: drain first (no new work; live calls end or are wound up within their grace
  * period, ProcessDrain), then stop accepting connections, let in-flight requests and jobs finish
  * (app.close() runs every shutdown hook), then exit 0; exit 1 if the drain and the close take
- * longer than their bound. Listens from the moment it is created, so a signal during start
- * (migrations) is not the default kill: the start finishes, the app does not listen, and it
- * closes as above.
+ * longer than their bound. fail() stops the same way and exits 1. Listens from the moment it is
+ * created, so a signal during start (migrations) is not the default kill: the start finishes,
+ * the app does not listen, and it closes as above.
  */
 export class ShutdownOnSignals {
   private app: Closable | undefined;
   private drain: Drain | undefined;
   private signal: NodeJS.Signals | undefined;
   private closing = false;
+  private exitCode = 0;
 
   constructor(private readonly logger: LoggerService) {
     process.once('SIGTERM', this.onSignal);
@@ -44,20 +45,30 @@ export class ShutdownOnSignals {
   attach(app: Closable, drain?: Drain): void {
     this.app = app;
     this.drain = drain;
-    if (this.signal) this.close(app, this.signal);
+    if (this.signal) this.close(app, `${this.signal} received`);
+  }
+
+  /**
+   * A fault (an uncaught exception, src/process-policy.ts): the same drain as a signal, then exit
+   * 1 however the close goes. During the start there is nothing to drain: exit 1 at once.
+   */
+  fail(reason: string): void {
+    this.exitCode = 1;
+    if (this.app) this.close(this.app, reason);
+    else process.exit(1);
   }
 
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     this.signal ??= signal;
-    if (this.app) this.close(this.app, signal);
+    if (this.app) this.close(this.app, `${signal} received`);
     else this.logger.log(`${signal} received while starting: stopping once started`, 'Switchboard');
   };
 
-  private close(app: Closable, signal: NodeJS.Signals): void {
+  private close(app: Closable, why: string): void {
     if (this.closing) return;
     this.closing = true;
     app.flushLogs?.();
-    this.logger.log(`${signal} received: draining calls, requests and jobs`, 'Switchboard');
+    this.logger.log(`${why}: draining calls, requests and jobs`, 'Switchboard');
     const timer = setTimeout(
       () => {
         this.logger.error('Shutdown did not finish in time; exiting', undefined, 'Switchboard');
@@ -72,7 +83,7 @@ export class ShutdownOnSignals {
       .then(
         () => {
           this.logger.log('Stopped', 'Switchboard');
-          process.exit(0);
+          process.exit(this.exitCode);
         },
         (error: unknown) => {
           this.logger.error(

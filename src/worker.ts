@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig } from './config';
+import { installProcessPolicy } from './process-policy';
 import { ShutdownOnSignals } from './shutdown';
 
 /** Runs the job handlers against Redis; the HTTP API runs in main.ts (PROCESS_ROLE=api). */
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Switchboard');
   // Before the start (migrations can take a while): a signal then stops the start cleanly.
   const shutdown = new ShutdownOnSignals(logger);
+  installProcessPolicy({ logger, stop: (reason) => shutdown.fail(reason) });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
     bufferLogs: true,
     abortOnError: false,

@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '@app/contracts';
-import { ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { ForbiddenException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { detach } from '../common/detach';
 import { newObjectId } from '../common/object-id';
 import { type AppConfig, InjectConfig } from '../config';
 import { NotificationsService } from '../modules/notifications/notifications.service';
@@ -29,6 +30,8 @@ const ALREADY_REGISTERED = {
 
 @Injectable()
 export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly users: UsersService,
@@ -83,7 +86,10 @@ export class AuthService {
    */
   private async decoySession(dto: RegisterDto): Promise<SessionDto> {
     if (await this.registerThrottle.mayNotify(dto.email)) {
-      void this.notifications.notifyAddress(dto.email, ALREADY_REGISTERED);
+      detach(this.notifications.notifyAddress(dto.email, ALREADY_REGISTERED), {
+        what: 'Already-registered notice',
+        logger: this.logger,
+      });
     }
     const now = new Date();
     // Ids in the order a real sign-up makes them: ObjectIds carry a counter a client can read.

@@ -1,4 +1,5 @@
 import { CommandFactory } from 'nest-commander';
+import { installProcessPolicy } from '../process-policy';
 import { CliModule } from './cli.module';
 import { EXIT_FAILURE, failureOf } from './exit-codes';
 import { exitOnCommanderStop } from './switchboard-command';
@@ -9,6 +10,11 @@ import { exitOnCommanderStop } from './switchboard-command';
  * once the application context is closed.
  */
 async function main(): Promise<void> {
+  // A command has nothing to drain: an uncaught exception ends it at once, as a failure.
+  installProcessPolicy({
+    logger: { error: (message) => process.stderr.write(`error: ${message}\n`) },
+    stop: () => process.exit(EXIT_FAILURE),
+  });
   await CommandFactory.run(CliModule.forRoot(process.env), {
     cliName: 'switchboard',
     logger: false,

@@ -9,6 +9,7 @@ import { applyMigrations, scriptOverPglite } from './apply-migrations';
 import type { AppDatabase, DatabaseConnection } from './database.types';
 import { acquireDataDirLock } from './pglite-lock';
 import { MIGRATIONS_FOLDER, migratePostgres } from './postgres-migrations';
+import { describeUnknown } from '../common/describe-error';
 import { withTimeout } from '../common/with-timeout';
 import * as schema from './schema';
 
@@ -52,8 +53,17 @@ async function openPostgres(
     connectionTimeoutMillis,
     statement_timeout: statementTimeoutMs,
   });
-  // A server restart kills idle clients; without a listener that error would end the process.
-  pool.on('error', (error) => logger.error(`PostgreSQL idle client error: ${error.message}`));
+  // A lost connection (a server restart, a failover, pg_terminate_backend) makes its client emit
+  // 'error'. The pool listens only while the client is idle in it; one a transaction holds
+  // between statements has no listener of the pool's, and an unheard 'error' ends the process.
+  // So every client gets its own from the start; the query in flight, if any, fails on its own.
+  pool.on('connect', (client) =>
+    client.on('error', (error) =>
+      logger.error(`PostgreSQL connection error: ${JSON.stringify(describeUnknown(error))}`),
+    ),
+  );
+  // The same error of an idle client, passed on by the pool: logged above already.
+  pool.on('error', () => undefined);
   const db = drizzlePostgres(pool, { schema });
   logger.log(`Database: PostgreSQL (DATABASE_URL), statement timeout ${statementTimeoutMs} ms`);
   return {

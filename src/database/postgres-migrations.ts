@@ -34,6 +34,9 @@ export function migratePostgres(url: string): MigrationRun {
   const sent = new Promise<void>((resolve) => (markSent = resolve));
   const done = (async () => {
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    // Lost between two statements, the connection errors the client with no query to fail: heard
+    // here, it fails the next statement (and the start) instead of ending the process unlogged.
+    client.on('error', () => undefined);
     try {
       await client.connect();
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

@@ -19,7 +19,8 @@ export interface MultipartReader {
 
 /**
  * Opens a multipart/form-data request for reading. A request without a boundary fails at once
- * (onFail, 400; undefined is returned); a body busboy cannot parse fails with 400 later.
+ * (onFail, 400; undefined is returned); a body busboy cannot parse (cut short, without its closing
+ * boundary, another boundary than the header's) or a client gone mid-body fails with 400 later.
  */
 export function openMultipart(
   request: Request,
@@ -49,8 +50,17 @@ export function openMultipart(
     },
     start: () => request.pipe(parser),
   };
-  parser.on('error', () =>
-    reader.fail(new BadRequestException('Malformed multipart/form-data body')),
-  );
+  const malformed = () =>
+    reader.fail(new BadRequestException('Malformed multipart/form-data body'));
+  parser.on('error', malformed);
+  // A part's 'error' with no listener ends the process. busboy errors the open file part when the
+  // body ends early ('Unexpected end of form'), whether the upload reads the part yet (it may be
+  // awaiting a check first), ignores it (another field) or has stopped: every part is heard from
+  // the moment it is handed out, before the upload's own 'file' listener runs.
+  parser.prependListener('file', (_name, part) => part.on('error', malformed));
+  // A client gone mid-body: nothing will end or close the parser.
+  request.on('close', () => {
+    if (!request.complete) reader.fail(new BadRequestException('The upload was interrupted'));
+  });
   return reader;
 }

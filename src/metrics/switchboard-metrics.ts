@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processFaults, type ProcessFaults } from '../process-policy';
 
 /** Latency buckets in seconds, from a fast query to a slow provider. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -18,6 +19,24 @@ function processMetrics(): Registry {
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
+}
+
+/** A count of the process policy (src/process-policy.ts): the whole process's, read when scraped. */
+function faultCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  fault: keyof ProcessFaults,
+): Counter {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(processFaults()[fault]);
+    },
+  });
 }
 
 export type JobOutcome = 'completed' | 'failed';
@@ -105,6 +124,20 @@ export class SwitchboardMetrics {
     labelNames: ['ended_by', 'dependency'] as const,
     registers: [this.registry],
   });
+
+  readonly unhandledRejections = faultCounter(
+    this.registry,
+    'switchboard_unhandled_rejections_total',
+    'Rejected promises nobody handled: logged and survived (this process, since it started)',
+    'unhandledRejections',
+  );
+
+  readonly uncaughtExceptions = faultCounter(
+    this.registry,
+    'switchboard_uncaught_exceptions_total',
+    'Exceptions nobody caught: each stops the process (drained, exit 1)',
+    'uncaughtExceptions',
+  );
 
   observeJob(job: string, outcome: JobOutcome, seconds: number): void {
     this.jobDuration.observe({ job, outcome }, seconds);

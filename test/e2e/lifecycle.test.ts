@@ -1,63 +1,31 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { withTimeout } from '../../src/common/with-timeout';
-import { freePort } from '../support/free-port';
+import {
+  BUILT_ENTRY,
+  type BuiltServer,
+  logMessages,
+  ROOT,
+  startBuiltServer,
+} from '../support/built-server';
 import { waitFor } from '../support/wait-for';
 
 // The built server (`node dist/bundle/main.js`, embedded mode) stopped by a signal: during its
 // start, and once it runs, with every log line written before it exits.
 
-const ROOT = resolve(__dirname, '../..');
-const ENTRY = join(ROOT, 'dist/bundle/main.js');
 // PGlite's first start (initdb) takes 5-30 s on a busy 2-core box.
 const START_TIMEOUT_MS = 90_000;
 const TEST_TIMEOUT_MS = 150_000;
 
-interface Run {
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stdout(): string;
-  stderr(): string;
-}
-
-async function start(dataDir: string): Promise<Run> {
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: ROOT,
-    // Nothing from the caller's shell (DATABASE_URL, REDIS_URL, NODE_OPTIONS...) leaks in.
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((settle) =>
-    child.once('exit', (code, signal) => settle({ code, signal })),
-  );
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
-}
-
-/** The messages of the JSON log lines, in order. */
-const messagesOf = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => (JSON.parse(line) as { msg: string }).msg);
-
 describe('lifecycle of the built server (embedded mode)', () => {
   let dataDir: string;
-  let run: Run | undefined;
+  let run: BuiltServer | undefined;
 
   beforeAll(() => {
-    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run "npm run build" first`);
+    if (!existsSync(BUILT_ENTRY))
+      throw new Error(`${BUILT_ENTRY} is missing: run "npm run build" first`);
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-lifecycle-'));
   });
   afterEach(() => {
@@ -75,7 +43,7 @@ describe('lifecycle of the built server (embedded mode)', () => {
   ])(
     'exits 0 without a stack trace on %s during its %s',
     async (signal) => {
-      const current = (run = await start(dataDir));
+      const current = (run = await startBuiltServer(dataDir));
       // The data dir lock is taken as the database opens, before migrations and listening.
       await waitFor(() => existsSync(join(dataDir, 'pglite.lock')), {
         timeoutMs: START_TIMEOUT_MS,
@@ -90,7 +58,7 @@ describe('lifecycle of the built server (embedded mode)', () => {
         exit: { code: 0, signal: null },
         stderr: '',
       });
-      const messages = messagesOf(current.stdout());
+      const messages = logMessages(current.stdout());
       expect(messages).toContain(`${signal} received while starting: stopping once started`);
       expect(messages).not.toContainEqual(expect.stringMatching(/^Listening on port/));
       expect(messages.at(-1)).toBe('Stopped');
@@ -102,7 +70,7 @@ describe('lifecycle of the built server (embedded mode)', () => {
   it(
     'writes every log line before it exits on SIGTERM (async logging, flushed at exit)',
     async () => {
-      const current = (run = await start(dataDir));
+      const current = (run = await startBuiltServer(dataDir));
       await waitFor(() => current.stdout().includes('Listening on port'), {
         timeoutMs: START_TIMEOUT_MS,
         what: 'the server to listen',
@@ -112,7 +80,7 @@ describe('lifecycle of the built server (embedded mode)', () => {
         code: 0,
         signal: null,
       });
-      const messages = messagesOf(current.stdout());
+      const messages = logMessages(current.stdout());
       expect(messages.slice(-2)).toEqual([
         'SIGTERM received: draining requests and jobs',
         'Stopped',

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import type { AuthMode, Body, FuzzCase, FuzzRequest, Mutation, UrlValue } from './fuzz-case';
+import {
+  type AuthMode,
+  type Body,
+  type FuzzCase,
+  type FuzzRequest,
+  MULTIPART_FRAMINGS,
+  type MultipartFraming,
+  type Mutation,
+  type UrlValue,
+} from './fuzz-case';
 import {
   HOSTILE_ANY,
   HOSTILE_STRINGS,
@@ -9,9 +18,22 @@ import {
   RAW_URL_TEXTS,
   weighted,
 } from './hostile-values';
-import { flatten, type Operation, type Parameter, type Schema } from './openapi-model';
+import {
+  type BodyMediaType,
+  flatten,
+  type Operation,
+  type Parameter,
+  type Schema,
+} from './openapi-model';
 import { documentedKeys, jsonTextExample, objectId, SchemaValues } from './schema-values';
-import { fieldMutation, fieldPointers, systematicMutations } from './systematic';
+import {
+  fieldMutation,
+  fieldPointers,
+  framingCases,
+  framingMutation,
+  STRAY_FILE_MUTATION,
+  systematicMutations,
+} from './systematic';
 
 /** Forged credentials the harness prepares; a case picks one by index. */
 export const FORGERY_COUNT = 8;
@@ -47,15 +69,29 @@ export class CaseGenerator {
       seed,
       numRuns: Math.max(single.length, 1),
     });
+    // on a multipart base: a JSON body has no framing to break
+    const framing = framingCases(operation);
+    const multipartBases =
+      framing.length > 0
+        ? fc.sample(this.canonical.base(operation, 'multipart/form-data'), {
+            seed: seed + 2,
+            numRuns: framing.length,
+          })
+        : [];
     const random = fc.sample(this.cases(operation), {
       seed: seed + 1,
-      numRuns: Math.max(total - single.length, 0),
+      numRuns: Math.max(total - single.length - framing.length, 0),
     });
     return [
       ...single.map((mutation, i) => ({
         operationId: operation.id,
         base: bases[i],
         mutations: [mutation],
+      })),
+      ...framing.map((mutations, i) => ({
+        operationId: operation.id,
+        base: multipartBases[i],
+        mutations,
       })),
       ...random,
     ].map((fuzzCase, index) => ({ ...fuzzCase, index }));
@@ -83,7 +119,7 @@ export class CaseGenerator {
       }));
   }
 
-  private base(operation: Operation): fc.Arbitrary<FuzzRequest> {
+  private base(operation: Operation, mediaType?: BodyMediaType): fc.Arbitrary<FuzzRequest> {
     const pathParams = operation.parameters.filter((p) => p.in === 'path');
     const queryParams = operation.parameters.filter((p) => p.in === 'query');
     const auth: AuthMode[] = !operation.secured
@@ -111,7 +147,7 @@ export class CaseGenerator {
             values[i] === undefined ? [] : [[p.name, { value: values[i] }]],
           ),
         ),
-      body: this.body(operation),
+      body: this.body(operation, mediaType),
     });
   }
 
@@ -121,10 +157,11 @@ export class CaseGenerator {
       .map((value) => String(value));
   }
 
-  private body(operation: Operation): fc.Arbitrary<Body | undefined> {
-    if (operation.bodies.length === 0) return fc.constant(undefined);
+  private body(operation: Operation, only?: BodyMediaType): fc.Arbitrary<Body | undefined> {
+    const bodies = operation.bodies.filter((body) => !only || body.mediaType === only);
+    if (bodies.length === 0) return fc.constant(undefined);
     return fc.oneof(
-      ...operation.bodies.map(({ mediaType, schema }) => {
+      ...bodies.map(({ mediaType, schema }) => {
         const object = pickObjectBranch(schema, mediaType === 'multipart/form-data');
         const value = this.values.valid(object);
         if (mediaType === 'application/json')
@@ -275,6 +312,12 @@ export class CaseGenerator {
           pointer: [name],
           label: `body.${name} dropped (required)`,
         })),
+      );
+    }
+    if (operation.bodies.some((body) => body.mediaType === 'multipart/form-data')) {
+      out.push(
+        pick(Object.keys(MULTIPART_FRAMINGS) as MultipartFraming[]).map(framingMutation),
+        fc.constant(STRAY_FILE_MUTATION),
       );
     }
     for (const field of files) {

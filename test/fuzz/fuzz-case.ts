@@ -13,10 +13,34 @@ export interface FilePart {
   content: string;
 }
 
+/**
+ * How a multipart body ends wrong (issue #28): cut short (its last 40 bytes), without its closing
+ * boundary, or framed by another boundary than the one its Content-Type names.
+ */
+export type MultipartFraming = 'truncated' | 'unterminated' | 'misbounded';
+
+export const MULTIPART_FRAMINGS: Record<MultipartFraming, string> = {
+  truncated: 'truncated (last 40 bytes cut)',
+  unterminated: 'unterminated (no closing boundary)',
+  misbounded: 'mis-bounded (header names another boundary)',
+};
+
+/** A file part in a field no operation documents: the part an upload does not read. */
+export const STRAY_FILE: FilePart = {
+  field: 'attachment',
+  filename: 'stray.csv',
+  content: 'phoneNumber\n+14155550100\n',
+};
+
 export type Body =
   | { kind: 'json'; value: unknown }
   | { kind: 'raw'; contentType: string; text: string }
-  | { kind: 'multipart'; fields: [string, string][]; files: FilePart[] };
+  | {
+      kind: 'multipart';
+      fields: [string, string][];
+      files: FilePart[];
+      framing?: MultipartFraming;
+    };
 
 /** One concrete request, before encoding. */
 export interface FuzzRequest {
@@ -41,6 +65,8 @@ export type Mutation = { label: string } & (
   | { kind: 'body-replace'; value: unknown }
   | { kind: 'body-raw'; contentType: string; text: string }
   | { kind: 'file-content'; field: string; content: string }
+  | { kind: 'multipart-framing'; framing: MultipartFraming }
+  | { kind: 'stray-file' }
 );
 
 /** A generated case: a valid request and the mutations applied to it. */
@@ -100,6 +126,13 @@ function apply(request: FuzzRequest, mutation: Mutation): void {
         filename: 'contacts.csv',
         content: mutation.content,
       });
+      return;
+    case 'multipart-framing':
+      if (request.body?.kind === 'multipart') request.body.framing = mutation.framing;
+      return;
+    case 'stray-file':
+      // before the documented files: the upload has not started reading its own part yet
+      if (request.body?.kind === 'multipart') request.body.files.unshift({ ...STRAY_FILE });
       return;
     default: {
       const unknown: never = mutation;

@@ -12,6 +12,7 @@ import { runFuzz } from './runner';
 // OpenAPI document, goes through the same generator, oracle and shrinker as the real app.
 
 const KEY = 'self-check-key';
+const ADMIN_TOKEN = 'self-check-admin';
 const ID = '65f1c0ffee0123456789abcd';
 const envelope = {
   message: { type: 'string' },
@@ -59,6 +60,27 @@ const document = {
         responses: { '200': ok({ type: 'object' }) },
       },
     },
+    '/uploads': {
+      post: {
+        operationId: 'uploadThing',
+        security: secured,
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['title'],
+                properties: {
+                  title: { type: 'string', maxLength: 50 },
+                  file: { type: 'string', format: 'binary' },
+                },
+              },
+            },
+          },
+        },
+        responses: { '201': ok({ type: 'object' }) },
+      },
+    },
     '/clean': {
       get: {
         operationId: 'cleanThing',
@@ -81,9 +103,14 @@ const fail = (status: number) => ({
   errorMessage: 'no',
 });
 
-/** Planted faults: a NUL in createThing's name is a 500, a `%` leaks SQL, getThing's 404 is bare. */
+/**
+ * Planted faults: a NUL in createThing's name is a 500, a `%` leaks SQL, getThing's 404 is bare;
+ * uploadThing accepts a body without its closing boundary and answers 500 when the boundary of
+ * its header frames nothing.
+ */
 function plantedApi(req: IncomingMessage, res: ServerResponse, raw: string): void {
-  if (req.headers['x-api-key'] !== KEY) return answer(res, 401, fail(401));
+  const admin = req.headers.authorization === `Bearer ${ADMIN_TOKEN}`;
+  if (req.headers['x-api-key'] !== KEY && !admin) return answer(res, 401, fail(401));
   const url = new URL(req.url ?? '/', 'http://x');
   if (req.method === 'POST' && url.pathname === '/things') {
     let body: { name?: unknown };
@@ -102,6 +129,12 @@ function plantedApi(req: IncomingMessage, res: ServerResponse, raw: string): voi
   if (req.method === 'GET' && url.pathname.startsWith('/things/')) {
     if (url.pathname !== `/things/${ID}`) return answer(res, 404, { error: 'not found' });
     return answer(res, 200, { message: 'Thing', status: true, code: 200, data: {} });
+  }
+  if (req.method === 'POST' && url.pathname === '/uploads') {
+    const boundary = /boundary=(\S+)/.exec(req.headers['content-type'] ?? '')?.[1];
+    if (!boundary) return answer(res, 400, fail(400));
+    if (!raw.includes(`--${boundary}\r\n`)) return answer(res, 500, fail(500));
+    return answer(res, 201, { message: 'Uploaded', status: true, code: 201, data: {} });
   }
   if (req.method === 'GET' && url.pathname === '/clean') {
     return answer(res, 200, { message: 'Clean', status: true, code: 200, data: 'ok' });
@@ -127,7 +160,7 @@ describe('fuzz gate self-check: planted faults are found', () => {
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       credentials: {
         apiKey: KEY,
-        adminToken: 'not-a-token',
+        adminToken: ADMIN_TOKEN,
         memberToken: 'not-a-token',
         forgedJwts: ['forged'],
         forgedKeys: ['forged'],
@@ -141,7 +174,7 @@ describe('fuzz gate self-check: planted faults are found', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reports the 500, the SQL text and the bare 404, each with a minimal cause, and nothing else', async () => {
+  it('reports the 500s, the SQL text, the bare 404 and the accepted broken upload, each with a minimal cause, and nothing else', async () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const operations = loadOperations(file);
@@ -160,8 +193,23 @@ describe('fuzz gate self-check: planted faults are found', () => {
         expect.stringMatching(/^createThing \| status 500 \| (NUL byte|only NUL)$/),
         expect.stringMatching(/^createThing \| leak: SQL text "syntax error" \| /),
         expect.stringMatching(/^getThing \| error envelope has extra keys error \| /),
+        expect.stringMatching(
+          /^uploadThing \| success for a broken multipart body \(truncated\) \| truncated \(last 40 bytes cut\)$/,
+        ),
+        expect.stringMatching(
+          /^uploadThing \| success for a broken multipart body \(unterminated\) \| unterminated \(no closing boundary\)$/,
+        ),
+        expect.stringMatching(
+          /^uploadThing \| status 500 \| mis-bounded \(header names another boundary\)$/,
+        ),
       ]),
     );
+    expect(
+      found.filter(
+        (line) =>
+          line.startsWith('uploadThing') && !/truncated|unterminated|mis-bounded/.test(line),
+      ),
+    ).toEqual([]);
     expect(found.filter((line) => line.startsWith('cleanThing'))).toEqual([]);
     expect(result.serverErrors).toBeGreaterThan(0);
     expect(coverageProblems(result)).toEqual([]);

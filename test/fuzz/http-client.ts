@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import { type FuzzRequest, toJsonText } from './fuzz-case';
+import { type FuzzRequest, type MultipartFraming, toJsonText } from './fuzz-case';
 import type { Operation } from './openapi-model';
 
 /** The credentials a case can present; forged ones are picked by `FuzzRequest.forgery`. */
@@ -26,6 +26,8 @@ export interface Rendered {
   url: string;
   headers: Record<string, string>;
   body?: Buffer;
+  /** Set when the body is multipart framed wrong on purpose: no success may answer it. */
+  framing?: MultipartFraming;
 }
 
 /** UTF-8 that keeps lone surrogates as their 3-byte forms (WTF-8): the bytes a hostile client sends. */
@@ -125,14 +127,19 @@ export function render(
         Buffer.from('\r\n'),
       );
     }
-    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    if (payload.framing !== 'unterminated') parts.push(Buffer.from(`--${boundary}--\r\n`));
     body = Buffer.concat(parts);
+    if (payload.framing === 'truncated') body = body.subarray(0, Math.max(body.length - 40, 1));
+    if (payload.framing === 'misbounded') {
+      headers['content-type'] = `multipart/form-data; boundary=${boundary}-other`;
+    }
   }
   return {
     method: operation.method.toUpperCase(),
     url: query ? `${path}?${query}` : path,
     headers,
     body,
+    ...(payload?.kind === 'multipart' && payload.framing ? { framing: payload.framing } : {}),
   };
 }
 

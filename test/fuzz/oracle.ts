@@ -23,6 +23,8 @@ export function judge(operation: Operation, rendered: Rendered, response: FuzzRe
   const documented = operation.responses[String(response.status)];
   const isJson = /^application\/json\b/.test(response.contentType);
   if (response.status >= 200 && response.status < 300) {
+    if (rendered.framing)
+      problems.push(`success for a broken multipart body (${rendered.framing})`);
     if (!documented) return [...problems, `undocumented success status ${response.status}`];
     if (!documented.mediaTypes.some((type) => type === 'application/json')) {
       const expected = documented.mediaTypes[0];

@@ -1,4 +1,4 @@
-import type { Mutation } from './fuzz-case';
+import { MULTIPART_FRAMINGS, type MultipartFraming, type Mutation } from './fuzz-case';
 import { HOSTILE_ANY, type Hostile, RAW_URL_TEXTS } from './hostile-values';
 import { flatten, type Operation, type Schema } from './openapi-model';
 import { documentedKeys, jsonTextExample } from './schema-values';
@@ -124,4 +124,31 @@ export function systematicMutations(operation: Operation): Mutation[] {
     }
   }
   return out;
+}
+
+/** A multipart body framed wrong: the body an upload cannot finish. */
+export function framingMutation(framing: MultipartFraming): Mutation {
+  return {
+    kind: 'multipart-framing',
+    framing,
+    label: `multipart body ← ${MULTIPART_FRAMINGS[framing]}`,
+  };
+}
+
+export const STRAY_FILE_MUTATION: Mutation = {
+  kind: 'stray-file',
+  label: 'multipart body ← a file part in an undocumented field',
+};
+
+/**
+ * Each broken framing once with the documented parts and once after a stray file part (issue
+ * #28: a file part nobody listened to ended the process); none for an operation without a
+ * multipart body.
+ */
+export function framingCases(operation: Operation): Mutation[][] {
+  if (!operation.bodies.some((body) => body.mediaType === 'multipart/form-data')) return [];
+  return (Object.keys(MULTIPART_FRAMINGS) as MultipartFraming[]).flatMap((framing) => [
+    [framingMutation(framing)],
+    [STRAY_FILE_MUTATION, framingMutation(framing)],
+  ]);
 }

@@ -97,7 +97,7 @@ export interface paths {
     };
     /**
      * Prometheus metrics
-     * @description The Prometheus text exposition of this process: HTTP latency by route template, queue depth and job durations, webhook delivery outcomes and latency, calls placed and live per status, voice turn latency and barge-ins, and Node process metrics. Send `Authorization: Bearer <METRICS_TOKEN>` (a scrape token, not a user token); without METRICS_TOKEN configured the route answers 404. METRICS_PORT serves the same on an internal listener without a token.
+     * @description The Prometheus text exposition of this process: HTTP latency by route template, queue depth and job durations, webhook delivery outcomes and latency, calls placed and live per status, voice turn latency and barge-ins, unhandled rejections and uncaught exceptions, and Node process metrics. Send `Authorization: Bearer <METRICS_TOKEN>` (a scrape token, not a user token); without METRICS_TOKEN configured the route answers 404. METRICS_PORT serves the same on an internal listener without a token.
      */
     get: operations['getMetrics'];
     put?: never;

@@ -5,10 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { Logger, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { Request } from 'express';
+import { detach } from '../../common/detach';
 import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
 import { openMultipart } from '../../http/multipart-reader';
+
+const logger = new Logger('CsvUpload');
 
 /** The multipart field that carries the CSV. */
 export const CSV_FILE_FIELD = 'file';
@@ -83,10 +86,10 @@ export async function withCsvUpload<T>(
   } catch (error) {
     // Answered now, whatever the file part is still doing (a write stream closing on a busy
     // thread pool); the temporary file goes once it is closed.
-    void receiving
-      .fileClosed()
-      .then(() => rm(path, { force: true }))
-      .catch(() => undefined);
+    detach(
+      receiving.fileClosed().then(() => rm(path, { force: true })),
+      { what: 'Removing an upload temporary file', logger },
+    );
     throw error;
   }
   try {

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { detach } from '../../common/detach';
 import type { Principal } from '../../auth/access';
 import { describeUnknown } from '../../common/describe-error';
 import { toPagination } from '../../common/page.query';
@@ -94,13 +95,17 @@ export class DncService {
         `Added ${maskPhoneNumber(phoneNumber)} to the DNC list; ${withdrawnCalls} pending call(s) withdrawn`,
       );
       // Not awaited: the answer does not wait for the SMTP server (the send is bounded and logged).
-      void this.notifyAdded(principal, {
-        phoneNumber,
-        batchName: batch.batchName,
-        type: entry.type,
-        addedAt: entry.createdAt,
-        withdrawnCalls,
-      });
+      detach(
+        () =>
+          this.notifyAdded(principal, {
+            phoneNumber,
+            batchName: batch.batchName,
+            type: entry.type,
+            addedAt: entry.createdAt,
+            withdrawnCalls,
+          }),
+        { what: 'DNC notice', logger: this.logger },
+      );
     });
   }
 

@@ -1,11 +1,14 @@
 import { type Readable, Transform } from 'node:stream';
-import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
+import { BadRequestException, Logger, PayloadTooLargeException } from '@nestjs/common';
 import type { Request } from 'express';
+import { detach } from '../../common/detach';
 import { openMultipart } from '../../http/multipart-reader';
 import { deleteQuietly, type ObjectStorage } from '../../storage/object-storage';
 import { addFormField, emptyFormFields, type UploadFields } from '../../common/form-fields';
 import { TYPE_SNIFF_BYTES } from './document-type';
 import { sanitizeFileName } from './file-name';
+
+const logger = new Logger('DocumentUpload');
 
 /** The multipart field of documents, repeatable. */
 export const DOCUMENTS_FIELD = 'files';
@@ -74,14 +77,17 @@ export function receiveDocuments(
         // merely destroyed never ends its write, which would then wait forever (a local partial
         // file, an S3 multipart upload never aborted) and this promise with it.
         for (const part of parts) part.destroy(reason);
-        void Promise.allSettled(writes)
-          .then(() =>
-            deleteQuietly(
-              storage,
-              files.map((file) => file.key),
-            ),
-          )
-          .then(() => reject(reason));
+        detach(
+          Promise.allSettled(writes)
+            .then(() =>
+              deleteQuietly(
+                storage,
+                files.map((file) => file.key),
+              ),
+            )
+            .finally(() => reject(reason)),
+          { what: 'Removing the objects of a failed upload', logger },
+        );
       },
     );
     if (!reader) return;
@@ -151,10 +157,6 @@ export function receiveDocuments(
       Promise.all(writes).then(() => {
         if (!reader.failed) resolve({ fields, files });
       }, fail);
-    });
-    // A client that goes away mid-upload: nothing will close the parser.
-    request.on('close', () => {
-      if (!request.complete) fail(new BadRequestException('The upload was interrupted'));
     });
     reader.start();
   });

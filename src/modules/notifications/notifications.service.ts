@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
+import { detach } from '../../common/detach';
 import { UsersService } from '../users/users.service';
 import { Mailer } from './mailer.service';
 
@@ -59,7 +60,10 @@ export class NotificationsService implements BeforeApplicationShutdown {
       },
     );
     this.inFlight.add(attempt);
-    void attempt.finally(() => this.inFlight.delete(attempt));
+    detach(
+      attempt.finally(() => this.inFlight.delete(attempt)),
+      { what: 'Notification bookkeeping', logger: this.logger },
+    );
     return attempt;
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
-import { describeUnknown } from '../../common/describe-error';
+import { detach } from '../../common/detach';
 import { NotificationsService } from '../notifications/notifications.service';
 import {
   CIRCUIT_PROBE_INTERVAL_MS,
@@ -120,8 +120,8 @@ export class CircuitBreaker {
     if (!shouldDisable(streak, now)) return;
     if (!(await this.circuits.disableWebhook(webhook.id, 'failing', now))) return;
     this.logger.warn(`Webhook ${webhook.id} disabled: failing for 5 days`);
-    void this.notifications
-      .notifyAdmins(webhook.organizationId, {
+    detach(
+      this.notifications.notifyAdmins(webhook.organizationId, {
         subject: 'A webhook was disabled: its endpoint has failed for 5 days',
         text:
           `Webhook ${webhook.id} has not accepted a delivery since ` +
@@ -129,9 +129,8 @@ export class CircuitBreaker {
           `(${streak.failures} failed attempts), so Switchboard stopped sending to it. ` +
           'Fix the endpoint, set the webhook active again, and recover the failed deliveries ' +
           'with POST /api/webhooks/{webhookId}/recover.',
-      })
-      .catch((error: unknown) =>
-        this.logger.warn(`Notice failed: ${JSON.stringify(describeUnknown(error))}`),
-      );
+      }),
+      { what: 'Notice', logger: this.logger },
+    );
   }
 }

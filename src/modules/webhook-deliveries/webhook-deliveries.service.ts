@@ -1,5 +1,6 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { Clock } from '../../common/clock';
+import { detach } from '../../common/detach';
 import { toPagination } from '../../common/page.query';
 import { Database } from '../../database';
 import { EventsService } from '../events/events.service';
@@ -26,6 +27,8 @@ export interface ReplayedDeliveries {
 /** The delivery log and the redelivery controls of one webhook. */
 @Injectable()
 export class WebhookDeliveriesService {
+  private readonly logger = new Logger(WebhookDeliveriesService.name);
+
   constructor(
     private readonly database: Database,
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -90,9 +93,12 @@ export class WebhookDeliveriesService {
       { since: dto.since, until: dto.until },
       this.clock.now(),
     );
-    // Background work (never rejects): the rows are already due again, so anything not queued
-    // now (Redis down, process stopped) is picked up by the sweeper.
-    void this.queue.enqueueDue(due);
+    // Background work: the rows are already due again, so anything not queued now (Redis down,
+    // process stopped) is picked up by the sweeper.
+    detach(this.queue.enqueueDue(due), {
+      what: 'Queueing recovered deliveries',
+      logger: this.logger,
+    });
     return { queued: due.length };
   }
 

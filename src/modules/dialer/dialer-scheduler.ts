@@ -7,6 +7,7 @@ import {
 import { Clock } from '../../common/clock';
 import { ProcessDrain } from '../../lifecycle/process-drain';
 import { describeUnknown } from '../../common/describe-error';
+import { detach } from '../../common/detach';
 import { PeriodicTask } from '../../common/periodic-task';
 import { Semaphore } from '../../common/semaphore';
 import { withTimeout } from '../../common/with-timeout';
@@ -121,7 +122,10 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     }
     const placements = Promise.all(claimed.map((claim) => this.placeInSlot(claim)));
     this.placing.add(placements);
-    void placements.finally(() => this.placing.delete(placements));
+    detach(
+      placements.finally(() => this.placing.delete(placements)),
+      { what: 'Placements of a tick', logger: this.logger },
+    );
     // Placements never reject (placeSafely), so a timeout is the only rejection here.
     await withTimeout(placements, PLACEMENT_WAIT_MS).catch(() => undefined);
     return { claimed: claimed.length, placements };

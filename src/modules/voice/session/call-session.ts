@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CallDependency } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
+import { detach } from '../../../common/detach';
 import type { Speech } from '../../call-progress/answer/answer-plan';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
@@ -257,11 +258,14 @@ export class CallSession {
   private warmLines(): void {
     const speech = this.call?.speech;
     if (!speech) return;
-    void this.deps.lines.warm(
-      Object.values(AGENT_LINES),
-      speech.voice ?? this.deps.defaultVoice,
-      speech.language,
-      this.abort.signal,
+    detach(
+      this.deps.lines.warm(
+        Object.values(AGENT_LINES),
+        speech.voice ?? this.deps.defaultVoice,
+        speech.language,
+        this.abort.signal,
+      ),
+      { what: 'Synthesizing the agent lines', logger: this.deps.logger },
     );
   }
 
@@ -439,14 +443,13 @@ export class CallSession {
   }
 
   /** Runs work off the flow; when it fails, the flow hears that `dependency` failed. */
-  private run(work: Promise<void>, dependency: CallDependency, message: string): void {
-    void work.catch((error: unknown) => {
-      if (this.ended) return;
-      this.deps.logger.warn(
-        { integration: this.integration, call: this.call?.phoneLogId, ...describeUnknown(error) },
-        message,
-      );
-      this.flow.dispatch({ type: 'failed', dependency });
+  private run(work: Promise<void>, dependency: CallDependency, what: string): void {
+    detach(work, {
+      what: `${what} (${this.integration} call ${this.call?.phoneLogId ?? 'opening'})`,
+      logger: this.deps.logger,
+      onFailure: () => {
+        if (!this.ended) this.flow.dispatch({ type: 'failed', dependency });
+      },
     });
   }
 

@@ -1,6 +1,7 @@
 import type { PinoLogger } from 'nestjs-pino';
 import { type CallDependency, DependencyFailure } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
+import { detach } from '../../../common/detach';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
@@ -108,7 +109,10 @@ export class Conversation {
         bargeIn: () => report({ type: 'bargeIn' }),
         holding: () => report({ type: 'holding' }),
         turn: (turn) => this.heardTurn(turn),
-        recognitionFailed: (error) => this.failed(error, 'stt', 'Recognition failed'),
+        recognitionFailed: (error) => {
+          this.warn(error, 'Recognition failed');
+          this.failed(error, 'stt');
+        },
       },
       timing.unfinishedSilenceMs,
     );
@@ -255,8 +259,11 @@ export class Conversation {
           const sentences = splitter.push(event.text);
           said ||= sentences.length > 0;
           // Not awaited: the model's stream is read on while the sentences play (a paused reply
-          // must not starve it into its idle timeout). say() never rejects.
-          void this.replies.say(reply, sentences);
+          // must not starve it into its idle timeout). A synthesis failure fails the reply.
+          detach(this.replies.say(reply, sentences), {
+            what: 'Speaking a reply',
+            logger: this.services.logger,
+          });
         }
         if (event.kind === 'tool-call') tools.push(event.call);
       }
@@ -314,13 +321,16 @@ export class Conversation {
   }
 
   /** Runs work off the flow; its failure is reported as the dependency failing. */
-  private run(work: Promise<void>, dependency: CallDependency, message: string): void {
-    void work.catch((error: unknown) => this.failed(error, dependency, message));
+  private run(work: Promise<void>, dependency: CallDependency, what: string): void {
+    detach(work, {
+      what: `${what} (call ${this.call.phoneLogId})`,
+      logger: this.services.logger,
+      onFailure: (error) => this.failed(error, dependency),
+    });
   }
 
-  private failed(error: unknown, dependency: CallDependency, message: string): void {
+  private failed(error: unknown, dependency: CallDependency): void {
     if (this.ended) return;
-    this.warn(error, message);
     const failure = asDependencyFailure(error, dependency);
     this.report({ type: 'failed', dependency: failure.dependency });
   }

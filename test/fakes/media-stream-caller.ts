@@ -283,6 +283,15 @@ export class MediaStreamCaller {
     this.socket.close();
   }
 
+  /** The callee hung up: the provider's `stop`, then the socket closes. */
+  hangUp(): void {
+    clearInterval(this.filler);
+    if (this.socket.readyState === WebSocket.OPEN) {
+      this.send({ event: 'stop', ...this.streamField() });
+      this.socket.close();
+    }
+  }
+
   /**
    * Fault: the stream goes quiet — no caller audio, no answer to marks — while the socket stays
    * open (a provider or network that stalled: a half-open stream).

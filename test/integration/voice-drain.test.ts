@@ -7,11 +7,9 @@ import { callRecords } from '../../src/modules/call-records/call-records.schema'
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import { DRAINING } from '../../src/modules/voice/session/conversation-phrases';
-import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import { ChatFake } from '../fakes/chat.fake';
-import { fixtureRecognition } from '../fakes/fixture-recognition';
 import { MediaStreamCaller } from '../fakes/media-stream-caller';
-import { ulawTone } from '../fakes/ulaw-tone';
+import { scriptedEngines } from '../fakes/scripted-engines';
 import {
   placeVoiceCall,
   startVoiceApp,
@@ -24,16 +22,8 @@ jest.setTimeout(120_000);
 
 const GRACE_SECONDS = 4;
 
-const engines: SpeechEngines = {
-  stt: fixtureRecognition(),
-  tts: {
-    async *synthesize() {
-      await Promise.resolve();
-      yield ulawTone(440, 300);
-    },
-  },
-  readiness: () => Promise.resolve({ ready: true }),
-};
+/** Synthesis a known tone; no caller words are needed. */
+const engines = scriptedEngines([], []);
 
 /**
  * A process that drains (SIGTERM, ProcessDrain) with calls live on the three providers: it stops

@@ -3,7 +3,7 @@ import { type AppConfig, InjectConfig } from '../config';
 
 /**
  * Beyond the grace period, what winding up the calls still live may take: a closing line, the
- * hang-up at the provider and the stream's end (CallSessions.drain).
+ * hang-up at the provider, the stream's end and the provider's final callback (CallSessions.drain).
  */
 export const DRAIN_WIND_UP_SECONDS = 20;
 

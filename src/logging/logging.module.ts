@@ -78,6 +78,9 @@ function pinoLogger(stream: Writable | undefined): DynamicModule {
             headers: req.headers,
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+          // Never a stack trace: pino-http logs every 5xx answer (a draining process's 503 to
+          // each readiness probe) with an error it makes up, 'failed with status code 503'.
+          err: (err: { type?: string }) => ({ type: err.type }),
         },
       };
       return { pinoHttp: [options, stream ?? stdoutDestination()] };

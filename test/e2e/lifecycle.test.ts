@@ -81,8 +81,11 @@ describe('lifecycle of the built server (embedded mode)', () => {
         signal: null,
       });
       const messages = logMessages(current.stdout());
-      expect(messages.slice(-2)).toEqual([
-        'SIGTERM received: draining requests and jobs',
+      // No call to drain: the drain ends at once.
+      expect(messages.slice(-4)).toEqual([
+        'SIGTERM received: draining calls, requests and jobs',
+        'Draining: no new work; live calls have 120 s to end',
+        'Drained',
         'Stopped',
       ]);
     },

@@ -1,3 +1,4 @@
+import { ProcessDrain } from '../../src/lifecycle/process-drain';
 import { createApiKey, registerOrganization } from '../support/factories';
 import { LogCapture } from '../support/log-capture';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -49,5 +50,16 @@ describe('logging: JSON lines with a request id, never secrets or phone numbers'
     ]) {
       expect(logs.text).not.toContain(secret);
     }
+  });
+
+  // Last: the process drains from here on.
+  it('logs a 5xx answer without a stack trace (a draining process to each readiness probe)', async () => {
+    void t.app.get(ProcessDrain).run();
+    await t.http.get('/health/ready').set('x-request-id', 'probe-1').expect(503);
+    const answered = logs.lines.find(
+      (line) => (line.req as { id?: string } | undefined)?.id === 'probe-1' && line.res,
+    );
+    expect(answered).toMatchObject({ res: { statusCode: 503 }, err: { type: 'Error' } });
+    expect(logs.text).not.toMatch(/"stack"|\\n\s+at /);
   });
 });

@@ -73,6 +73,7 @@ export class CallSession {
   private stopListening: (() => void) | undefined;
   private opening = false;
   private ended = false;
+  private handedOff = false;
   /** performance.now() of the caller's last frame. */
   private lastAudioAt = 0;
 
@@ -91,6 +92,14 @@ export class CallSession {
   /** The call's phase (call-flow.ts). */
   get phase(): string {
     return this.flow.state.phase;
+  }
+
+  /**
+   * The call this stream carries, once its token proved which, until it goes to another party
+   * (then its end is theirs): a drain waits for its attempt to end.
+   */
+  get heldCall(): { organizationId: string; phoneLogId: string } | undefined {
+    return this.handedOff ? undefined : this.call;
   }
 
   handle(event: InboundMediaEvent): void {
@@ -341,6 +350,7 @@ export class CallSession {
 
   /** The call went to another party: stop talking and listening; the provider ends the stream. */
   private leave(): void {
+    this.handedOff = true;
     this.conversation?.end();
     this.conversation = undefined;
     this.paced.clear();

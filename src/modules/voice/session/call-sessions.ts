@@ -23,6 +23,9 @@ import { VoiceTurnObserver } from './voice-turn-observer';
 import { CallTransfers } from './call-transfers';
 import { TurnPromptService } from './turn-prompt.service';
 import { LineAudio } from './line-audio';
+import { isFinal } from '../../dialer/progress-rules';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Opens a session per media stream; when the process drains, lets them end within the grace
@@ -43,7 +46,7 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
     private readonly vad: VoiceActivityDetector,
     @Inject(CHAT_MODEL) chat: ChatModel,
     prompts: TurnPromptService,
-    turns: PhoneLogsRepository,
+    private readonly logs: PhoneLogsRepository,
     dnc: DncService,
     signals: CallSignals,
     transfers: CallTransfers,
@@ -62,12 +65,12 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
       signals,
       transfers,
       lines: new LineAudio(engines.tts),
-      endings: turns,
+      endings: logs,
       observer,
       conversation:
         config.llm.apiUrl === undefined
           ? null
-          : { vad, stt: engines.stt, chat, prompts, turns, dnc, observer },
+          : { vad, stt: engines.stt, chat, prompts, turns: logs, dnc, observer },
     };
   }
 
@@ -96,18 +99,42 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
   }
 
   async drain(graceMs: number): Promise<void> {
-    await this.untilNoneLive(graceMs);
-    if (this.live.size === 0) return;
-    this.logger.warn({ calls: this.live.size }, 'Drain grace period over: ending the live calls');
-    for (const session of this.live) session.drain();
-    // A closing line and the hang-up: the flow's own bounds (DEFAULT_FLOW_TIMING) end each.
-    await this.untilNoneLive(DRAIN_WIND_UP_SECONDS * 1_000);
+    // Every call this process holds (no new one opens while it drains).
+    const held = [...this.live];
+    await this.untilNoneLive(Date.now() + graceMs);
+    const windUpEnds = Date.now() + DRAIN_WIND_UP_SECONDS * 1_000;
+    if (this.live.size > 0) {
+      this.logger.warn({ calls: this.live.size }, 'Drain grace period over: ending the live calls');
+      for (const session of this.live) session.drain();
+      // A closing line and the hang-up: the flow's own bounds (DEFAULT_FLOW_TIMING) end each.
+      await this.untilNoneLive(windUpEnds);
+    }
+    // The provider's final callback (whichever process takes it) ends each attempt and has its
+    // contact called again; one that came after this process stopped listening would leave the
+    // attempt in progress until recovery, long after the restart.
+    await this.untilAttemptsEnd(held, windUpEnds);
   }
 
-  private async untilNoneLive(boundMs: number): Promise<void> {
-    const deadline = Date.now() + boundMs;
-    while (this.live.size > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  private async untilNoneLive(deadline: number): Promise<void> {
+    while (this.live.size > 0 && Date.now() < deadline) await pause(100);
+  }
+
+  private async untilAttemptsEnd(sessions: CallSession[], deadline: number): Promise<void> {
+    let waiting = sessions.flatMap((session) => session.heldCall ?? []);
+    while (waiting.length > 0 && Date.now() < deadline) {
+      const ended = await Promise.all(
+        waiting.map(({ organizationId, phoneLogId }) =>
+          this.logs.findById(organizationId, phoneLogId).then(
+            (log) => !log || isFinal(log.callStatus),
+            () => false,
+          ),
+        ),
+      );
+      waiting = waiting.filter((_, i) => !ended[i]);
+      if (waiting.length > 0) await pause(250);
+    }
+    if (waiting.length > 0)
+      this.logger.warn({ calls: waiting.length }, 'Drain: no final status from the provider yet');
   }
 
   onModuleDestroy(): void {

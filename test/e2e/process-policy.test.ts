@@ -105,9 +105,12 @@ describe('process policy of the built server (embedded mode)', () => {
         signal: null,
       });
       const messages = logMessages(current.stdout());
-      expect(messages.slice(-3)).toEqual([
+      expect(messages.slice(-5)).toEqual([
         expect.stringMatching(/^Uncaught exception, stopping: \{"error":"Error","at":"/),
-        'Uncaught exception: draining requests and jobs',
+        'Uncaught exception: draining calls, requests and jobs',
+        // No call to drain: the drain ends at once.
+        'Draining: no new work; live calls have 120 s to end',
+        'Drained',
         'Stopped',
       ]);
       expect(`${current.stdout()}${current.stderr()}`).not.toContain(SECRET);

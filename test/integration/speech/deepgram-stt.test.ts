@@ -19,7 +19,7 @@ describe('Deepgram streaming recognition against a fake Deepgram', () => {
   const engine = (apiKey = KEY, keepAliveMs?: number) =>
     new DeepgramSpeechToText(
       sttSettings('deepgram', { apiUrl, apiKey, model: 'nova-2-phonecall' }),
-      keepAliveMs,
+      { keepAliveMs },
     );
 
   it('streams μ-law frames and answers finish with the final transcript, not the interim', async () => {

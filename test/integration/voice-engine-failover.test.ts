@@ -1,9 +1,8 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
-import { decodeUlaw } from '../../src/modules/voice/audio/g711';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import { ChatFake } from '../fakes/chat.fake';
-import { MediaStreamCaller, type ReceivedFrame } from '../fakes/media-stream-caller';
+import { loudness, MediaStreamCaller } from '../fakes/media-stream-caller';
 import { DeepgramFake, OpenAiSpeechFake } from '../fakes/speech';
 import { callerAudio } from '../support/caller-utterances';
 import { placeVoiceCall, startVoiceApp, type VoiceApp } from '../support/voice-providers';
@@ -15,12 +14,6 @@ jest.setTimeout(120_000);
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 const HEARD = 'what are your opening hours';
 const REPLY = 'We open at nine.';
-
-/** Root mean square of the frames' samples: speech is loud, μ-law silence is zero. */
-const loudness = (frames: ReceivedFrame[]): number => {
-  const samples = decodeUlaw(Buffer.concat(frames.map((frame) => frame.audio)));
-  return Math.sqrt(samples.reduce((sum, sample) => sum + sample * sample, 0) / samples.length);
-};
 
 // A live call through the running service (the media stream of POST /api/telephony/.../answer)
 // while every outside engine fails: the configured synthesis service answers 503 (eSpeak NG, the
@@ -54,19 +47,8 @@ describe('a live call whose speech and chat services fail', () => {
       },
     });
   });
-  afterAll(async () => {
-    await voice?.close();
-    await Promise.all([speech?.close(), deepgram?.close(), chat?.stop(), fallbackChat?.stop()]);
-  });
-
-  it('greets, hears and answers the caller with the fallbacks, each within its deadline', async () => {
-    speech.faults.always({ kind: 'status', status: 503 });
-    // The first socket dies 40 frames (0.8 s) into the caller's question.
-    deepgram.faults.next({ kind: 'cut', afterBytes: 40 * 160 });
-    deepgram.transcripts = [HEARD];
-    chat.respond = () => ({ kind: 'stall', pieces: [] });
-    fallbackChat.reply({ kind: 'text', pieces: [REPLY] });
-
+  /** A call on Twilio's media stream whose greeting has played to its end. */
+  async function greetedCall(): Promise<MediaStreamCaller> {
     const [twilio] = voice.providers;
     const call = await placeVoiceCall(voice, twilio, {
       greeting: GREETING,
@@ -80,6 +62,23 @@ describe('a live call whose speech and chat services fail', () => {
       timeoutMs: 30_000,
       what: 'the greeting',
     });
+    return caller;
+  }
+
+  afterAll(async () => {
+    await voice?.close();
+    await Promise.all([speech?.close(), deepgram?.close(), chat?.stop(), fallbackChat?.stop()]);
+  });
+
+  it('greets, hears and answers the caller with the fallbacks, each within its deadline', async () => {
+    speech.faults.always({ kind: 'status', status: 503 });
+    // The first socket dies 40 frames (0.8 s) into the caller's question.
+    deepgram.faults.next({ kind: 'cut', afterBytes: 40 * 160 });
+    deepgram.transcripts = [HEARD];
+    chat.respond = () => ({ kind: 'stall', pieces: [] });
+    fallbackChat.reply({ kind: 'text', pieces: [REPLY] });
+
+    const caller = await greetedCall();
     // eSpeak NG spoke it: the synthesis service was asked (a try and a retry) and failed.
     expect(speech.speeches.length).toBeGreaterThanOrEqual(2);
     const greeting = [...caller.frames];
@@ -133,19 +132,7 @@ describe('a live call whose speech and chat services fail', () => {
     fallbackChat.reply({ kind: 'text', pieces: [REPLY] });
     const asked = { primary: chat.requests.length, fallback: fallbackChat.requests.length };
 
-    const [twilio] = voice.providers;
-    const call = await placeVoiceCall(voice, twilio, {
-      greeting: GREETING,
-      voice: null,
-      language: 'en-US',
-    });
-    const stream = await twilio.answer(call.id);
-    const caller = await MediaStreamCaller.connect(twilio.integration, stream.url);
-    caller.start(stream.callId, stream.token);
-    await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
-      timeoutMs: 30_000,
-      what: 'the greeting',
-    });
+    const caller = await greetedCall();
     const { endedAt } = await caller.play(callerAudio('opening-hours'));
     await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('reply-')), {
       timeoutMs: 20_000,

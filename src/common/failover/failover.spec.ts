@@ -168,6 +168,24 @@ describe('failover', () => {
     expect(ms).toBeLessThan(250);
   });
 
+  it("counts only the engine's time: a slow reader of the output trips no deadline", async () => {
+    const primary = engine('openai', 'primary', [['a', 'b', 'c']]);
+    const out: string[] = [];
+    const work = failover([primary], {
+      dependency: 'tts',
+      deadlineMs: 100,
+      idleMs: 100,
+      afterOutput: 'fail',
+      events: recorder(),
+    });
+    for await (const item of work) {
+      out.push(item);
+      // The session paces the audio out: it asks for the next chunk when it has room.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(out).toEqual(['a', 'b', 'c']);
+  });
+
   it('ends quietly on the caller abort, counting no failure', async () => {
     const controller = new AbortController();
     const events = recorder();

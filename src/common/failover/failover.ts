@@ -131,17 +131,13 @@ async function* attempt<T>(
   const abort = () => controller.abort();
   signal?.addEventListener('abort', abort, { once: true });
   const iterator = engine.run(controller.signal)[Symbol.asyncIterator]();
+  const watch = new StepWatch(firstBy, idleMs);
   let gaveOutput = false;
   try {
     for (;;) {
       let step: IteratorResult<T>;
       try {
-        const by = gaveOutput
-          ? idleMs === undefined
-            ? undefined
-            : performance.now() + idleMs
-          : firstBy;
-        step = await within(iterator.next(), by);
+        step = await watch.step(iterator.next(), gaveOutput);
       } catch (error) {
         if (signal?.aborted) return { kind: 'aborted', error };
         return { kind: 'failed', error, gaveOutput };
@@ -153,6 +149,7 @@ async function* attempt<T>(
       yield step.value;
     }
   } finally {
+    watch.stop();
     signal?.removeEventListener('abort', abort);
     controller.abort();
     // Not awaited: a try stopped for its deadline may still be inside `next` until it sees the abort.
@@ -160,17 +157,67 @@ async function* attempt<T>(
   }
 }
 
-/** The step, or DeadlinePassed once `by` (performance.now() time) has come first. */
-function within<T>(step: Promise<T>, by: number | undefined): Promise<T> {
-  if (by === undefined) return step;
-  const ms = Math.max(0, by - performance.now());
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlinePassed(ms)), ms);
-  });
-  // The step may still fail after the deadline won: that failure has nobody to tell.
-  step.catch(() => undefined);
-  return Promise.race([step, late]).finally(() => clearTimeout(timer));
+/**
+ * Bounds each step of one try: the first output by `firstBy` (a performance.now() time), each
+ * later one within `idleMs` of being asked for. Only the engine's time counts, never the
+ * caller's between two steps. One timer serves many steps (a sentence's audio comes in dozens
+ * of chunks): it is set when a step starts with none set (or one set too late), and when it
+ * fires for a step that is not yet due, it is set again for the rest.
+ */
+class StepWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
+  private due: number;
+  private allowedMs: number;
+  private pending = false;
+  private expire: ((error: Error) => void) | undefined;
+  private readonly expired = new Promise<never>((_, reject) => (this.expire = reject));
+
+  constructor(
+    firstBy: number,
+    private readonly idleMs: number | undefined,
+  ) {
+    this.due = firstBy;
+    this.allowedMs = Math.max(0, firstBy - performance.now());
+    // A step that settled first leaves the expiry unobserved.
+    this.expired.catch(() => undefined);
+  }
+
+  async step<S>(next: Promise<S>, gaveOutput: boolean): Promise<S> {
+    if (gaveOutput) {
+      if (this.idleMs === undefined) return next;
+      this.due = performance.now() + this.idleMs;
+      this.allowedMs = this.idleMs;
+    }
+    this.pending = true;
+    // A timer set for a later time would fire too late for this step.
+    if (this.timer !== undefined && this.timerAt > this.due) this.stop();
+    if (this.timer === undefined) this.arm(this.due);
+    // The step may still fail once the deadline has won: that failure has nobody to tell.
+    next.catch(() => undefined);
+    try {
+      return await Promise.race([next, this.expired]);
+    } finally {
+      this.pending = false;
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(at: number): void {
+    this.timerAt = at;
+    this.timer = setTimeout(this.check, Math.max(0, at - performance.now()));
+  }
+
+  private readonly check = (): void => {
+    this.timer = undefined;
+    if (!this.pending) return;
+    if (this.due > performance.now()) this.arm(this.due);
+    else this.expire?.(new DeadlinePassed(this.allowedMs));
+  };
 }
 
 /** Waits `ms` unless the caller aborts first; true when the wait ran its course. */

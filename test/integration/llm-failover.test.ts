@@ -158,6 +158,17 @@ describe('the voice chat model retries and falls back', () => {
     ).toBe(1);
   });
 
+  it('still asks a model with no fallback after its circuit opened: one blip does not fail the next calls', async () => {
+    primary.faults.next({ kind: 'hang' });
+    const voice = model({
+      fallback: false,
+      deadlineMs: 500,
+      circuit: { failures: 1, coolDownMs: 60_000 },
+    });
+    await expect(collect(voice.stream({ messages }))).rejects.toBeInstanceOf(DependencyFailure);
+    expect(texts(await collect(voice.stream({ messages })))).toEqual(['OK.']);
+  });
+
   it('is what live calls get from LlmModule; messaging keeps the plain client', async () => {
     primary.respond = () => ({ kind: 'stall', pieces: [] });
     fallback.reply({ kind: 'text', pieces: ['From the fallback.'] });

@@ -223,14 +223,23 @@ describe('failover', () => {
     expect(circuit.state).toBe('ok');
   });
 
-  it('fails at once when the only engine has its circuit open', async () => {
+  it('still tries an engine with its circuit open when no other can take the work', async () => {
     const circuit = new EngineCircuit({ failures: 1, coolDownMs: 60_000 });
     circuit.failed();
-    const { error, ms } = await run([engine('openai', 'primary', [['a']], circuit)]);
-    expect((error as Error).message).toBe(
-      'speech synthesis failed: openai (primary): circuit open',
-    );
-    expect(ms).toBeLessThan(50);
+    const alone = await run([engine('openai', 'primary', [['a']], circuit)]);
+    expect(alone.out).toEqual(['a']);
+    // Its answer closes the circuit, cool-down or not.
+    expect(circuit.state).toBe('ok');
+    const open = () => {
+      const each = new EngineCircuit({ failures: 1, coolDownMs: 60_000 });
+      each.failed();
+      return each;
+    };
+    // Both open: the primary is tried (the fallback could not take over), then the fallback.
+    const primary = engine('openai', 'primary', [[refused()]], open());
+    const fallback = engine('offline', 'fallback', [['f']], open());
+    expect(await run([primary, fallback])).toMatchObject({ out: ['f'] });
+    expect(primary.runs).toBe(1);
   });
 });
 

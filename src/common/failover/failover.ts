@@ -45,12 +45,12 @@ type Outcome =
   | { kind: 'failed'; error: unknown; gaveOutput: boolean };
 
 /**
- * Runs work on the first engine that does it within the policy's deadline: each engine whose
- * circuit lets it try gets one retry of a transient failure (5xx, 429 with a Retry-After that
- * fits, a timeout, a reset) when the time left allows, then the next engine takes over. While a
- * later engine could take over, an engine has half of the time left, so the fallback always has
- * the other half. When every engine has failed, or had its circuit open, it throws one
- * DependencyFailure, by the deadline. The caller's abort (a barge-in) ends it quietly, or with
+ * Runs work on the first engine that does it within the policy's deadline: each engine tried
+ * gets one retry of a transient failure (5xx, 429 with a Retry-After that fits, a timeout, a
+ * reset) when the time left allows, then the next engine takes over. An engine whose circuit is
+ * open is skipped while a later one can take over. While a later engine could take over, an
+ * engine has half of the time left, so the fallback always has the other half. When every
+ * engine has failed or been skipped it throws one DependencyFailure, by the deadline. The caller's abort (a barge-in) ends it quietly, or with
  * the engine's own error when the engine throws one, and counts as no failure.
  */
 export async function* failover<T>(
@@ -67,15 +67,17 @@ export async function* failover<T>(
     const moveOn = () => {
       if (later.length > 0) policy.events.fallback(ref);
     };
-    if (!circuit.take()) {
+    const canTakeOver = later.some((next) => next.circuit.available);
+    // An open circuit is skipped only for an engine that can take the work: with none, skipping
+    // would fail the turn for sure, and one blip of the only engine would fail every call for
+    // the cool-down. Tried anyway, the engine's answer closes or re-opens its circuit.
+    if (!circuit.take() && canTakeOver) {
       reasons.push(`${label(ref)}: circuit open`);
       moveOn();
       continue;
     }
     const now = performance.now();
-    const shareEnd = later.some((next) => next.circuit.available)
-      ? now + (deadline - now) / 2
-      : deadline;
+    const shareEnd = canTakeOver ? now + (deadline - now) / 2 : deadline;
     for (let retried = false; ; retried = true) {
       const outcome = yield* attempt(engine, shareEnd, policy.idleMs, signal);
       if (outcome.kind === 'done') {

@@ -34,6 +34,13 @@ export interface TextToSpeechConfig {
   voice: string;
 }
 
+/** Another OpenAI-compatible chat model that answers live calls when LLM_API_URL's fails. */
+export interface ChatModelEndpoint {
+  apiUrl: string;
+  apiKey: string | undefined;
+  model: string;
+}
+
 /** Every setting of the service, validated once at start (see loadConfig). */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -140,9 +147,35 @@ export interface AppConfig {
     firstByteTimeoutMs: number;
     /** The longest silence allowed between two chunks of a stream (LLM_IDLE_TIMEOUT_MS). */
     idleTimeoutMs: number;
+    /**
+     * On a live call: by when the model's first token (or the fallback's) must have come, and
+     * the longest silence mid-reply (LLM_VOICE_FIRST_TOKEN_TIMEOUT_MS).
+     */
+    voiceFirstTokenTimeoutMs: number;
+    /** LLM_FALLBACK_*: answers a live call's turn when the primary fails; unset: none. */
+    fallback: ChatModelEndpoint | undefined;
   };
-  /** The speech engines of the voice runtime (STT_* and TTS_*). */
-  speech: { stt: SpeechToTextConfig; tts: TextToSpeechConfig };
+  /** The speech engines of the voice runtime (STT_*, TTS_* and their fallbacks). */
+  speech: {
+    stt: SpeechToTextConfig;
+    tts: TextToSpeechConfig;
+    /** STT_FALLBACK_*: recognises a turn the primary failed; unset: none. */
+    sttFallback: SpeechToTextConfig | undefined;
+    /** TTS_FALLBACK_*: speaks a sentence the primary failed; unset: none. */
+    ttsFallback: TextToSpeechConfig | undefined;
+    /** By when a turn's words must be known, fallback included (STT_TURN_TIMEOUT_MS). */
+    recognitionTimeoutMs: number;
+    /**
+     * By when a sentence's first audio must come, fallback included, and the longest gap in its
+     * audio (TTS_FIRST_AUDIO_TIMEOUT_MS).
+     */
+    firstAudioTimeoutMs: number;
+  };
+  /**
+   * The circuit breaker of every speech and chat engine of live calls: after `failures` failed
+   * turns in a row an engine is skipped for `coolDownMs`, then tried again with one call.
+   */
+  engineCircuit: { failures: number; coolDownMs: number };
   /**
    * VOICE_RUNTIME: whether answered calls are connected to the media stream (when the speech
    * engines are ready too); off, they hear the provider's own speech verb and hang up.

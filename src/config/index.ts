@@ -3,6 +3,7 @@ export { ConfigModule } from './config.module';
 export { APP_CONFIG, InjectConfig } from './config.token';
 export type {
   AppConfig,
+  ChatModelEndpoint,
   ProcessRole,
   S3StorageConfig,
   SpeechToTextConfig,

@@ -77,6 +77,14 @@ describe('loadConfig', () => {
     ['LLM_IDLE_TIMEOUT_MS', '50', /LLM_IDLE_TIMEOUT_MS must be between 100 and/],
     ['DRAIN_GRACE_SECONDS', '7200', /DRAIN_GRACE_SECONDS must be between 0 and 3600/],
     ['LLM_FIRST_BYTE_TIMEOUT_MS', '1s', /LLM_FIRST_BYTE_TIMEOUT_MS must be a whole number/],
+    ['LLM_VOICE_FIRST_TOKEN_TIMEOUT_MS', '100', /LLM_VOICE_FIRST_TOKEN_TIMEOUT_MS must be between/],
+    ['LLM_FALLBACK_API_URL', 'ws://llm.local', /LLM_FALLBACK_API_URL must use http: or https:/],
+    ['STT_FALLBACK_PROVIDER', 'whisper', /STT_FALLBACK_PROVIDER must be one of/],
+    ['TTS_FALLBACK_PROVIDER', 'polly', /TTS_FALLBACK_PROVIDER must be one of/],
+    ['STT_TURN_TIMEOUT_MS', '70000', /STT_TURN_TIMEOUT_MS must be between 200 and/],
+    ['TTS_FIRST_AUDIO_TIMEOUT_MS', '2s', /TTS_FIRST_AUDIO_TIMEOUT_MS must be a whole number/],
+    ['ENGINE_CIRCUIT_FAILURES', '500', /ENGINE_CIRCUIT_FAILURES must be between 1 and/],
+    ['ENGINE_CIRCUIT_COOLDOWN_MS', '5', /ENGINE_CIRCUIT_COOLDOWN_MS must be between 100 and/],
     ['SMTP_URL', 'http://mail', /SMTP_URL must use smtp: or smtps:/],
     ['VOICE_CATALOGUE', '/no/such/voices.json', /VOICE_CATALOGUE must name a readable JSON file/],
     [
@@ -240,6 +248,8 @@ describe('loadConfig', () => {
       model: 'llama3.1',
       firstByteTimeoutMs: 2000,
       idleTimeoutMs: 1500,
+      voiceFirstTokenTimeoutMs: 4000,
+      fallback: undefined,
     });
     expect(loadConfig({ ...server }).dialer).toEqual({
       maxConcurrentCalls: 10,
@@ -247,6 +257,83 @@ describe('loadConfig', () => {
       tickMs: 1000,
     });
     expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
+  });
+
+  describe('fallback engines and the deadlines of live calls', () => {
+    it('has none by default, with deadlines of a few seconds and a circuit of 3 failures / 30 s', () => {
+      const config = loadConfig({ ...server });
+      expect(config.speech).toMatchObject({
+        sttFallback: undefined,
+        ttsFallback: undefined,
+        recognitionTimeoutMs: 3_000,
+        firstAudioTimeoutMs: 3_000,
+      });
+      expect(config.llm).toMatchObject({ fallback: undefined, voiceFirstTokenTimeoutMs: 4_000 });
+      expect(config.engineCircuit).toEqual({ failures: 3, coolDownMs: 30_000 });
+    });
+
+    it('reads each fallback with the defaults of its provider, the offline engine included', () => {
+      const config = loadConfig({
+        ...server,
+        STT_PROVIDER: 'deepgram',
+        STT_FALLBACK_PROVIDER: 'offline',
+        TTS_PROVIDER: 'elevenlabs',
+        TTS_FALLBACK_PROVIDER: 'openai',
+        TTS_FALLBACK_API_URL: 'http://127.0.0.1:8880/v1/',
+        TTS_FALLBACK_API_KEY: 'sk-tts-fallback',
+        TTS_FALLBACK_VOICE: 'af_bella',
+        LLM_MODEL: 'gpt-4o',
+        LLM_FALLBACK_API_URL: 'http://127.0.0.1:11434/v1',
+        STT_TURN_TIMEOUT_MS: '2500',
+        TTS_FIRST_AUDIO_TIMEOUT_MS: '1500',
+        LLM_VOICE_FIRST_TOKEN_TIMEOUT_MS: '3000',
+        ENGINE_CIRCUIT_FAILURES: '5',
+        ENGINE_CIRCUIT_COOLDOWN_MS: '10000',
+      });
+      expect(config.speech.sttFallback).toEqual({
+        provider: 'offline',
+        apiUrl: 'http://localhost',
+        apiKey: undefined,
+        model: 'pocketsphinx-en-us',
+      });
+      expect(config.speech.ttsFallback).toEqual({
+        provider: 'openai',
+        apiUrl: 'http://127.0.0.1:8880/v1',
+        apiKey: 'sk-tts-fallback',
+        model: 'tts-1',
+        voice: 'af_bella',
+      });
+      expect(config.speech).toMatchObject({
+        recognitionTimeoutMs: 2500,
+        firstAudioTimeoutMs: 1500,
+      });
+      // The fallback model is the primary's name unless LLM_FALLBACK_MODEL says otherwise.
+      expect(config.llm.fallback).toEqual({
+        apiUrl: 'http://127.0.0.1:11434/v1',
+        apiKey: undefined,
+        model: 'gpt-4o',
+      });
+      expect(config.llm.voiceFirstTokenTimeoutMs).toBe(3000);
+      expect(config.engineCircuit).toEqual({ failures: 5, coolDownMs: 10_000 });
+      expect(
+        loadConfig({
+          ...server,
+          LLM_FALLBACK_API_URL: 'https://llm.example/v1',
+          LLM_FALLBACK_API_KEY: 'sk-fallback',
+          LLM_FALLBACK_MODEL: 'llama3.1',
+        }).llm.fallback,
+      ).toEqual({ apiUrl: 'https://llm.example/v1', apiKey: 'sk-fallback', model: 'llama3.1' });
+    });
+
+    it.each([
+      ['STT_FALLBACK_API_KEY', 'STT_FALLBACK_PROVIDER'],
+      ['TTS_FALLBACK_VOICE', 'TTS_FALLBACK_PROVIDER'],
+      ['LLM_FALLBACK_MODEL', 'LLM_FALLBACK_API_URL'],
+    ])('refuses %s without %s rather than running without a fallback', (variable, needed) => {
+      expect(() => loadConfig({ ...server, [variable]: 'x' })).toThrow(
+        new ConfigError(variable, `is set but ${needed} is not`),
+      );
+    });
   });
 
   it('names the queue board organizations in QUEUE_BOARD_ORGANIZATIONS (none: no board)', () => {

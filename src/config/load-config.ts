@@ -3,9 +3,12 @@ import { isObjectId } from '../common/object-id';
 import { ConfigError } from './config.error';
 import type {
   AppConfig,
+  ChatModelEndpoint,
   ProcessRole,
   S3StorageConfig,
+  SpeechToTextConfig,
   SpeechToTextProvider,
+  TextToSpeechConfig,
   TextToSpeechProvider,
 } from './config.types';
 import { loadOrCreateEmbeddedSecrets } from './embedded-secrets';
@@ -147,8 +150,19 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       model: read.string('LLM_MODEL', 'gpt-4o-mini'),
       firstByteTimeoutMs: read.integer('LLM_FIRST_BYTE_TIMEOUT_MS', 15_000, 100, 300_000),
       idleTimeoutMs: read.integer('LLM_IDLE_TIMEOUT_MS', 10_000, 100, 300_000),
+      voiceFirstTokenTimeoutMs: read.integer(
+        'LLM_VOICE_FIRST_TOKEN_TIMEOUT_MS',
+        4_000,
+        200,
+        60_000,
+      ),
+      fallback: chatFallback(read),
     },
     speech: speechEngines(read),
+    engineCircuit: {
+      failures: read.integer('ENGINE_CIRCUIT_FAILURES', 3, 1, 100),
+      coolDownMs: read.integer('ENGINE_CIRCUIT_COOLDOWN_MS', 30_000, 100, 3_600_000),
+    },
     voice: { runtime: read.oneOf('VOICE_RUNTIME', 'on', ['on', 'off']) === 'on' },
     voices: { catalogue: loadVoiceCatalogue(read.raw('VOICE_CATALOGUE')) },
     metrics: {
@@ -221,26 +235,73 @@ const TTS_DEFAULTS: Record<TextToSpeechProvider, { apiUrl: string; model: string
     },
   };
 
+const STT_PROVIDERS: readonly SpeechToTextProvider[] = ['offline', 'openai', 'deepgram'];
+const TTS_PROVIDERS: readonly TextToSpeechProvider[] = ['offline', 'openai', 'elevenlabs'];
+const SPEECH_PROTOCOLS = ['http:', 'https:', 'ws:', 'wss:'];
+
 function speechEngines(read: EnvReaders): AppConfig['speech'] {
-  const sttProvider = read.oneOf('STT_PROVIDER', 'offline', ['offline', 'openai', 'deepgram']);
-  const ttsProvider = read.oneOf('TTS_PROVIDER', 'offline', ['offline', 'openai', 'elevenlabs']);
-  const stt = STT_DEFAULTS[sttProvider];
-  const tts = TTS_DEFAULTS[ttsProvider];
-  const protocols = ['http:', 'https:', 'ws:', 'wss:'];
+  const hasFallback = (dependency: 'STT' | 'TTS', settings: string[]) =>
+    isSet(read, `${dependency}_FALLBACK_PROVIDER`, fallbackSettings(dependency, settings));
   return {
-    stt: {
-      provider: sttProvider,
-      apiUrl: read.url('STT_API_URL', stt.apiUrl, protocols)!,
-      apiKey: read.raw('STT_API_KEY'),
-      model: read.string('STT_MODEL', stt.model),
-    },
-    tts: {
-      provider: ttsProvider,
-      apiUrl: read.url('TTS_API_URL', tts.apiUrl, protocols)!,
-      apiKey: read.raw('TTS_API_KEY'),
-      model: read.string('TTS_MODEL', tts.model),
-      voice: read.string('TTS_VOICE', tts.voice),
-    },
+    stt: speechToText(read, 'STT'),
+    tts: textToSpeech(read, 'TTS'),
+    sttFallback: hasFallback('STT', ['API_URL', 'API_KEY', 'MODEL'])
+      ? speechToText(read, 'STT_FALLBACK')
+      : undefined,
+    ttsFallback: hasFallback('TTS', ['API_URL', 'API_KEY', 'MODEL', 'VOICE'])
+      ? textToSpeech(read, 'TTS_FALLBACK')
+      : undefined,
+    recognitionTimeoutMs: read.integer('STT_TURN_TIMEOUT_MS', 3_000, 200, 60_000),
+    firstAudioTimeoutMs: read.integer('TTS_FIRST_AUDIO_TIMEOUT_MS', 3_000, 200, 60_000),
+  };
+}
+
+function speechToText(read: EnvReaders, prefix: 'STT' | 'STT_FALLBACK'): SpeechToTextConfig {
+  const provider = read.oneOf(`${prefix}_PROVIDER`, 'offline', STT_PROVIDERS);
+  const defaults = STT_DEFAULTS[provider];
+  return {
+    provider,
+    apiUrl: read.url(`${prefix}_API_URL`, defaults.apiUrl, SPEECH_PROTOCOLS)!,
+    apiKey: read.raw(`${prefix}_API_KEY`),
+    model: read.string(`${prefix}_MODEL`, defaults.model),
+  };
+}
+
+function textToSpeech(read: EnvReaders, prefix: 'TTS' | 'TTS_FALLBACK'): TextToSpeechConfig {
+  const provider = read.oneOf(`${prefix}_PROVIDER`, 'offline', TTS_PROVIDERS);
+  const defaults = TTS_DEFAULTS[provider];
+  return {
+    provider,
+    apiUrl: read.url(`${prefix}_API_URL`, defaults.apiUrl, SPEECH_PROTOCOLS)!,
+    apiKey: read.raw(`${prefix}_API_KEY`),
+    model: read.string(`${prefix}_MODEL`, defaults.model),
+    voice: read.string(`${prefix}_VOICE`, defaults.voice),
+  };
+}
+
+const fallbackSettings = (dependency: string, names: string[]): string[] =>
+  names.map((name) => `${dependency}_FALLBACK_${name}`);
+
+/**
+ * Whether `name` is set. One of its `siblings` without it is refused rather than ignored: the
+ * operator would believe a fallback is configured.
+ */
+function isSet(read: EnvReaders, name: string, siblings: readonly string[]): boolean {
+  if (read.raw(name) !== undefined) return true;
+  const stray = siblings.find((sibling) => read.raw(sibling) !== undefined);
+  if (stray) throw new ConfigError(stray, `is set but ${name} is not`);
+  return false;
+}
+
+/** LLM_FALLBACK_API_URL and its key and model (LLM_MODEL when unset). */
+function chatFallback(read: EnvReaders): ChatModelEndpoint | undefined {
+  if (!isSet(read, 'LLM_FALLBACK_API_URL', fallbackSettings('LLM', ['API_KEY', 'MODEL']))) {
+    return undefined;
+  }
+  return {
+    apiUrl: read.url('LLM_FALLBACK_API_URL', undefined, ['http:', 'https:'])!,
+    apiKey: read.raw('LLM_FALLBACK_API_KEY'),
+    model: read.string('LLM_FALLBACK_MODEL', read.string('LLM_MODEL', 'gpt-4o-mini')),
   };
 }
 

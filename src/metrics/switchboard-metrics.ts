@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processFaults, type ProcessFaults } from '../process-policy';
+import type { EngineState } from '../common/failover/engine-circuit';
+import type { EngineEvents, EngineRef } from '../common/failover/engine-events';
 
 /** Latency buckets in seconds, from a fast query to a slow provider. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -8,6 +10,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const TURN_BUCKETS = [0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5];
 
 let processRegistry: Registry | undefined;
+
+const ENGINE_STATES: readonly EngineState[] = ['ok', 'failing', 'open'];
 
 /**
  * Node's own metrics (memory, GC, event-loop lag) are per process: collected once into one
@@ -138,6 +142,54 @@ export class SwitchboardMetrics {
     'Exceptions nobody caught: each stops the process (drained, exit 1)',
     'uncaughtExceptions',
   );
+
+  readonly engineState = new Gauge({
+    name: 'switchboard_engine_state',
+    help: 'Each speech and chat engine of live calls: 1 for its state (ok, failing, open: skipped until probed), 0 for the others',
+    labelNames: ['dependency', 'role', 'engine', 'state'] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineFailures = new Counter({
+    name: 'switchboard_engine_failures_total',
+    help: 'Tries of a speech or chat engine that failed (an error, a timeout, a cut stream)',
+    labelNames: ['dependency', 'role', 'engine'] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineRetries = new Counter({
+    name: 'switchboard_engine_retries_total',
+    help: 'Failed tries of a speech or chat engine tried again on the same engine',
+    labelNames: ['dependency', 'role', 'engine'] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineFallbacks = new Counter({
+    name: 'switchboard_engine_fallbacks_total',
+    help: 'Turns, sentences or replies an engine failed or skipped (circuit open) that its fallback took',
+    labelNames: ['dependency', 'role', 'engine'] as const,
+    registers: [this.registry],
+  });
+
+  readonly engineExhausted = new Counter({
+    name: 'switchboard_engine_exhausted_total',
+    help: 'Turns, sentences or replies every engine of the dependency failed (the call is told why)',
+    labelNames: ['dependency'] as const,
+    registers: [this.registry],
+  });
+
+  /** What the speech and chat failover reports, as the engine_* series. */
+  readonly engineEvents: EngineEvents = {
+    state: (ref: EngineRef, state: EngineState) => {
+      for (const each of ENGINE_STATES) {
+        this.engineState.set({ ...ref, state: each }, each === state ? 1 : 0);
+      }
+    },
+    failure: (ref) => this.engineFailures.inc({ ...ref }),
+    retry: (ref) => this.engineRetries.inc({ ...ref }),
+    fallback: (ref) => this.engineFallbacks.inc({ ...ref }),
+    exhausted: (dependency) => this.engineExhausted.inc({ dependency }),
+  };
 
   observeJob(job: string, outcome: JobOutcome, seconds: number): void {
     this.jobDuration.observe({ job, outcome }, seconds);

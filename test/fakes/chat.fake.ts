@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cutAt, Faults, playHttpFault } from './faults';
 
 /** One tool call the fake model makes; `arguments` is sent in small fragments when streamed. */
 export interface FakeToolCall {
@@ -48,6 +49,11 @@ export class ChatFake {
   respond: (request: ReceivedChatRequest) => ChatReply = () => ({ kind: 'text', pieces: ['OK.'] });
   /** How long the model thinks before its first byte (a slow model, for benchmarks). */
   latency: Latency = 0;
+  /**
+   * Error statuses, 429 with Retry-After, latency, hangs, streams cut after some bytes. A faulted
+   * request is recorded, and leaves the scripted reply for the next one unless it is a cut.
+   */
+  readonly faults = new Faults();
   private readonly script: ChatReply[] = [];
   /** Replies kept for requests that mention a marker (one call's, among calls held at once). */
   private readonly scriptFor = new Map<string, ChatReply[]>();
@@ -109,6 +115,15 @@ export class ChatFake {
       receivedAt: performance.now(),
     };
     this.requests.push(request);
+    const fault = this.faults.take();
+    if (fault?.kind === 'hang') this.stalled.add(res);
+    if (
+      await playHttpFault(fault, res, (status) =>
+        openAiError(status === 429 ? 'rate_limit_exceeded' : 'server_error'),
+      )
+    ) {
+      return;
+    }
     const text = JSON.stringify(request.body);
     const keyed = [...this.scriptFor].find(
       ([marker, replies]) => replies.length > 0 && text.includes(marker),
@@ -124,11 +139,15 @@ export class ChatFake {
       this.stalled.add(res);
       return;
     }
-    if (request.body.stream === true) await this.stream(res, reply);
+    if (request.body.stream === true) await this.stream(res, reply, cutAt(fault));
     else sendJson(res, 200, completion(reply));
   }
 
-  private async stream(res: ServerResponse, reply: Exclude<ChatReply, { kind: 'error' }>) {
+  private async stream(
+    res: ServerResponse,
+    reply: Exclude<ChatReply, { kind: 'error' }>,
+    cutAfterBytes = Infinity,
+  ) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `chatcmpl-${randomUUID()}`;
     const lines: string[] = [': keep-alive'];
@@ -138,13 +157,13 @@ export class ChatFake {
     const pieces = reply.kind === 'tool-calls' ? (reply.text ? [reply.text] : []) : reply.pieces;
     for (const content of pieces ?? []) chunk({ content });
     if (reply.kind === 'stall') {
-      await this.write(res, lines);
+      await this.write(res, lines, cutAfterBytes);
       this.stalled.add(res);
       return;
     }
     if (reply.kind === 'mid-stream-error') {
       lines.push(`data: ${JSON.stringify(openAiError(reply.code ?? 'server_error'))}`);
-      await this.write(res, lines);
+      await this.write(res, lines, cutAfterBytes);
       res.end();
       return;
     }
@@ -164,18 +183,25 @@ export class ChatFake {
     }
     chunk({}, reply.kind === 'tool-calls' ? 'tool_calls' : 'stop');
     lines.push('data: [DONE]');
-    await this.write(res, lines);
+    await this.write(res, lines, cutAfterBytes);
     res.end();
   }
 
-  /** Events end with a blank line; with splitBytes the bytes go out in small separate writes. */
-  private async write(res: ServerResponse, lines: string[]): Promise<void> {
-    const bytes = Buffer.from(lines.map((line) => `${line}\n\n`).join(''), 'utf8');
+  /**
+   * Events end with a blank line; with splitBytes the bytes go out in small separate writes. A
+   * cut sends the first `cutAfterBytes` and drops the connection (the response never ends).
+   */
+  private async write(res: ServerResponse, lines: string[], cutAfterBytes = Infinity) {
+    const whole = Buffer.from(lines.map((line) => `${line}\n\n`).join(''), 'utf8');
+    const bytes = whole.subarray(0, cutAfterBytes);
     const size = this.options.splitBytes ?? bytes.length;
     for (let at = 0; at < bytes.length; at += size) {
       res.write(bytes.subarray(at, at + size));
       if (size < bytes.length) await new Promise((resolve) => setImmediate(resolve));
     }
+    if (bytes.length === whole.length) return;
+    await new Promise<void>((resolve) => res.write('', () => resolve()));
+    res.destroy();
   }
 }
 

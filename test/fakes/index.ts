@@ -44,3 +44,4 @@ export {
 } from './graph.fake';
 export type { GraphBusinessAccount, GraphNumber, GraphSentMessage } from './graph.fake';
 export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';
+export { type Fault, Faults } from './faults';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { decodeUlaw } from '../../src/modules/voice/audio/g711';
 import { ULAW_SILENCE } from '../../src/modules/voice/audio/paced-stream';
 import { FRAME_BYTES } from '../../src/modules/voice/media/media-stream';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
@@ -65,6 +66,12 @@ export class ReceivedFrame {
   get audio(): Buffer {
     return Buffer.from(this.payload, 'base64');
   }
+}
+
+/** Root mean square of the frames' samples: speech is loud, μ-law silence is zero. */
+export function loudness(frames: ReceivedFrame[]): number {
+  const samples = decodeUlaw(Buffer.concat(frames.map((frame) => frame.audio)));
+  return Math.sqrt(samples.reduce((sum, sample) => sum + sample * sample, 0) / samples.length);
 }
 
 export interface CallerOptions {

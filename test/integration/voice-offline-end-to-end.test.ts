@@ -1,10 +1,9 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
-import { decodeUlaw } from '../../src/modules/voice/audio/g711';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import { PocketsphinxSpeechToText } from '../../src/modules/voice/speech/offline/pocketsphinx-stt';
 import { ChatFake } from '../fakes/chat.fake';
-import { MediaStreamCaller, type ReceivedFrame } from '../fakes/media-stream-caller';
+import { loudness, MediaStreamCaller } from '../fakes/media-stream-caller';
 import { callerAudio } from '../support/caller-utterances';
 import { placeVoiceCall, startVoiceApp, type VoiceApp } from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
@@ -15,12 +14,6 @@ jest.setTimeout(180_000);
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 const REPLY = ['Of course.', 'We will call you back tomorrow morning.'];
-
-/** Root mean square of the frames' samples: speech is loud, μ-law silence is zero. */
-const loudness = (frames: ReceivedFrame[]): number => {
-  const samples = decodeUlaw(Buffer.concat(frames.map((frame) => frame.audio)));
-  return Math.sqrt(samples.reduce((sum, sample) => sum + sample * sample, 0) / samples.length);
-};
 
 // The offline engine for real, with no speech fakes: Silero VAD finds the caller's turn,
 // PocketSphinx transcribes it, eSpeak NG speaks the greeting and the reply. Only the provider

@@ -41,3 +41,10 @@ export interface ChatModel {
 }
 
 export const CHAT_MODEL = Symbol('ChatModel');
+
+/**
+ * The chat model of live calls: CHAT_MODEL's service with the voice deadline, one retry and
+ * LLM_FALLBACK_* (see FailoverChatModel). Messaging and post-call work keep CHAT_MODEL: their
+ * queues retry for them, with longer limits.
+ */
+export const VOICE_CHAT_MODEL = Symbol('VoiceChatModel');

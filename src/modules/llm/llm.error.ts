@@ -11,6 +11,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status?: number,
+    /** How long the service asked us to wait before another try (Retry-After), in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'LlmError';

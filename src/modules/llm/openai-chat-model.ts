@@ -1,4 +1,5 @@
 import { type OutboundResponse, sendRequest } from '../../http/outbound-request';
+import { parseRetryAfter } from '../../http/retry-after';
 import type { ChatModel, ChatRequest, ChatStreamEvent, ChatToolCall } from './chat-model';
 import { ChatChunkAssembler } from './chat-chunk-assembler';
 import { describeUpstreamError, LlmError } from './llm.error';
@@ -130,6 +131,7 @@ export class OpenAiChatModel implements ChatModel {
         'refused',
         `chat model refused the request: HTTP ${response.status}${code ? ` (${code})` : ''}`,
         response.status,
+        parseRetryAfter(response.header('retry-after'), new Date()),
       );
     }
     return response;

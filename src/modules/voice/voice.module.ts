@@ -5,6 +5,7 @@ import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
 import { DialerModule } from '../dialer/dialer.module';
 import { DncModule } from '../dnc/dnc.module';
+import { CHAT_MODEL, VOICE_CHAT_MODEL } from '../llm/chat-model';
 import { LlmModule } from '../llm/llm.module';
 import { VoiceAudioModule } from './audio/voice-audio.module';
 import { MediaGateway } from './media/media-gateway';
@@ -38,6 +39,9 @@ import { VoiceRuntime } from './voice-runtime';
     DialerModule,
   ],
   providers: [
+    // Live calls talk to the model with the voice deadline, retry and fallback: inside this
+    // module CHAT_MODEL is VOICE_CHAT_MODEL (the session's services ask for CHAT_MODEL).
+    { provide: CHAT_MODEL, useExisting: VOICE_CHAT_MODEL },
     StreamTokensRepository,
     StreamTokens,
     VoiceRuntime,

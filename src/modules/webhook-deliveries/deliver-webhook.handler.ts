@@ -11,7 +11,8 @@ import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
 import { DeliveryAdmission, type Slot } from './delivery-admission';
 import { DeliveryQueue } from './delivery-queue';
-import { nextRetryDelayMs, parseRetryAfter } from './delivery-schedule';
+import { parseRetryAfter } from '../../http/retry-after';
+import { nextRetryDelayMs } from './delivery-schedule';
 import { ATTEMPT_TIMEOUT_MS, type AttemptResult, DeliverySender } from './delivery-sender';
 import {
   type AttemptOutcome,

@@ -2,7 +2,6 @@ import {
   MAX_ATTEMPTS,
   nextRetryDelayMs,
   OVERLOAD_MIN_DELAY_MS,
-  parseRetryAfter,
   RETRY_AFTER_CAP_MS,
   RETRY_DELAYS_MS,
 } from './delivery-schedule';
@@ -48,25 +47,5 @@ describe('delivery retry schedule', () => {
       OVERLOAD_MIN_DELAY_MS,
     );
     expect(nextRetryDelayMs({ ...plain, attemptNo: 4, overloaded: true })).toBe(600_000);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  const now = new Date('2026-11-23T10:00:00.000Z');
-
-  it('reads delta-seconds', () => {
-    expect(parseRetryAfter('120', now)).toBe(120_000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-  });
-
-  it('reads an HTTP date, a past one as now', () => {
-    expect(parseRetryAfter('Mon, 23 Nov 2026 10:02:00 GMT', now)).toBe(120_000);
-    expect(parseRetryAfter('Mon, 23 Nov 2026 09:00:00 GMT', now)).toBe(0);
-  });
-
-  it('ignores absent and unreadable values', () => {
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter('-5', now)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
+import { cutAt, type Fault } from '../faults';
 import { WebSocketFake } from './websocket-fake';
 
 /** One stream-input session as the fake saw it. */
@@ -17,6 +18,8 @@ export interface ElevenLabsStream {
  * output_format=ulaw_8000`. The first message carries `xi_api_key` (a wrong one gets an error
  * message and a 1008 close); `{text: ""}` ends the input, then the audio comes back as base64
  * chunks of μ-law (each byte is its index mod 256, so tests can check order), then `isFinal`.
+ * Faults: `latency` delays the first audio, `hang` never sends any, `cut` and `close` end the
+ * socket once `afterBytes` of audio have gone out.
  */
 export class ElevenLabsFake extends WebSocketFake {
   readonly streams: ElevenLabsStream[] = [];
@@ -33,10 +36,16 @@ export class ElevenLabsFake extends WebSocketFake {
     const match = /^\/v1\/text-to-speech\/([^/]+)\/stream-input$/.exec(url.pathname);
     if (!match) return 404;
     if (url.searchParams.get('output_format') !== 'ulaw_8000') return 400;
-    return (ws: WebSocket) => this.serve(ws, decodeURIComponent(match[1]), url.searchParams);
+    return (ws: WebSocket, fault: Fault | undefined) =>
+      this.serve(ws, decodeURIComponent(match[1]), url.searchParams, fault);
   }
 
-  private serve(ws: WebSocket, voice: string, query: URLSearchParams): void {
+  private serve(
+    ws: WebSocket,
+    voice: string,
+    query: URLSearchParams,
+    fault: Fault | undefined,
+  ): void {
     const stream: ElevenLabsStream = { voice, query, messages: [], closedEarly: false };
     this.streams.push(stream);
     let finished = false;
@@ -52,15 +61,22 @@ export class ElevenLabsFake extends WebSocketFake {
         return ws.close(1008, 'invalid_api_key');
       }
       if (message.text === '' && stream.messages.length > 1) {
-        void this.speak(ws).then(() => (finished = true));
+        void this.speak(ws, fault).then(() => (finished = true));
       }
     });
   }
 
-  private async speak(ws: WebSocket): Promise<void> {
+  private async speak(ws: WebSocket, fault: Fault | undefined): Promise<void> {
+    if (fault?.kind === 'hang') return;
+    if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
     const audio = Buffer.from(Array.from({ length: this.audioBytes }, (_, i) => i % 256));
     for (let offset = 0; offset < audio.length; offset += this.chunkBytes) {
       if (ws.readyState !== WebSocket.OPEN) return;
+      if (offset >= cutAt(fault)) {
+        if (fault?.kind === 'close') ws.close(fault.code ?? 1011, 'fault');
+        else ws.terminate();
+        return;
+      }
       const chunk = audio.subarray(offset, offset + this.chunkBytes);
       ws.send(JSON.stringify({ audio: chunk.toString('base64'), isFinal: null, alignment: null }));
       if (this.paceMs > 0) await new Promise((r) => setTimeout(r, this.paceMs));

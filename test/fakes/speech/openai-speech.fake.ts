@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { cutAnswer, Faults, playHttpFault } from '../faults';
 import { FakeServer, readBody, tonePcm } from './listen';
 
 /** One transcription request as the fake parsed it from its multipart body. */
@@ -26,7 +27,8 @@ export interface SpeechRequest {
 /**
  * An OpenAI-compatible speech server: `/v1/audio/transcriptions` (multipart, answers `{text}`)
  * and `/v1/audio/speech` (JSON, answers raw 24 kHz 16-bit PCM streamed in 20 ms pieces).
- * Errors are OpenAI's: 401 with `{error: {message, type, code}}` for a wrong key.
+ * Errors are OpenAI's: 401 with `{error: {message, type, code}}` for a wrong key. `faults` plays
+ * an outage on the next requests (each request is recorded first, faulted or not).
  */
 export class OpenAiSpeechFake {
   readonly transcriptions: TranscriptionRequest[] = [];
@@ -37,6 +39,8 @@ export class OpenAiSpeechFake {
   /** How much audio /audio/speech streams, and how fast (0: as fast as the client reads). */
   speechMs = 500;
   speechPaceMs = 0;
+  /** Error statuses, 429 with Retry-After, latency, hangs and answers cut mid-body. */
+  readonly faults = new Faults();
   private tone: { ms: number; pcm: Buffer } | undefined;
   private readonly fake = new FakeServer((req, res) => void this.handle(req, res));
 
@@ -93,6 +97,12 @@ export class OpenAiSpeechFake {
       file: Buffer.from(await file.arrayBuffer()),
       receivedAt,
     });
+    const fault = this.faults.take();
+    if (await playHttpFault(fault, res, serverError)) return;
+    if (fault?.kind === 'cut') {
+      const body = JSON.stringify({ text: this.transcripts[0] ?? this.defaultTranscript });
+      return cutAnswer(res, 'application/json', Buffer.from(body), fault.afterBytes);
+    }
     json(res, 200, { text: this.transcripts.shift() ?? this.defaultTranscript });
   }
 
@@ -115,8 +125,11 @@ export class OpenAiSpeechFake {
     if (typeof body.input !== 'string' || typeof body.voice !== 'string') {
       return json(res, 400, { error: { message: 'input and voice are required' } });
     }
-    res.writeHead(200, { 'content-type': 'audio/pcm' });
+    const fault = this.faults.take();
+    if (await playHttpFault(fault, res, serverError)) return;
     const pcm = this.speechPcm();
+    if (fault?.kind === 'cut') return cutAnswer(res, 'audio/pcm', pcm, fault.afterBytes);
+    res.writeHead(200, { 'content-type': 'audio/pcm' });
     const piece = 960; // 20 ms at 24 kHz, 16-bit
     for (let offset = 0; offset < pcm.length; offset += piece) {
       if (res.destroyed) {
@@ -129,6 +142,16 @@ export class OpenAiSpeechFake {
     res.end();
   }
 }
+
+/** OpenAI's error body for a status the fake was told to answer. */
+const serverError = (status: number) => ({
+  error: {
+    message: status === 429 ? 'Rate limit reached' : 'The server had an error',
+    type: status === 429 ? 'requests' : 'server_error',
+    param: null,
+    code: null,
+  },
+});
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });

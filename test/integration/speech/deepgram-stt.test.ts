@@ -16,10 +16,10 @@ describe('Deepgram streaming recognition against a fake Deepgram', () => {
   });
   afterEach(() => fake.close());
 
-  const engine = (apiKey = KEY, keepAliveMs?: number) =>
+  const engine = (apiKey = KEY, keepAliveMs?: number, reconnectMs?: number) =>
     new DeepgramSpeechToText(
       sttSettings('deepgram', { apiUrl, apiKey, model: 'nova-2-phonecall' }),
-      keepAliveMs,
+      { keepAliveMs, reconnectMs },
     );
 
   it('streams μ-law frames and answers finish with the final transcript, not the interim', async () => {
@@ -78,6 +78,24 @@ describe('Deepgram streaming recognition against a fake Deepgram', () => {
     const stream = engine(KEY, 50).open({ language: 'en-US' });
     stream.write(frames(1)[0]);
     await waitFor(() => fake.streams[0]?.controls.includes('KeepAlive'), { what: 'a KeepAlive' });
+    stream.close();
+  });
+
+  it('reconnects with back-off, and gives up for the call after 12 tries that never got a word', async () => {
+    fake.faults.next({ kind: 'close', afterBytes: 160 }).always({ kind: 'status', status: 503 });
+    // The first retry waits 1 ms, then 2, 4 ... (5 s at most): 12 tries in about 4 s here.
+    const stream = engine(KEY, undefined, 1).open({ language: 'en-US' });
+    stream.write(frames(1)[0]);
+    await waitFor(() => fake.faults.met === 13, {
+      timeoutMs: 15_000,
+      what: 'twelve reconnections',
+    });
+    stream.write(frames(1)[0]);
+    await expect(stream.finish()).rejects.toThrow(
+      new SpeechServiceError('Deepgram closed the stream and could not be reached'),
+    );
+    // No thirteenth try.
+    expect(fake.faults.met).toBe(13);
     stream.close();
   });
 

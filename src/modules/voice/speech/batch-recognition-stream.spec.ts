@@ -1,4 +1,5 @@
-import { BatchRecognitionStream, POST_ROLL_MS, PRE_ROLL_MS } from './batch-recognition-stream';
+import { BatchRecognitionStream } from './batch-recognition-stream';
+import { POST_ROLL_MS, PRE_ROLL_MS } from './utterance-buffer';
 
 describe('BatchRecognitionStream', () => {
   it('transcribes what was said since the previous finish, once', async () => {

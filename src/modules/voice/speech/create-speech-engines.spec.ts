@@ -4,9 +4,14 @@ import { createSpeechEngines } from './create-speech-engines';
 const speech = (overrides: {
   stt?: Partial<AppConfig['speech']['stt']>;
   tts?: Partial<AppConfig['speech']['tts']>;
+  sttFallback?: AppConfig['speech']['sttFallback'];
 }) =>
   ({
+    engineCircuit: { failures: 3, coolDownMs: 30_000 },
     speech: {
+      recognitionTimeoutMs: 3_000,
+      firstAudioTimeoutMs: 3_000,
+      sttFallback: overrides.sttFallback,
       stt: {
         provider: 'openai',
         apiUrl: 'https://api.openai.com/v1',
@@ -47,5 +52,27 @@ describe('createSpeechEngines readiness', () => {
     ).readiness();
     expect(readiness.reason).toBe('STT_API_URL must be http: or https: for openai');
     expect(readiness.reason).not.toContain('sk-1');
+  });
+});
+
+describe('createSpeechEngines warnings', () => {
+  it('names a fallback that cannot run by its own variables, and an engine that cannot be reached without its URL', async () => {
+    // Nothing listens on port 1.
+    const closed = 'http://127.0.0.1:1/v1';
+    const engines = createSpeechEngines(
+      speech({
+        stt: { apiUrl: closed },
+        tts: { provider: 'offline' },
+        sttFallback: { provider: 'deepgram', apiUrl: closed, apiKey: undefined, model: 'm' },
+      }),
+    );
+    const warnings = await engines.warnings!();
+    expect(warnings).toEqual([
+      'STT primary engine openai cannot be reached (ECONNREFUSED)',
+      'STT fallback engine deepgram cannot run: STT_FALLBACK_API_KEY is not set (STT_FALLBACK_PROVIDER=deepgram)',
+    ]);
+    expect(warnings.join()).not.toContain('127.0.0.1');
+    // A fallback that cannot run does not hold up the calls the primaries can serve.
+    await expect(engines.readiness()).resolves.toEqual({ ready: true });
   });
 });

@@ -1,6 +1,16 @@
-import type { AppConfig } from '../../../config';
+import type { AppConfig, SpeechToTextConfig, TextToSpeechConfig } from '../../../config';
+import { EngineCircuit } from '../../../common/failover/engine-circuit';
+import {
+  type EngineEvents,
+  type EngineRef,
+  NO_ENGINE_EVENTS,
+} from '../../../common/failover/engine-events';
+import { unreachableReason } from '../../../common/failover/reachability';
 import { DeepgramSpeechToText } from './deepgram/deepgram-stt';
 import { ElevenLabsTextToSpeech } from './elevenlabs/elevenlabs-tts';
+import type { EngineSlot } from './engine-slot';
+import { FailoverSpeechToText } from './failover-speech-to-text';
+import { FailoverTextToSpeech } from './failover-text-to-speech';
 import { networkReadiness } from './network-readiness';
 import { EspeakTextToSpeech } from './offline/espeak-tts';
 import { espeakReadiness, pocketsphinxReadiness } from './offline/offline-readiness';
@@ -16,24 +26,80 @@ interface Engine<T> {
   engine: T;
   readiness: () => Promise<EngineReadiness>;
   close?: () => Promise<void>;
+  /** A network engine's URL, checked for reachability at start. */
+  apiUrl?: string;
 }
 
-/** The engines of STT_PROVIDER and TTS_PROVIDER (contract §7). */
-export function createSpeechEngines(config: AppConfig): SpeechEngines {
-  const stt = speechToText(config.speech.stt);
-  const tts = textToSpeech(config.speech.tts);
+type Configured<T> = Engine<T> & { slot: EngineSlot<T> };
+
+/**
+ * The engines of STT_PROVIDER and TTS_PROVIDER (contract §7), each behind its failover: one retry
+ * within the turn, then STT_FALLBACK_* / TTS_FALLBACK_* when configured, circuit breakers per
+ * engine, and one DependencyFailure once all are spent.
+ */
+export function createSpeechEngines(
+  config: Pick<AppConfig, 'speech' | 'engineCircuit'>,
+  events: EngineEvents = NO_ENGINE_EVENTS,
+): SpeechEngines {
+  const { speech, engineCircuit } = config;
+  const chain = <C extends { provider: string }, T>(
+    dependency: 'stt' | 'tts',
+    primary: C,
+    fallback: C | undefined,
+    make: (settings: C, prefix: string) => Engine<T>,
+  ): Configured<T>[] =>
+    [primary, ...(fallback ? [fallback] : [])].map((settings, index) => {
+      const role = index === 0 ? 'primary' : 'fallback';
+      const ref: EngineRef = { dependency, role, engine: settings.provider };
+      const prefix = `${dependency.toUpperCase()}${index === 0 ? '' : '_FALLBACK'}`;
+      const engine = make(settings, prefix);
+      const circuit = new EngineCircuit(engineCircuit, (state) => events.state(ref, state));
+      events.state(ref, 'ok');
+      return { ...engine, slot: { ref, engine: engine.engine, circuit } };
+    });
+  const stts = chain('stt', speech.stt, speech.sttFallback, speechToText);
+  const ttss = chain('tts', speech.tts, speech.ttsFallback, textToSpeech);
+  const all = [...stts, ...ttss];
   let checked: Promise<EngineReadiness> | undefined;
   return {
-    stt: stt.engine,
-    tts: tts.engine,
-    readiness: () => (checked ??= combine([stt.readiness(), tts.readiness()])),
+    stt: new FailoverSpeechToText(
+      stts.map((each) => each.slot),
+      speech.recognitionTimeoutMs,
+      events,
+    ),
+    tts: new FailoverTextToSpeech(
+      ttss.map((each) => each.slot),
+      speech.firstAudioTimeoutMs,
+      events,
+    ),
+    // The primaries decide whether calls can be connected; a fallback only helps.
+    readiness: () => (checked ??= combine([stts[0].readiness(), ttss[0].readiness()])),
+    warnings: async () => {
+      const found = await Promise.all(
+        all.map(async ({ slot: { ref, circuit }, readiness, apiUrl }) => {
+          const name = `${ref.dependency.toUpperCase()} ${ref.role} engine ${ref.engine}`;
+          if (ref.role === 'fallback') {
+            const ready = await readiness();
+            if (!ready.ready) {
+              circuit.unreachable();
+              return `${name} cannot run: ${ready.reason ?? 'not ready'}`;
+            }
+          }
+          const unreachable = apiUrl === undefined ? undefined : await unreachableReason(apiUrl);
+          if (unreachable === undefined) return undefined;
+          circuit.unreachable();
+          return `${name} cannot be reached (${unreachable})`;
+        }),
+      );
+      return found.filter((warning) => warning !== undefined);
+    },
     close: async () => {
-      await stt.close?.();
+      await Promise.all(all.flatMap((each) => (each.close ? [each.close()] : [])));
     },
   };
 }
 
-function speechToText(settings: AppConfig['speech']['stt']): Engine<SpeechToText> {
+function speechToText(settings: SpeechToTextConfig, prefix: string): Engine<SpeechToText> {
   switch (settings.provider) {
     case 'offline': {
       const engine = new PocketsphinxSpeechToText();
@@ -42,29 +108,33 @@ function speechToText(settings: AppConfig['speech']['stt']): Engine<SpeechToText
     case 'openai':
       return {
         engine: new OpenAiSpeechToText(settings),
-        readiness: () => Promise.resolve(networkReadiness('STT', settings, HTTP)),
+        readiness: () => Promise.resolve(networkReadiness(prefix, settings, HTTP)),
+        apiUrl: settings.apiUrl,
       };
     case 'deepgram':
       return {
         engine: new DeepgramSpeechToText(settings),
-        readiness: () => Promise.resolve(networkReadiness('STT', settings, HTTP_OR_WS)),
+        readiness: () => Promise.resolve(networkReadiness(prefix, settings, HTTP_OR_WS)),
+        apiUrl: settings.apiUrl,
       };
   }
 }
 
-function textToSpeech(settings: AppConfig['speech']['tts']): Engine<TextToSpeech> {
+function textToSpeech(settings: TextToSpeechConfig, prefix: string): Engine<TextToSpeech> {
   switch (settings.provider) {
     case 'offline':
       return { engine: new EspeakTextToSpeech(settings.voice), readiness: espeakReadiness };
     case 'openai':
       return {
         engine: new OpenAiTextToSpeech(settings),
-        readiness: () => Promise.resolve(networkReadiness('TTS', settings, HTTP)),
+        readiness: () => Promise.resolve(networkReadiness(prefix, settings, HTTP)),
+        apiUrl: settings.apiUrl,
       };
     case 'elevenlabs':
       return {
         engine: new ElevenLabsTextToSpeech(settings),
-        readiness: () => Promise.resolve(networkReadiness('TTS', settings, HTTP_OR_WS)),
+        readiness: () => Promise.resolve(networkReadiness(prefix, settings, HTTP_OR_WS)),
+        apiUrl: settings.apiUrl,
       };
   }
 }

@@ -5,7 +5,8 @@ import type { EngineReadiness } from './speech-engines';
  * for request/response APIs, also `ws(s)` for streaming ones. Names variables, never values.
  */
 export function networkReadiness(
-  prefix: 'STT' | 'TTS',
+  /** Of the variables: STT, TTS, STT_FALLBACK or TTS_FALLBACK. */
+  prefix: string,
   settings: { provider: string; apiUrl: string; apiKey: string | undefined },
   protocols: readonly string[],
 ): EngineReadiness {

@@ -31,6 +31,11 @@ export interface RecognitionStream {
 
 export interface SpeechToText {
   open(options: { language: string }): RecognitionStream;
+  /**
+   * Starts what the engine needs before its first turn (the offline recogniser loads its model),
+   * so that a fallback is ready before a turn falls back to it.
+   */
+  prepare?(): void;
 }
 
 export interface SynthesisOptions {
@@ -55,12 +60,17 @@ export interface EngineReadiness {
   reason?: string;
 }
 
-/** The engines STT_PROVIDER and TTS_PROVIDER chose, and whether they can run here. */
+/** The engines STT_* and TTS_* chose (with their fallbacks), and whether they can run here. */
 export interface SpeechEngines {
   stt: SpeechToText;
   tts: TextToSpeech;
   /** Checked once at start; calls fall back to the provider's own speech verb when not ready. */
   readiness(): Promise<EngineReadiness>;
+  /**
+   * What the start-up log warns of without it stopping calls: a fallback that cannot run, an
+   * engine whose service cannot be reached now. Names engines and variables, never a key or URL.
+   */
+  warnings?(): Promise<string[]>;
   /** Stops what the engines keep running (the offline recogniser's processes) at shutdown. */
   close?(): Promise<void>;
 }

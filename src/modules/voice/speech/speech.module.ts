@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../../../config';
+import { SwitchboardMetrics } from '../../../metrics/switchboard-metrics';
 import { createSpeechEngines } from './create-speech-engines';
 import { SPEECH_ENGINES, type SpeechEngines } from './speech-engines';
 
@@ -19,9 +20,13 @@ const SUPPLIED_SPEECH_ENGINES = Symbol('SuppliedSpeechEngines');
   providers: [
     {
       provide: SPEECH_ENGINES,
-      useFactory: (config: AppConfig, supplied?: SpeechEngines) =>
-        supplied ?? createSpeechEngines(config),
-      inject: [APP_CONFIG, { token: SUPPLIED_SPEECH_ENGINES, optional: true }],
+      useFactory: (config: AppConfig, supplied?: SpeechEngines, metrics?: SwitchboardMetrics) =>
+        supplied ?? createSpeechEngines(config, metrics?.engineEvents),
+      inject: [
+        APP_CONFIG,
+        { token: SUPPLIED_SPEECH_ENGINES, optional: true },
+        { token: SwitchboardMetrics, optional: true },
+      ],
     },
   ],
   exports: [SPEECH_ENGINES],
@@ -51,6 +56,12 @@ export class SpeechModule implements OnApplicationBootstrap, OnApplicationShutdo
         else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
       },
       () => undefined, // VoiceRuntime logs a failed check
+    );
+    // A fallback that cannot run, a service that cannot be reached now: calls still go ahead
+    // (the failover and the circuits deal with it), the operator is told.
+    void this.engines.warnings?.().then(
+      (warnings) => warnings.forEach((warning) => this.logger.warn(warning)),
+      () => undefined,
     );
   }
 

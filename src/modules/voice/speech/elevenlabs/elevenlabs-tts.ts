@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { TextToSpeechConfig } from '../../../../config';
 import { ChunkQueue } from '../chunk-queue';
 import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
-import { SpeechServiceError } from '../speech-service-error';
+import { httpStatusError, SpeechServiceError } from '../speech-service-error';
 import { messageText, websocketUrl } from '../websocket';
 
 interface ElevenLabsMessage {
@@ -32,8 +32,8 @@ export class ElevenLabsTextToSpeech implements TextToSpeech {
       socket.terminate();
     };
     options.signal.addEventListener('abort', stop, { once: true });
-    const fail = (reason: string) => {
-      audio.fail(new SpeechServiceError(reason));
+    const fail = (reason: string, retryable: boolean, retryAfterMs?: number) => {
+      audio.fail(new SpeechServiceError(reason, retryable, retryAfterMs));
       socket.terminate();
     };
     socket.on('open', () => {
@@ -48,9 +48,11 @@ export class ElevenLabsTextToSpeech implements TextToSpeech {
       try {
         message = JSON.parse(messageText(data)) as ElevenLabsMessage;
       } catch {
-        return fail('ElevenLabs sent a message that is not JSON');
+        return fail('ElevenLabs sent a message that is not JSON', false);
       }
-      if (message.error) return fail(`ElevenLabs refused the stream (${describe(message.error)})`);
+      if (message.error) {
+        return fail(`ElevenLabs refused the stream (${describe(message.error)})`, false);
+      }
       if (message.audio) audio.push(Buffer.from(message.audio, 'base64'));
       if (message.isFinal) {
         audio.end();
@@ -58,16 +60,20 @@ export class ElevenLabsTextToSpeech implements TextToSpeech {
       }
     });
     socket.on('unexpected-response', (_request, response) => {
-      const status = response.statusCode ?? 0;
+      const { statusCode: status = 0, headers } = response;
+      const error = httpStatusError('ElevenLabs', status, headers['retry-after']);
       fail(
         status === 401 || status === 403
-          ? `ElevenLabs refused the API key (HTTP ${status})`
+          ? error.message
           : `ElevenLabs refused the stream (HTTP ${status})`,
+        error.retryable,
+        error.retryAfterMs,
       );
     });
-    socket.on('error', () => fail('ElevenLabs connection failed'));
+    socket.on('error', () => fail('ElevenLabs connection failed', true));
     socket.on('close', (code, reason) => {
-      fail(`ElevenLabs closed the stream before the end (${code} ${describe(reason.toString())})`);
+      const why = `${code} ${describe(reason.toString())}`;
+      fail(`ElevenLabs closed the stream before the end (${why})`, true);
     });
     try {
       yield* audio;

@@ -11,6 +11,11 @@ export class CommandError extends Error {
     super(`${command} ${reason}`);
     this.name = 'CommandError';
   }
+
+  /** A process that died or hung may work when started again; a missing one never will. */
+  get retryable(): boolean {
+    return !this.missing;
+  }
 }
 
 /**

@@ -22,8 +22,12 @@ export class PocketsphinxSpeechToText implements SpeechToText {
 
   open(_options?: { language: string }): RecognitionStream {
     // Loads the model while the greeting plays, so the first turn does not wait for it.
-    if (this.decoders.length === 0) this.decoder().catch(() => undefined);
+    this.prepare();
     return new BatchRecognitionStream((ulaw, signal) => this.transcribe(ulaw, signal));
+  }
+
+  prepare(): void {
+    if (this.decoders.length === 0) this.decoder().catch(() => undefined);
   }
 
   async transcribe(ulaw: Buffer, signal?: AbortSignal): Promise<string> {

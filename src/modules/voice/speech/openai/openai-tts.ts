@@ -1,8 +1,10 @@
 import type { TextToSpeechConfig } from '../../../../config';
-import { sendRequest } from '../../../../http/outbound-request';
+import { type OutboundResponse, sendRequest } from '../../../../http/outbound-request';
 import { PcmToUlaw } from '../pcm-to-ulaw';
 import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
-import { httpStatusError } from '../speech-service-error';
+import { httpStatusError, SpeechServiceError, unreachableError } from '../speech-service-error';
+
+const ENGINE = 'OpenAI-compatible speech';
 
 /** What `response_format: "pcm"` is: raw 16-bit little-endian mono at 24 kHz. */
 const OPENAI_PCM_RATE = 24000;
@@ -13,8 +15,9 @@ export class OpenAiTextToSpeech implements TextToSpeech {
 
   async *synthesize(text: string, options: SynthesisOptions): AsyncIterable<Buffer> {
     const encoder = new PcmToUlaw(OPENAI_PCM_RATE);
+    let response: OutboundResponse;
     try {
-      const response = await sendRequest(`${this.config.apiUrl}/audio/speech`, {
+      response = await sendRequest(`${this.config.apiUrl}/audio/speech`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${this.config.apiKey ?? ''}`,
@@ -28,18 +31,23 @@ export class OpenAiTextToSpeech implements TextToSpeech {
         }),
         signal: options.signal,
       });
-      if (!response.ok) {
-        response.discard();
-        throw httpStatusError('OpenAI-compatible speech', response.status);
-      }
+    } catch (error) {
+      // Whatever the request throws once aborted (an AbortError, a reset) is the abort itself.
+      if (options.signal.aborted) return;
+      throw unreachableError(ENGINE, error);
+    }
+    if (!response.ok) {
+      response.discard();
+      throw httpStatusError(ENGINE, response.status, response.header('retry-after'));
+    }
+    try {
       for await (const chunk of response.body) {
         const ulaw = encoder.push(chunk);
         if (ulaw.length > 0) yield ulaw;
       }
-    } catch (error) {
-      // Whatever the download throws once aborted (an AbortError, a reset) is the abort itself.
+    } catch {
       if (options.signal.aborted) return;
-      throw error;
+      throw new SpeechServiceError(`${ENGINE} stream was cut`, true);
     }
     const tail = encoder.flush();
     if (tail.length > 0) yield tail;

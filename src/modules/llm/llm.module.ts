@@ -1,4 +1,5 @@
-import { Inject, Module, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { detach } from '../../common/detach';
+import { Inject, Logger, Module, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { EngineCircuit } from '../../common/failover/engine-circuit';
 import {
@@ -12,6 +13,8 @@ import { CHAT_MODEL, type ChatModel, VOICE_CHAT_MODEL } from './chat-model';
 import { FailoverChatModel } from './failover-chat-model';
 import { OpenAiChatModel } from './openai-chat-model';
 import { UnconfiguredChatModel } from './unconfigured-chat-model';
+
+const WARN_LOG = new Logger('ChatModel');
 
 export function createChatModel({ llm }: AppConfig): ChatModel {
   if (llm.apiUrl === undefined) return new UnconfiguredChatModel();
@@ -76,9 +79,11 @@ export class LlmModule implements OnApplicationBootstrap {
   /** Live calls need the model at once: a service that cannot be reached now is logged. */
   onApplicationBootstrap(): void {
     if (!this.config.voice.runtime || !(this.voiceModel instanceof FailoverChatModel)) return;
-    void this.voiceModel.warnings().then(
-      (warnings) => warnings.forEach((warning) => this.logger?.warn(warning)),
-      () => undefined,
+    detach(
+      this.voiceModel
+        .warnings()
+        .then((warnings) => warnings.forEach((warning) => this.logger?.warn(warning))),
+      { what: 'Chat model check', logger: WARN_LOG },
     );
   }
 }

@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { detach } from '../../../common/detach';
 import { Worker } from 'node:worker_threads';
 import {
   SILERO_SESSION_OPTIONS,
@@ -6,6 +8,8 @@ import {
   type VadBatchResult,
   type VadModel,
 } from './silero-model';
+
+const WORKER_LOG = new Logger('SileroWorker');
 
 /**
  * The worker's code. onnxruntime-node runs inference synchronously on the calling thread
@@ -97,7 +101,7 @@ export async function loadSileroModelInWorker(modelPath: string): Promise<VadMod
           if (reply.kind === 'failed') return reject(new Error(reply.error));
           const missing = ['input', 'state', 'sr'].filter((n) => !reply.inputNames.includes(n));
           if (missing.length === 0) return resolve(thread);
-          void thread.terminate();
+          detach(thread.terminate(), { what: 'Stopping the VAD worker', logger: WORKER_LOG });
           return reject(new Error(`${modelPath} is not Silero v5: no input ${missing.join(', ')}`));
         }
         const run = pending.get(reply.id);

@@ -1,3 +1,4 @@
+import { detach } from '../../../common/detach';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { sileroModelPath, VAD_INPUT_SAMPLES, VAD_STATE_SIZE, type VadModel } from './silero-model';
 import { loadSileroModelInWorker } from './silero-worker';
@@ -130,13 +131,15 @@ export class VoiceActivityDetector implements VadScheduling, OnModuleDestroy {
       this.gatherTimer = setTimeout(() => {
         this.gatherTimer = undefined;
         this.running = true;
-        void this.run();
+        detach(() => this.run(), { what: 'Voice activity run', logger: this.logger });
       }, wait);
       return;
     }
     this.running = true;
     // After the current frame's work: building a batch holds the event loop.
-    setImmediate(() => void this.run());
+    setImmediate(() =>
+      detach(() => this.run(), { what: 'Voice activity run', logger: this.logger }),
+    );
   }
 
   private async run(): Promise<void> {

@@ -1,3 +1,4 @@
+import { detach } from '../../../common/detach';
 import {
   type DynamicModule,
   Global,
@@ -50,19 +51,24 @@ export class SpeechModule implements OnApplicationBootstrap, OnApplicationShutdo
     const { stt, tts } = this.config.speech;
     const engines = `STT ${stt.provider}, TTS ${tts.provider}`;
     // Logged when known, without holding up the server's ready (the check may spawn processes).
-    void this.engines.readiness().then(
-      (readiness) => {
-        if (readiness.ready) this.logger.info(`Speech engines ready: ${engines}`);
-        else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
-      },
-      () => undefined, // VoiceRuntime logs a failed check
+    detach(
+      this.engines.readiness().then(
+        (readiness) => {
+          if (readiness.ready) this.logger.info(`Speech engines ready: ${engines}`);
+          else this.logger.warn(`Speech engines not ready (${engines}): ${readiness.reason}`);
+        },
+        () => undefined, // VoiceRuntime logs a failed check
+      ),
+      { what: 'Speech engines readiness', logger: this.logger },
     );
     // A fallback that cannot run, a service that cannot be reached now: calls still go ahead
     // (the failover and the circuits deal with it), the operator is told.
-    void this.engines.warnings?.().then(
-      (warnings) => warnings.forEach((warning) => this.logger.warn(warning)),
-      () => undefined,
-    );
+    const warnings = this.engines.warnings?.();
+    if (warnings)
+      detach(
+        warnings.then((found) => found.forEach((warning) => this.logger.warn(warning))),
+        { what: 'Speech engines check', logger: this.logger },
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {

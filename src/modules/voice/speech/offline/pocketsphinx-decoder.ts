@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { detach } from '../../../../common/detach';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
@@ -7,6 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { CommandError } from './child-process';
+
+const LOG = new Logger('PocketsphinxDecoder');
 
 export const POCKETSPHINX_BATCH_COMMAND = 'pocketsphinx_batch';
 /** Where Debian's pocketsphinx-en-us puts the US English model (the only one packaged). */
@@ -113,7 +117,7 @@ export class PocketsphinxDecoder {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ id: `utt-${(this.sequence += 1)}`, samples, signal, resolve, reject });
-      void this.next();
+      this.decodeNext();
     });
   }
 
@@ -128,6 +132,11 @@ export class PocketsphinxDecoder {
     this.control.destroy();
     this.hypotheses.destroy();
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Starts the next utterance waiting, if the decoder is free (its failures fail that utterance). */
+  private decodeNext(): void {
+    detach(() => this.next(), { what: 'PocketSphinx decoding', logger: LOG });
   }
 
   private async next(): Promise<void> {
@@ -158,9 +167,9 @@ export class PocketsphinxDecoder {
     if (!match || !pending || match[2] !== pending.id) return;
     clearTimeout(this.timer);
     this.current = undefined;
-    void unlink(this.file(pending.id)).catch(() => undefined);
+    detach(unlink(this.file(pending.id)), { what: 'Removing an utterance file', logger: LOG });
     pending.resolve(pending.signal?.aborted ? '' : match[1].trim());
-    void this.next();
+    this.decodeNext();
   }
 
   /** Every waiting utterance fails with `error`, and so does every later one. */

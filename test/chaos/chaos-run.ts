@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { DEAD_AIR_BOUND_MS } from '../../src/modules/voice/session/call-flow';
+import type { Fault } from '../fakes/faults';
 import type { AnsweredCall, HttpFake } from '../fakes/http-fake';
 import { longestDeadAir, playCallee, type StreamTimeline } from './chaos-callers';
 import { type CallScenario, drawScenarios, faulted, modelReplies } from './chaos-scenarios';
@@ -82,6 +83,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       };
       applyProviderFaults(fake, random, options.faultRate, scenarios.length);
     }
+    // A share of every request to the speech service and the model fails, hangs, is cut or slow.
+    world.speech.faults.drawnBy(() => dependencyFault(random, options.faultRate));
+    world.chat.faults.drawnBy(() => dependencyFault(random, options.faultRate / 2));
     const cpuBefore = cpuSeconds(world.server.child.pid);
     const batches = await createBatches(world, scenarios, agentId, phones);
     // Mid-run: one contact not yet dialed goes on the DNC list, one batch is cancelled.
@@ -166,6 +170,20 @@ function applyProviderFaults(
         .catch(() => undefined);
     }, at).unref();
   }
+}
+
+/** The fault one request to the speech service or the model meets, drawn; mostly none. */
+function dependencyFault(random: SeededRandom, rate: number): Fault | undefined {
+  if (!random.chance(rate)) return undefined;
+  const faults: Fault[] = [
+    { kind: 'status', status: 500 },
+    { kind: 'status', status: 503 },
+    { kind: 'status', status: 429, retryAfterSeconds: 1 },
+    { kind: 'latency', ms: random.between(500, 2_500) },
+    { kind: 'hang' },
+    { kind: 'cut', afterBytes: random.between(200, 4_000) },
+  ];
+  return random.pick(faults);
 }
 
 /** One batch per provider, its contacts those of the scenarios on that provider. */

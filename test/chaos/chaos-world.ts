@@ -104,6 +104,8 @@ export class ChaosWorld {
       DIALER_MAX_CONCURRENT_CALLS: '1000',
       DIALER_CALLS_PER_SECOND: '50',
       DIALER_TICK_MS: '200',
+      // A deployment's choice: synthesis falls back to the offline engine (recognition has none).
+      TTS_FALLBACK_PROVIDER: 'offline',
       LOG_LEVEL: 'warn',
       ...env,
     });

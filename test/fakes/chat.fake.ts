@@ -11,8 +11,11 @@ export interface FakeToolCall {
 
 /** What the fake model answers to one request. */
 export type ChatReply =
-  /** Text, streamed one piece per chunk (joined for a non-streamed request). */
-  | { kind: 'text'; pieces: string[] }
+  /**
+   * Text, streamed one piece per chunk (joined for a non-streamed request); `gapMs` apart, a model
+   * that writes slower than its words are spoken.
+   */
+  | { kind: 'text'; pieces: string[]; gapMs?: number }
   /** Tool calls (after optional text), each split across several chunks. */
   | { kind: 'tool-calls'; calls: FakeToolCall[]; text?: string }
   /** An HTTP error with OpenAI's error body. */
@@ -155,6 +158,18 @@ export class ChatFake {
       lines.push(`data: ${JSON.stringify(streamChunk(id, delta, finishReason))}`);
     chunk({ role: 'assistant', content: '' });
     const pieces = reply.kind === 'tool-calls' ? (reply.text ? [reply.text] : []) : reply.pieces;
+    if (reply.kind === 'text' && reply.gapMs) {
+      for (const content of pieces ?? []) {
+        chunk({ content });
+        await this.write(res, lines.splice(0));
+        await new Promise((resolve) => setTimeout(resolve, reply.gapMs));
+      }
+      chunk({}, 'stop');
+      lines.push('data: [DONE]');
+      await this.write(res, lines);
+      res.end();
+      return;
+    }
     for (const content of pieces ?? []) chunk({ content });
     if (reply.kind === 'stall') {
       await this.write(res, lines, cutAfterBytes);

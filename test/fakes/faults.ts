@@ -24,6 +24,7 @@ export type Fault =
 export class Faults {
   private readonly queue: Fault[] = [];
   private standing: Fault | undefined;
+  private draw: (() => Fault | undefined) | undefined;
   /** Requests or connections that met a fault. */
   met = 0;
 
@@ -39,14 +40,21 @@ export class Faults {
     return this;
   }
 
+  /** Every request draws its fault (or none) from `draw`: a share faulted at random (chaos). */
+  drawnBy(draw: () => Fault | undefined): this {
+    this.draw = draw;
+    return this;
+  }
+
   clear(): void {
     this.queue.length = 0;
     this.standing = undefined;
+    this.draw = undefined;
   }
 
   /** The fault this request or connection meets, if any. */
   take(): Fault | undefined {
-    const fault = this.queue.shift() ?? this.standing;
+    const fault = this.queue.shift() ?? this.standing ?? this.draw?.();
     if (fault) this.met += 1;
     return fault;
   }

@@ -77,7 +77,8 @@ describe('a live call under faults', () => {
     chat = await ChatFake.start();
     voice = await startVoiceApp({
       speechEngines: engines(),
-      env: { LLM_API_URL: chat.url, LLM_API_KEY: 'test-key' },
+      // A short idle allowance: a reply the session stops reading fails in 1 s, not 10.
+      env: { LLM_API_URL: chat.url, LLM_API_KEY: 'test-key', LLM_IDLE_TIMEOUT_MS: '1000' },
     });
   });
   afterAll(async () => {
@@ -232,6 +233,33 @@ describe('a live call under faults', () => {
       // Two turns answered separately would have sent their requests together, before this.
       expect(requests()).toHaveLength(2);
       expect(JSON.stringify(requests()[1].body.messages)).toContain('hello world');
+      caller.close();
+    }));
+
+  it("reads a slow model's reply on while the caller's noise pauses it, and speaks all of it", () =>
+    eachProvider(async (provider) => {
+      // Eight sentences, a piece every 400 ms: the model still writes when the caller talks.
+      const said = Array.from({ length: 8 }, (_, i) => `Number ${i + 1}, and so on.`);
+      const pieces = said.flatMap((sentence) => {
+        const [head, tail] = sentence.split(', ');
+        return [`${head}, `, `${tail} `];
+      });
+      const { caller, log } = await greetedCall(provider, {
+        replies: [{ kind: 'text', pieces, gapMs: 400 }],
+      });
+      await caller.play(callerAudio('opening-hours'));
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-1'), {
+        timeoutMs: 10_000,
+        what: 'the first sentence heard',
+      });
+      // Speech the recogniser makes nothing of: a barge-in that pauses the reply ~3 s, longer
+      // than the model's idle allowance (LLM_IDLE_TIMEOUT_MS), then a verdict of nothing.
+      await caller.play(Buffer.concat([MUMBLE, MUMBLE]), 800);
+      const stored = await waitFor(
+        async () => (await log()).turns.find((turn) => turn.text.startsWith('Number 1')) ?? false,
+        { timeoutMs: 20_000, what: 'the whole reply stored' },
+      );
+      expect(stored.text).toBe(said.join(' '));
       caller.close();
     }));
 

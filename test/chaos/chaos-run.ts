@@ -105,6 +105,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           `${describe(timeline.scenario)}: ${Math.round(deadAir)} ms of dead air (${timeline.end})`,
         );
     }
+    violations.push(...(await recordsLeftOpen(world)));
     violations.push(...(await dialedAfterStop(world, listed, cancelled)));
     violations.push(...(await attemptsSpentOnRefusals(world)));
     violations.push(...(await eventsOutOfOrder(world)));
@@ -280,6 +281,26 @@ async function waitForEnded(world: ChaosWorld, boundMs: number, violations: stri
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** Every contact's calling is over: none still pending or in progress once dialing is done. */
+async function recordsLeftOpen(world: ChaosWorld): Promise<string[]> {
+  const { rows } = await world.db.query<{
+    phone_number: string;
+    status: string;
+    attempts: number;
+    next_attempt_at: Date | null;
+    queue_status: string;
+  }>(
+    `SELECT record.phone_number, record.status, record.attempts, record.next_attempt_at,
+       batch.queue_status
+     FROM call_records record JOIN batches batch ON batch.id = record.batch_id
+     WHERE record.status IN ('pending', 'in_progress')`,
+  );
+  return rows.map(
+    (row) =>
+      `${row.phone_number} left ${row.status} (attempts ${row.attempts}, next ${row.next_attempt_at?.toISOString() ?? 'none'}, batch ${row.queue_status})`,
+  );
 }
 
 /**

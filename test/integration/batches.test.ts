@@ -302,6 +302,8 @@ describe('batches', () => {
           'callDuration',
           'callStatus',
           'createdAt',
+          'endedBy',
+          'failedDependency',
           'recordingUrl',
           'requestUUID',
           'summary',

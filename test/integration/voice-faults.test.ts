@@ -146,7 +146,7 @@ describe('a live call under faults', () => {
   it('a synthesis error in a reply: the process lives, the caller hears an apology and the call ends at the provider, naming the failure', () =>
     eachProvider(async (provider) => {
       const answer = `We open at nine on ${provider.integration}.`;
-      const { caller, log, saidAt, hungUp } = await greetedCall(provider, {
+      const { call, caller, log, saidAt, hungUp } = await greetedCall(provider, {
         replies: [{ kind: 'text', pieces: [answer] }],
       });
       unspeakable.add(answer);
@@ -154,6 +154,17 @@ describe('a live call under faults', () => {
       await hungUp();
       expect(await saidAt(SERVICE_FAILURE)).not.toBe(false);
       expect(spoken.map((said) => said.text)).toContain(answer);
+      // The batch's details say why the agent ended the call.
+      const details = await voice.t.http
+        .get(`/api/call/batch-details/${call.batch.id}`)
+        .set({ Authorization: `Bearer ${voice.admin.token}` })
+        .expect(200);
+      const [record] = (details.body as { data: { data: Array<{ phoneLogs: unknown[] }> } }).data
+        .data;
+      expect(record.phoneLogs.at(-1)).toMatchObject({
+        endedBy: 'service_failure',
+        failedDependency: 'tts',
+      });
       expect(await log()).toMatchObject({
         sessionEndedBy: 'service_failure',
         failedDependency: 'tts',

@@ -2482,6 +2482,19 @@ export interface components {
        * @example 2026-11-22T10:01:30.000Z
        */
       transferredAt?: string | null;
+      /**
+       * @description When the agent ended the call itself, why: agent (its goodbye, end_call, an opt-out), max_duration (the agent's maxCallSeconds), service_failure (a speech service, the model, the provider API or the media stream failed for good: see failedDependency), drain (the process serving it shut down; the contact is called again), voicemail (after its message), system; null when the callee or the provider ended it
+       * @example null
+       * @enum {string|null}
+       */
+      endedBy?:
+        'agent' | 'max_duration' | 'service_failure' | 'drain' | 'voicemail' | 'system' | null;
+      /**
+       * @description With endedBy service_failure: stt, tts, llm, telephony or media; else null
+       * @example null
+       * @enum {string|null}
+       */
+      failedDependency?: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
     };

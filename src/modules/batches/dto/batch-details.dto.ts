@@ -1,3 +1,5 @@
+import { FAILED_DEPENDENCIES, type FailedDependency } from '@app/contracts';
+import type { SessionEndedBy } from '../../call-records/call-records.schema';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { STATUS_REASONS, type StatusReason } from '../batches.schema';
 
@@ -84,6 +86,29 @@ export class PhoneLogDto {
     description: 'When the provider accepted the transfer',
   })
   transferredAt!: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: ['agent', 'max_duration', 'service_failure', 'drain', 'voicemail', 'system'],
+    example: null,
+    description:
+      'When the agent ended the call itself, why: agent (its goodbye, end_call, an opt-out), ' +
+      "max_duration (the agent's maxCallSeconds), service_failure (a speech service, the model, " +
+      'the provider API or the media stream failed for good: see failedDependency), drain (the ' +
+      'process serving it shut down; the contact is called again), voicemail (after its ' +
+      'message), system; null when the callee or the provider ended it',
+  })
+  endedBy!: SessionEndedBy | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: FAILED_DEPENDENCIES,
+    example: null,
+    description: 'With endedBy service_failure: stt, tts, llm, telephony or media; else null',
+  })
+  failedDependency!: FailedDependency | null;
 
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;

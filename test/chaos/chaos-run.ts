@@ -291,15 +291,16 @@ async function recordsLeftOpen(world: ChaosWorld): Promise<string[]> {
     attempts: number;
     next_attempt_at: Date | null;
     queue_status: string;
+    status_reason: string | null;
   }>(
     `SELECT record.phone_number, record.status, record.attempts, record.next_attempt_at,
-       batch.queue_status
+       batch.queue_status, batch.status_reason
      FROM call_records record JOIN batches batch ON batch.id = record.batch_id
      WHERE record.status IN ('pending', 'in_progress')`,
   );
   return rows.map(
     (row) =>
-      `${row.phone_number} left ${row.status} (attempts ${row.attempts}, next ${row.next_attempt_at?.toISOString() ?? 'none'}, batch ${row.queue_status})`,
+      `${row.phone_number} left ${row.status} (attempts ${row.attempts}, next ${row.next_attempt_at?.toISOString() ?? 'none'}, batch ${row.queue_status} ${row.status_reason ?? ''})`,
   );
 }
 

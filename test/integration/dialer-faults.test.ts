@@ -1,4 +1,9 @@
+import { sql } from 'drizzle-orm';
+import { Database, rowsOf } from '../../src/database';
+import { BatchesRepository } from '../../src/modules/batches/batches.repository';
+import { AttemptEndings } from '../../src/modules/dialer/attempt-endings';
 import { AttemptRecovery } from '../../src/modules/dialer/attempt-recovery';
+import { AttemptsRepository } from '../../src/modules/dialer/attempts.repository';
 import { CallPlacement } from '../../src/modules/dialer/call-placement';
 import type { TwilioFake } from '../fakes';
 import { completeDialingBatches, type DialerApp, startDialerApp } from '../support/dialer-app';
@@ -191,5 +196,46 @@ describe('dialer under provider faults', () => {
     expect(log).toMatchObject({ callStatus: 'failed', endedReason: 'placement_unknown' });
     expect(log.providerCallId).toMatch(/^CA/);
     expect((await h.eventsOf(batch.id)).map((e) => e.type)).toEqual(['call.failed']);
+  });
+
+  it('a cancel that races an attempt ending with a retry leaves no contact pending', async () => {
+    const h = await harness();
+    const { batch } = await h.batch(1, { retry: 1 });
+    batchIds.push(batch.id);
+    expect(await h.tick()).toMatchObject({ placed: 1 });
+    const [log] = await h.logs(batch.id);
+    const database = t.app.get(Database);
+    // The attempt ends busy (retried), its transaction held open while the batch is cancelled.
+    let hold!: () => void;
+    const held = new Promise<void>((resolve) => (hold = resolve));
+    let decided!: () => void;
+    const ended = new Promise<void>((resolve) => (decided = resolve));
+    const ending = database.transaction(async () => {
+      const attempt = (await t.app.get(AttemptsRepository).lock(log.id))!;
+      await t.app.get(AttemptEndings).end(attempt, {
+        status: 'busy',
+        endedReason: 'busy',
+        endedAt: clock.current,
+      });
+      decided();
+      await held;
+    });
+    await ended;
+    const cancelled = t.app.get(BatchesRepository).cancel(batch.organizationId, batch.id);
+    // The cancel waits for the ending (its batch row held), not the other way round.
+    await waitFor(
+      async () =>
+        rowsOf<{ waiting: number }>(
+          await database.db.execute(
+            sql`SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        )[0].waiting > 0,
+      { what: 'the cancel waiting for the ending' },
+    );
+    hold();
+    await ending;
+    expect(await cancelled).toMatchObject({ queueStatus: 'completed', statusReason: 'cancelled' });
+    expect((await h.records(batch.id))[0]).toMatchObject({ status: 'canceled' });
   });
 });

@@ -24,13 +24,20 @@ export class AttemptOutcomesRepository {
 
   /**
    * The record locked until the commit, with its batch and its attempts since `since` but
-   * `endingId` (for the next attempt's state cap): one statement.
+   * `endingId` (for the next attempt's state cap). The batch row is held first (FOR KEY SHARE:
+   * what a cancel's FOR UPDATE waits for, counter updates do not): a cancel either committed
+   * before the batch is read here, or waits until this record's next state is written, and then
+   * cancels it if it went back to pending. Read after it, never a batch a cancel just completed.
    */
   async lockRecord(
     callRecordId: string,
     since: Date,
     endingId: string,
   ): Promise<EndedRecord | undefined> {
+    await this.db.execute(sql`
+      SELECT 1 FROM ${batches}
+      WHERE id = (SELECT batch_id FROM ${callRecords} WHERE id = ${callRecordId})
+      FOR KEY SHARE`);
     const [row] = await this.db
       .select({
         record: callRecords,

@@ -62,14 +62,19 @@ export class CallPlacementRepository {
     return rowsOf(result).length > 0;
   }
 
-  /** The batch's state and the number's DNC listing for an attempt (inside its transaction). */
+  /**
+   * The batch's state and the number's DNC listing for an attempt (inside its transaction). The
+   * batch row is held (FOR KEY SHARE, as AttemptOutcomesRepository.lockRecord does): a cancel
+   * committed before is read; one after waits, and cancels the record given back as pending.
+   */
   async dialFacts(log: ClaimedLog, phoneNumber: string): Promise<DialFacts> {
     const result = await this.database.db.execute(sql`
       SELECT batch.queue_status, batch.is_deleted,
         EXISTS (SELECT 1 FROM dnc_entries listed WHERE listed.organization_id = batch.organization_id
           AND listed.phone_number = ${phoneNumber}) AS listed
       FROM batches batch
-      WHERE batch.organization_id = ${log.organizationId} AND batch.id = ${log.batchId}`);
+      WHERE batch.organization_id = ${log.organizationId} AND batch.id = ${log.batchId}
+      FOR KEY SHARE`);
     const [row] = rowsOf<{ queue_status: QueueStatus; is_deleted: boolean; listed: boolean }>(
       result,
     );

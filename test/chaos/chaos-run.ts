@@ -294,7 +294,7 @@ async function recordsLeftOpen(world: ChaosWorld): Promise<string[]> {
     status_reason: string | null;
   }>(
     `SELECT record.phone_number, record.status, record.attempts, record.next_attempt_at,
-       batch.queue_status, batch.status_reason
+       batch.queue_status, batch.paused_reason AS status_reason
      FROM call_records record JOIN batches batch ON batch.id = record.batch_id
      WHERE record.status IN ('pending', 'in_progress')`,
   );

@@ -88,9 +88,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     world.chat.faults.drawnBy(() => dependencyFault(random, options.faultRate / 2));
     const cpuBefore = cpuSeconds(world.server.child.pid);
     const batches = await createBatches(world, scenarios, agentId, phones);
-    // Mid-run: one contact not yet dialed goes on the DNC list, one batch is cancelled.
-    const listed = await listMidRun(world, scenarios, random);
-    const cancelled = await cancelMidRun(world, batches, random);
+    // Mid-run (in a faulted run): a contact not yet dialed goes on the DNC list, a batch is
+    // cancelled.
+    const faults = options.faultRate > 0;
+    const listed = faults ? await listMidRun(world, scenarios, random) : null;
+    const cancelled = faults ? await cancelMidRun(world, batches, random) : null;
     await waitForDialing(world, batches, options.settleMs ?? 150_000);
     await Promise.all(callees);
     await Promise.all(world.fakes.map((fake) => fake.settled()));

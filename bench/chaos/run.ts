@@ -55,7 +55,9 @@ async function main(): Promise<void> {
         HEADING,
         m,
         [
-          `\`npm run build && npm run bench:chaos -- --calls ${calls} --faults ${faultRate} --write\`, seed ${seed}: the built server on PostgreSQL beside the three telephony fakes, the chat and speech fakes; the same calls without faults, then with each dimension (answer, caller, model, provider requests and callbacks) faulted at the given rate, a number put on the DNC list and a batch cancelled mid-run. Dead air: the longest stretch a callee heard neither the agent nor themselves (bound 10 s). Violations: the invariants of \`test/chaos/chaos-run.ts\`.`,
+          HEADING,
+          '',
+          `Measured ${m.date} on ${h.describeMachine(m)} with \`npm run build && npm run bench:chaos -- --calls ${calls} --faults ${faultRate} --write\`, seed ${seed}: the built server on PostgreSQL beside the three telephony fakes, the chat and speech fakes; the same calls without faults, then with each dimension (answer, caller, model, provider requests and callbacks) faulted at the given rate, with a share of the speech service's and the model's requests failing, hanging, cut or slow, a number put on the DNC list and a batch cancelled mid-run (synthesis falls back to the offline engine). Dead air: the longest stretch a callee heard neither the agent nor themselves (bound 10 s). Violations: the invariants of \`test/chaos/chaos-run.ts\`.`,
           '',
           text,
         ].join('\n'),

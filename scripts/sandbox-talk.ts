@@ -6,6 +6,7 @@ import { decodeUlaw } from '../src/modules/voice/audio/g711';
 import { encodeWav } from '../src/modules/voice/speech/wav';
 import type { AnsweredCall } from '../test/fakes';
 import { ChatFake } from '../test/fakes/chat.fake';
+import type { Fault } from '../test/fakes/faults';
 import { sandboxChatReply } from '../test/fakes/sandbox-chat';
 import { type CallRecording, scriptedCall } from '../test/fakes/scripted-caller';
 import type { ReceivedDelivery } from '../test/support/webhook-receiver';
@@ -29,6 +30,8 @@ export interface TalkOptions {
   saveAudio?: boolean;
   /** Longest wait for the call and its post-call events (default 180 s). */
   timeoutMs?: number;
+  /** Faults of the stand-in model's next requests (`--faults=model-…`, test/fakes/fault-plan.ts). */
+  modelFaults?: Array<{ fault: Fault; count: number }>;
 }
 
 export interface TalkResult {
@@ -135,6 +138,8 @@ export class SandboxTalk {
     } else {
       this.chat = await ChatFake.start();
       this.chat.respond = sandboxChatReply;
+      for (const { fault, count } of this.options.modelFaults ?? [])
+        this.chat.faults.next(fault, count);
       Object.assign(overrides, { LLM_API_URL: this.chat.url, LLM_API_KEY: 'sandbox' });
       print(
         `No LLM_API_URL set: the agent's "model" is a local scripted stand-in at ${this.chat.url} ` +

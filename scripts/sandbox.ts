@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { applyFaultPlan, parseFaultPlan } from '../test/fakes/fault-plan';
+import { applyFaultPlan, parseFaultPlan, parseModelFaults } from '../test/fakes/fault-plan';
 import { startProviderFakes } from '../test/fakes/sandbox';
 import { loadConfig } from '../src/config';
 import { createApp } from '../src/create-app';
@@ -14,7 +14,8 @@ import { SandboxTalk } from './sandbox-talk';
  * With `--demo`: dials a demo batch end to end on a throw-away database and exits (SandboxDemo).
  * With `--talk`: one call on which the agent and a recorded caller hold a conversation, with the
  * offline speech engine for real (SandboxTalk); `--save-audio` keeps the call as a .wav.
- * `--faults=…` switches the telephony fakes' fault modes on (plain and `--demo`).
+ * `--faults=…` switches the telephony fakes' fault modes on (plain and `--demo`), and the stand-in
+ * model's (`model-…`, with `--talk`).
  */
 async function main(): Promise<void> {
   // `--faults=rate-limit:3:20,lose:1:call.hangup,…`: the fakes' fault modes (test/fakes/fault-plan.ts).
@@ -24,7 +25,10 @@ async function main(): Promise<void> {
   const faults = faultSpec ? parseFaultPlan(faultSpec) : [];
   if (process.argv.includes('--talk')) {
     const saveAudio = process.argv.includes('--save-audio');
-    return runToEnd(new SandboxTalk({ env: process.env, print: console.log, saveAudio }));
+    const modelFaults = faultSpec ? parseModelFaults(faultSpec) : [];
+    return runToEnd(
+      new SandboxTalk({ env: process.env, print: console.log, saveAudio, modelFaults }),
+    );
   }
   if (process.argv.includes('--demo')) {
     return runToEnd(

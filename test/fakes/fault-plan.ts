@@ -1,3 +1,4 @@
+import type { Fault } from './faults';
 import type { HttpFake } from './http-fake';
 
 /**
@@ -15,7 +16,16 @@ import type { HttpFake } from './http-fake';
  *   delay:N:ms[:event]                 the next N callbacks are sent ms late
  *   reorder:hold:until                 a `hold` callback is sent after the call's `until` one
  *
- * e.g. `rate-limit:3:20,lose:1:call.hangup,reorder:call.answered:call.hangup`.
+ *
+ * The model's faults (the sandbox's `--talk`, whose stand-in model is the chat fake) start with
+ * `model-` and hit its next requests:
+ *
+ *   model-fail:N:status                the next N requests answer that status
+ *   model-hang:N                       the next N requests are never answered
+ *   model-slow:N:ms                    the next N requests answer ms late
+ *   model-cut:N:bytes                  the next N answers stop after that many bytes
+ *
+ * e.g. `rate-limit:3:20,lose:1:call.hangup,reorder:call.answered:call.hangup,model-hang:1`.
  */
 export type FaultStep = (fake: HttpFake) => void;
 
@@ -23,11 +33,44 @@ export type FaultStep = (fake: HttpFake) => void;
 const PLACEMENTS = { method: 'POST', path: /\/(Call\/|Calls\.json|v2\/calls)$/ };
 
 export function parseFaultPlan(spec: string): FaultStep[] {
+  return steps(spec)
+    .filter((step) => !step.startsWith('model-'))
+    .map(parseStep);
+}
+
+/** The plan's `model-` steps, for the chat fake's Faults: each fault with how many it hits. */
+export function parseModelFaults(spec: string): Array<{ fault: Fault; count: number }> {
+  return steps(spec)
+    .filter((step) => step.startsWith('model-'))
+    .map((step) => {
+      const [name, ...args] = step.split(':');
+      const n = (at: number, what: string) => {
+        const value = Number(args[at]);
+        if (!Number.isInteger(value) || value < 1)
+          throw new Error(`fault "${step}": ${what} expected`);
+        return value;
+      };
+      const count = n(0, 'a count');
+      switch (name) {
+        case 'model-fail':
+          return { fault: { kind: 'status', status: n(1, 'a status') }, count };
+        case 'model-hang':
+          return { fault: { kind: 'hang' }, count };
+        case 'model-slow':
+          return { fault: { kind: 'latency', ms: n(1, 'milliseconds') }, count };
+        case 'model-cut':
+          return { fault: { kind: 'cut', afterBytes: n(1, 'bytes') }, count };
+        default:
+          throw new Error(`unknown fault "${name}" (see test/fakes/fault-plan.ts)`);
+      }
+    });
+}
+
+function steps(spec: string): string[] {
   return spec
     .split(',')
     .map((step) => step.trim())
-    .filter(Boolean)
-    .map(parseStep);
+    .filter(Boolean);
 }
 
 /** Switches the plan's faults on at each fake (a fake ignores callback faults of events it never sends). */

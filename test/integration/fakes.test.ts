@@ -15,7 +15,8 @@ import {
   type TelnyxAccount,
   type TwilioAccount,
 } from '../fakes';
-import { applyFaultPlan, parseFaultPlan } from '../fakes/fault-plan';
+import { applyFaultPlan, parseFaultPlan, parseModelFaults } from '../fakes/fault-plan';
+import { ChatFake } from '../fakes/chat.fake';
 
 // ------------------------------------------------------------ helpers
 
@@ -855,6 +856,33 @@ describe('fault plans (npm run sandbox -- --faults=…)', () => {
     expect(() => parseFaultPlan('explode:1')).toThrow(/unknown fault "explode"/);
     expect(() => parseFaultPlan('fail:1')).toThrow(/a status expected/);
     expect(() => parseFaultPlan('reorder:in-progress')).toThrow(/reorder:hold:until/);
+  });
+
+  it("gives the stand-in model's steps (model-…) to the chat fake, and only those", async () => {
+    const spec = 'rate-limit:1:9, model-fail:2:503, model-hang:1, model-slow:1:50, model-cut:1:10';
+    expect(parseFaultPlan(spec)).toHaveLength(1);
+    expect(parseModelFaults(spec)).toEqual([
+      { fault: { kind: 'status', status: 503 }, count: 2 },
+      { fault: { kind: 'hang' }, count: 1 },
+      { fault: { kind: 'latency', ms: 50 }, count: 1 },
+      { fault: { kind: 'cut', afterBytes: 10 }, count: 1 },
+    ]);
+    expect(() => parseModelFaults('model-fail:1')).toThrow(/a status expected/);
+    const chat = await ChatFake.start();
+    try {
+      for (const { fault, count } of parseModelFaults('model-fail:1:503'))
+        chat.faults.next(fault, count);
+      const ask = () =>
+        fetch(`${chat.url}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', messages: [] }),
+        });
+      expect((await ask()).status).toBe(503);
+      expect((await ask()).status).toBe(200);
+    } finally {
+      await chat.stop();
+    }
   });
 
   it("applies placement faults to the fakes' call creation only", async () => {

@@ -112,12 +112,7 @@ export type DialPermit = Record<string, unknown>;
 
 /** Why the voice session ended a call, as the phone log and the call's event say it. */
 export type SessionEndedBy =
-  | 'agent'
-  | 'max_duration'
-  | 'service_failure'
-  | 'drain'
-  | 'voicemail'
-  | 'system';
+  'agent' | 'max_duration' | 'service_failure' | 'drain' | 'voicemail' | 'system';
 
 /** One call attempt of a call record. `requestUUID` is the id the DNC add operation accepts. */
 export const phoneLogs = pgTable(

@@ -213,6 +213,8 @@ function placeCall(ctx: RouteContext, a: TwilioAccount, state: TwilioState): Fak
     statusCallbackMethod: callbackMethod,
     statusCallbackEvents: events.length > 0 ? events : ['completed'],
     machineDetection: field(body, 'MachineDetection'),
+    asyncAmd: field(body, 'AsyncAmd') === 'true',
+    asyncAmdStatusCallback: field(body, 'AsyncAmdStatusCallback') || undefined,
     params: body,
     status: 'queued',
     sequence: 0,

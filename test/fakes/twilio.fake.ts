@@ -177,7 +177,10 @@ export class TwilioFake extends HttpFake {
       Direction: 'outbound-api',
       From: call.from,
       To: call.to,
-      ...(call.machineDetection && (status === 'in-progress' || status === 'completed')
+      // Synchronous detection answers with the verdict; asynchronous posts it on its own.
+      ...(call.machineDetection &&
+      !call.asyncAmd &&
+      (status === 'in-progress' || status === 'completed')
         ? { AnsweredBy: 'human' }
         : {}),
     };
@@ -210,6 +213,29 @@ export class TwilioFake extends HttpFake {
       call.statusCallbackMethod,
       params,
     );
+    return (await this.send(call, sent, options)).status;
+  }
+
+  /**
+   * AsyncAmd's verdict: Twilio posts `AnsweredBy` (human | machine_start | machine_end_beep |
+   * machine_end_silence | machine_end_other | fax | unknown) and how long detection took to
+   * AsyncAmdStatusCallback, a while after the answer. Returns the receiver's status.
+   */
+  async reportMachineDetection(
+    callSid: string,
+    answeredBy: string,
+    options: DeliveryOptions = {},
+  ): Promise<number> {
+    const call = this.call(callSid);
+    if (!call.asyncAmd || !call.asyncAmdStatusCallback)
+      throw new Error(`Twilio call ${callSid} did not ask for asynchronous detection`);
+    const params: FormBody = {
+      AccountSid: call.accountSid,
+      CallSid: call.sid,
+      AnsweredBy: answeredBy,
+      MachineDetectionDuration: '1850',
+    };
+    const sent = this.sent('status', 'amd', call.asyncAmdStatusCallback, 'POST', params);
     return (await this.send(call, sent, options)).status;
   }
 
@@ -324,6 +350,9 @@ export class TwilioFake extends HttpFake {
     for (const step of steps) {
       if (step === 'completed') await this.converse('provider_two', sid);
       await this.advanceCall(sid, step);
+      // A person answered: AsyncAmd says so once it has listened.
+      if (step === 'in-progress' && this.call(sid).asyncAmd)
+        await this.reportMachineDetection(sid, 'human');
     }
   }
 

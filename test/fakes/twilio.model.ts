@@ -62,6 +62,9 @@ export interface TwilioCall {
   /** Requested StatusCallbackEvent values (default `completed`). */
   statusCallbackEvents: string[];
   machineDetection?: string;
+  /** AsyncAmd=true: the verdict goes to asyncAmdStatusCallback (reportMachineDetection), not the Url. */
+  asyncAmd: boolean;
+  asyncAmdStatusCallback?: string;
   /** The whole `POST Calls.json` form as sent (repeated keys as arrays). */
   params: FormBody;
   status: TwilioCallStatus;

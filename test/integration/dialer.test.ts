@@ -58,6 +58,9 @@ describe('dialer', () => {
       expect(call.params).toMatchObject({
         TimeLimit: '300',
         MachineDetection: 'Enable',
+        // Asynchronous: the callee who says "Hello?" is not kept waiting for the verdict.
+        AsyncAmd: 'true',
+        AsyncAmdStatusCallback: call.statusCallback,
         Timeout: '45',
       });
       expect(call.params.Record).toBeUndefined();

@@ -106,12 +106,13 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
       integration: 'provider_two',
       async answer(id, answeredBy = 'human') {
         await twilio.advanceCall(id, 'ringing');
-        // MachineDetection=Enable reports what answered with the answer itself.
-        await twilio.advanceCall(
-          id,
-          'in-progress',
-          answeredBy === 'machine' ? { AnsweredBy: 'machine_start' } : {},
-        );
+        await twilio.advanceCall(id, 'in-progress');
+        // AsyncAmd posts its verdict after the answer; here before the stream connects.
+        if (twilio.call(id).asyncAmd)
+          await twilio.reportMachineDetection(
+            id,
+            answeredBy === 'machine' ? 'machine_start' : 'human',
+          );
         return { ...twimlStream(twilio.call(id).answerFetch!.responseBody), callId: id };
       },
       hangupRequested: (id) => twilio.call(id).hangupRequested,

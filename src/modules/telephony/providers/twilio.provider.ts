@@ -151,8 +151,18 @@ export class TwilioProvider implements TelephonyProvider {
         StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
         Timeout: input.ringTimeoutSeconds?.toString(),
         TimeLimit: input.timeLimitSeconds?.toString(),
-        // Synchronous detection: the Url request carries AnsweredBy.
-        MachineDetection: input.machineDetection ? 'Enable' : undefined,
+        // Asynchronous detection: the call is answered and streams at once (no 2–5 s of silence
+        // after the callee's "Hello?" while Twilio listens), and the verdict is posted to the
+        // status URL (AnsweredBy, no CallStatus); a machine switches the live session to
+        // voicemail (CallSignals), as Plivo's and Telnyx's verdicts do.
+        ...(input.machineDetection
+          ? {
+              MachineDetection: 'Enable',
+              AsyncAmd: 'true',
+              AsyncAmdStatusCallback: input.urls.statusUrl,
+              AsyncAmdStatusCallbackMethod: 'POST',
+            }
+          : {}),
         ...(input.record
           ? {
               Record: 'true',

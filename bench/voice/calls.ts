@@ -25,6 +25,7 @@ import {
   VoiceRig,
 } from './live-rig';
 import { pacingJitters, ScriptedCaller, voicedFrames } from './scripted-caller';
+import { percentile } from '../../src/common/percentile';
 
 const HEADING = '## Voice runtime: live calls';
 const END_OF_TURN_MS = DEFAULT_TURN_OPTIONS.endOfTurnSilenceMs;
@@ -66,12 +67,7 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-/** Nearest-rank percentile of unsorted values. */
-export function percentile(values: number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
+export { percentile };
 
 /** One turn of a one-call step, split at the requests the fakes saw (each stamps its arrival). */
 export interface Stages {

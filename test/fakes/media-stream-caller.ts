@@ -290,6 +290,13 @@ export class MediaStreamCaller {
     this.socket.close();
   }
 
+  /** The callee presses a key: the provider's `dtmf` message (Twilio's names the track). */
+  pressKey(key: string): void {
+    const dtmf =
+      this.integration === 'provider_two' ? { track: 'inbound_track', digit: key } : { digit: key };
+    this.send({ event: 'dtmf', ...this.streamField(), dtmf });
+  }
+
   /** The callee hung up: the provider's `stop`, then the socket closes. */
   hangUp(): void {
     clearInterval(this.filler);

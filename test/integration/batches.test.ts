@@ -310,9 +310,12 @@ describe('batches', () => {
           'transcript',
           'transferredAt',
           'transferredTo',
+          'turnLatency',
           'turns',
         ].sort(),
       );
+      // No reply answered anyone on these logs: no latency to report.
+      expect(first.phoneLogs[1].turnLatency).toBeNull();
       expect(all.body.data.data[2]).not.toHaveProperty('phoneLogs');
 
       const completed = await t.http

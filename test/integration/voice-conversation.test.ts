@@ -1,11 +1,16 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { Database } from '../../src/database';
 import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
+import { events } from '../../src/modules/events/events.schema';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
+import { heardPart } from '../../src/modules/voice/session/reply';
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import { ChatFake, type ChatReply } from '../fakes/chat.fake';
+import { detectDtmf } from '../fakes/dtmf-detector';
 import { fixtureRecognition } from '../fakes/fixture-recognition';
 import { MediaStreamCaller } from '../fakes/media-stream-caller';
 import { ulawTone } from '../fakes/ulaw-tone';
@@ -26,6 +31,7 @@ const GREETING = 'Hello Grace, this is Ada from Acme.';
 const FALSE_INTERRUPTION = readFileSync(path.join(VOICE_FIXTURES_DIR, 'sandbox-1-hello.ulaw'));
 /** 300 ms of a 440 Hz tone per sentence synthesized: 15 frames. */
 const TONE = ulawTone(440, 300);
+const TONE_FRAMES = 15;
 
 /** Outside engines: a recogniser that knows the committed utterances, synthesis a known tone. */
 function engines(spoken: string[]): SpeechEngines {
@@ -42,11 +48,19 @@ function engines(spoken: string[]): SpeechEngines {
   };
 }
 
-/** The agent turn stored for a reply of `sentences` cut short: which of them it kept. */
+/**
+ * The agent turn stored for a reply of `sentences` cut short: how many sentences it kept whole
+ * (the words heard of the next one may follow, ending in a dash).
+ */
 function keptSentences(stored: string, sentences: string[]): number {
-  const kept = sentences.findIndex((_, i) => sentences.slice(0, i + 1).join(' ') === stored);
-  if (kept === -1) throw new Error(`"${stored}" is not the start of the reply`);
-  return kept + 1;
+  for (let whole = sentences.length; whole >= 1; whole -= 1) {
+    const start = sentences.slice(0, whole).join(' ');
+    const rest = stored.startsWith(start) ? stored.slice(start.length) : null;
+    if (rest === '') return whole;
+    const cut = rest?.startsWith(' ') && rest.endsWith('—') ? rest.slice(1, -1) : null;
+    if (cut && sentences[whole]?.startsWith(cut)) return whole;
+  }
+  throw new Error(`"${stored}" is not the start of the reply`);
 }
 
 // Each test holds one call per provider at once on one app (onEachProvider): the three
@@ -152,6 +166,63 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
+  it("keeps each reply's latency and its parts on the record; the call's p50/p95 in the batch details and call.completed", () =>
+    eachProvider(async (provider) => {
+      const { call, caller, requests } = await greetedCall(provider, {
+        kind: 'text',
+        pieces: ['We open at nine.'],
+      });
+      const { endedAt } = await caller.play(callerAudio('opening-hours'));
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-1'), {
+        timeoutMs: 10_000,
+        what: 'the reply played',
+      });
+      const firstFrame = caller.frames.find((frame) => frame.at > endedAt)!;
+      const log = await waitFor(
+        async () => {
+          const found = await voice.t.app
+            .get(PhoneLogsRepository)
+            .findById(voice.admin.organizationId, call.log.id);
+          return found?.turns.length === 3 && found;
+        },
+        { what: 'the stored reply' },
+      );
+      const { latency } = log.turns[2];
+      expect(log.turns[0].latency).toBeUndefined();
+      expect(log.turns[1].latency).toBeUndefined();
+      const { totalMs, recognitionMs, modelMs, synthesisMs } = latency!;
+      expect(recognitionMs).toBeGreaterThanOrEqual(0);
+      expect(modelMs).toBeGreaterThanOrEqual(0);
+      expect(synthesisMs).toBeGreaterThanOrEqual(0);
+      expect(Math.abs(recognitionMs! + modelMs! + synthesisMs! - totalMs)).toBeLessThanOrEqual(2);
+      // From the caller's end of speech (the VAD's, inside the 1.2 s of silence after the words)
+      // to the first frame they received: no longer than what they measured.
+      expect(totalMs).toBeLessThanOrEqual(firstFrame.at - (endedAt - 1_200) + 50);
+      expect(requests()).toHaveLength(1);
+
+      caller.hangUp();
+      await provider.complete(call.id);
+      const details = await voice.t.http
+        .get(`/api/call/batch-details/${call.batch.id}`)
+        .set({ Authorization: `Bearer ${voice.admin.token}` })
+        .expect(200);
+      const [phoneLog] = details.body.data.data[0].phoneLogs as Array<Record<string, unknown>>;
+      expect(phoneLog.turnLatency).toEqual({ turns: 1, p50Ms: totalMs, p95Ms: totalMs });
+      expect((phoneLog.turns as Array<{ latency?: unknown }>)[2].latency).toEqual(latency);
+      const completed = await waitFor(
+        async () =>
+          (
+            await voice.t.app
+              .get(Database)
+              .db.select()
+              .from(events)
+              .where(and(eq(events.callId, call.log.id), eq(events.type, 'call.completed')))
+          )[0],
+        { what: 'call.completed' },
+      );
+      expect(completed.data.turn_latency).toEqual({ turns: 1, p50_ms: totalMs, p95_ms: totalMs });
+    }));
+
   it('keeps listening after a backchannel, without asking the model', () =>
     eachProvider(async (provider) => {
       const { caller, requests } = await greetedCall(provider);
@@ -196,7 +267,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
-  it('clears the reply within 600 ms when the caller barges in, and stores only what was heard', async () => {
+  it('clears the reply within 600 ms when the caller barges in, and stores what was heard to the word', async () => {
     const metrics = voice.t.app.get(SwitchboardMetrics);
     const count = async (metric: {
       get(): Promise<{ values: Array<{ metricName?: string; value: number }> }>;
@@ -216,7 +287,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
         kind: 'text',
         pieces: [long.join(' ')],
       });
-      await caller.play(callerAudio('hello-world'));
+      const asked = await caller.play(callerAudio('hello-world'));
       await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-2'), {
         timeoutMs: 10_000,
         what: 'the reply under way',
@@ -235,14 +306,17 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       const reply = stored.find(
         (turn) => turn.role === 'agent' && turn.text.startsWith('Sentence'),
       );
-      // At least the two sentences heard before the barge-in, at most those played before the clear.
-      const played = caller.marks.filter(
-        (mark) => mark.name.startsWith('reply-1-') && mark.at <= clearedAt,
-      ).length;
-      const kept = keptSentences(reply!.text, long);
-      expect(kept).toBeGreaterThanOrEqual(2);
-      expect(kept).toBeLessThanOrEqual(played);
-      expect(played).toBeLessThan(long.length);
+      // Word-exact: the sentences played whole before the clear, then the words of the one it
+      // cut, by the share of its audio (15 frames a sentence) that had been played.
+      const played = caller.frames.filter((f) => f.at > asked.endedAt && f.at <= clearedAt).length;
+      const whole = Math.floor(played / TONE_FRAMES);
+      expect(whole).toBeGreaterThanOrEqual(2);
+      expect(whole).toBeLessThan(long.length);
+      const cut = heardPart(
+        { text: long[whole], mark: '', from: 0, to: TONE_FRAMES },
+        played % TONE_FRAMES,
+      );
+      expect(reply!.text).toBe([...long.slice(0, whole), cut].filter(Boolean).join(' '));
       caller.close();
     });
     // Each call's first turn was answered (its latency recorded) and then barged in on.
@@ -292,6 +366,63 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       });
       expect(spoken).toContain('Goodbye!');
       expect(await caller.closed).toBe(1000);
+    }));
+
+  it('gives the model the keys the caller presses, as a turn of their own before what they say next', () =>
+    eachProvider(async (provider) => {
+      const { caller, turns, requests } = await greetedCall(
+        provider,
+        { kind: 'text', pieces: ['You chose seven.'] },
+        { kind: 'text', pieces: ['Sure.'] },
+      );
+      caller.pressKey('7');
+      caller.pressKey('2');
+      const [first] = await waitFor(() => requests().length > 0 && requests(), {
+        timeoutMs: 10_000,
+        what: 'the request for the keys',
+      });
+      expect(first.body.messages).toEqual(
+        expect.arrayContaining([
+          { role: 'user', content: '[The caller pressed 72 on the keypad]' },
+        ]),
+      );
+      await caller.play(callerAudio('hello-world'));
+      const second = await waitFor(() => requests()[1], {
+        timeoutMs: 10_000,
+        what: 'the request for the words',
+      });
+      const messages = JSON.stringify(second.body.messages);
+      expect(messages).toContain('[The caller pressed 72 on the keypad]');
+      expect(messages).toContain(CALLER_UTTERANCES['hello-world']);
+      const stored = await waitFor(async () => ((await turns()).length === 5 ? turns() : false), {
+        what: 'the stored turns',
+      });
+      expect(stored.slice(1, 3)).toEqual([
+        { role: 'callee', text: '[The caller pressed 72 on the keypad]' },
+        { role: 'agent', text: 'You chose seven.' },
+      ]);
+      caller.close();
+    }));
+
+  it('presses keys for the model (press_keys): tones after its words, heard by the far end', () =>
+    eachProvider(async (provider) => {
+      const { caller, turns } = await greetedCall(provider, {
+        kind: 'tool-calls',
+        text: 'Choosing sales.',
+        calls: [{ name: 'press_keys', arguments: { keys: '1, #' } }],
+      });
+      const { endedAt } = await caller.play(callerAudio('hello-world'));
+      const stored = await waitFor(async () => ((await turns()).length === 4 ? turns() : false), {
+        timeoutMs: 10_000,
+        what: 'the keys pressed',
+      });
+      expect(stored.slice(2)).toEqual([
+        { role: 'agent', text: 'Choosing sales.' },
+        { role: 'agent', text: '[Pressed 1# on the keypad]' },
+      ]);
+      const after = caller.frames.filter((frame) => frame.at > endedAt);
+      expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('1#');
+      caller.close();
     }));
 
   it('puts the number on the DNC list when the model calls record_opt_out', () =>

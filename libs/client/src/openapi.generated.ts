@@ -2426,6 +2426,28 @@ export interface components {
       batches: components['schemas']['BatchSummaryDto'][];
       pagination: components['schemas']['PaginationDto'];
     };
+    TurnLatencyDto: {
+      /**
+       * @description End of the callee's speech → the reply's first audio, ms
+       * @example 930
+       */
+      totalMs: number;
+      /**
+       * @description Speech recognition, ms
+       * @example 180
+       */
+      recognitionMs: number | null;
+      /**
+       * @description The model's first token, ms
+       * @example 450
+       */
+      modelMs: number | null;
+      /**
+       * @description Synthesis of the first audio, ms
+       * @example 300
+       */
+      synthesisMs: number | null;
+    };
     PhoneLogTurnDto: {
       /** @enum {string} */
       role: 'agent' | 'callee';
@@ -2433,6 +2455,25 @@ export interface components {
       text: string;
       /** @example 2026-11-22T10:00:05.000Z */
       startedAt: string;
+      /** @description On an agent turn that answered the callee: how long they waited for it, and where the time went */
+      latency?: components['schemas']['TurnLatencyDto'];
+    };
+    CallTurnLatencyDto: {
+      /**
+       * @description Replies that answered a callee turn
+       * @example 6
+       */
+      turns: number;
+      /**
+       * @description Median reply latency, ms
+       * @example 820
+       */
+      p50Ms: number;
+      /**
+       * @description 95th percentile reply latency, ms
+       * @example 1240
+       */
+      p95Ms: number;
     };
     PhoneLogDto: {
       /** @example 65f1c0ffee0123456789abcd */
@@ -2454,6 +2495,8 @@ export interface components {
       transcript?: string | null;
       /** @description The conversation turn by turn, as it happened */
       turns: components['schemas']['PhoneLogTurnDto'][];
+      /** @description The call's reply latency over its turns; null when no reply answered the callee */
+      turnLatency: components['schemas']['CallTurnLatencyDto'] | null;
       /**
        * @description Post-call summary (null until generated)
        * @example The callee confirmed the appointment for Tuesday morning.
@@ -2904,6 +2947,23 @@ export interface components {
        */
       ring_duration_seconds: number;
     };
+    TurnLatencySummary: {
+      /**
+       * @description Replies that answered a caller turn
+       * @example 6
+       */
+      turns: number;
+      /**
+       * @description Median end of speech → first audio, in ms
+       * @example 820
+       */
+      p50_ms: number;
+      /**
+       * @description 95th percentile, in ms
+       * @example 1240
+       */
+      p95_ms: number;
+    };
     CallCompletedEventData: {
       /**
        * @description The call (one dial attempt); stable across its events
@@ -3006,6 +3066,8 @@ export interface components {
        * @enum {string|null}
        */
       failed_dependency: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
+      /** @description How long the callee waited for the agent's replies (end of their speech → the reply's first audio) over the call; null when no reply answered a caller turn */
+      turn_latency: components['schemas']['TurnLatencySummary'] | null;
       /**
        * @description Whether call.recording.available and the analysis events will follow
        * @example true

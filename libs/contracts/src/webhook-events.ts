@@ -80,6 +80,13 @@ export type CallEndedBy = (typeof CALL_ENDED_BY)[number];
 export const FAILED_DEPENDENCIES = ['stt', 'tts', 'llm', 'telephony', 'media'] as const;
 export type FailedDependency = (typeof FAILED_DEPENDENCIES)[number];
 
+/** A call's reply latency: how many replies answered a caller turn, their median and p95. */
+export interface TurnLatencySummary {
+  turns: number;
+  p50_ms: number;
+  p95_ms: number;
+}
+
 /** `call.completed`: a connected call ended normally. */
 export interface CallCompletedEventData extends CallEventBase {
   /** Final status of the attempt (`completed`). */
@@ -93,6 +100,11 @@ export interface CallCompletedEventData extends CallEventBase {
   ended_by: CallEndedBy;
   /** With `ended_by: service_failure`: which service failed; otherwise null. */
   failed_dependency: FailedDependency | null;
+  /**
+   * How long the callee waited for the agent's replies, from the end of their speech to the
+   * reply's first audio, over the replies of the call; null when no reply answered a turn.
+   */
+  turn_latency: TurnLatencySummary | null;
   /**
    * Whether a recording will follow (`call.recording.available`) and an analysis
    * (`call.summary.generated`, `call.analysis.completed`).

@@ -58,6 +58,19 @@ export type CallRecordPageRow = Pick<
 const recordId = sql`${callRecords}.${sql.identifier(callRecords.id.name)}`;
 
 /**
+ * A phone log's reply latency over its turns (callTurnLatency's nearest-rank percentiles:
+ * percentile_disc), null when no turn carries one.
+ */
+const turnLatencyOf = sql`(
+  SELECT CASE WHEN count(*) > 0 THEN json_build_object(
+      'turns', count(*),
+      'p50Ms', percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.turn->'latency'->>'totalMs')::int),
+      'p95Ms', percentile_disc(0.95) WITHIN GROUP (ORDER BY (t.turn->'latency'->>'totalMs')::int)
+    ) END
+  FROM jsonb_array_elements(pl.turns) AS t(turn)
+  WHERE t.turn->'latency' IS NOT NULL)`;
+
+/**
  * The phone logs of the row's call record as JSON in the response's form (one statement for the
  * page and its logs instead of two round trips).
  */
@@ -65,7 +78,7 @@ const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
   SELECT coalesce(json_agg(json_build_object(
       '_id', pl.id, 'requestUUID', pl.request_uuid, 'callStatus', pl.call_status,
       'callDuration', pl.call_duration, 'recordingUrl', pl.recording_url,
-      'transcript', pl.transcript, 'turns', pl.turns, 'summary', pl.summary,
+      'transcript', pl.transcript, 'turns', pl.turns, 'turnLatency', ${turnLatencyOf}, 'summary', pl.summary,
       'analysis', pl.analysis,
       'transferredTo', CASE WHEN pl.transferred_at IS NOT NULL THEN pl.transferred_to END,
       'transferredAt', to_char(pl.transferred_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)}),

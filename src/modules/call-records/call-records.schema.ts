@@ -102,6 +102,20 @@ export interface PhoneLogTurn {
   role: 'agent' | 'callee';
   text: string;
   startedAt: string;
+  /** An agent reply to a caller turn: how long the caller waited for it, and where the time went. */
+  latency?: TurnLatency;
+}
+
+/**
+ * From the caller's end of speech to the reply's first audio, and its parts: recognition (end of
+ * speech → words), the model (words → first token) and synthesis (first token → first audio).
+ * A part is null when its stage was not seen (a reply that began without model text).
+ */
+export interface TurnLatency {
+  totalMs: number;
+  recognitionMs: number | null;
+  modelMs: number | null;
+  synthesisMs: number | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { CallFailureReason } from '@app/contracts';
-import type { CallStatus } from '../call-records/call-records.schema';
+import type { CallFailureReason, TurnLatencySummary } from '@app/contracts';
+import type { CallStatus, PhoneLogTurn } from '../call-records/call-records.schema';
+import { callTurnLatency } from '../call-records/turn-latency';
 import type { NextAttempt } from './attempt-outcomes';
 import { type Attempt, callEventBase } from './attempts.repository';
 import { EventsService } from '../events/events.service';
@@ -77,6 +78,7 @@ export class AttemptEvents {
             : (sessionEndedBy(log.sessionEndedBy) ??
               endedBy(hangup.hangupCause, hangup.hangupSide)),
           failed_dependency: log.failedDependency,
+          turn_latency: turnLatencySummary(log.turns),
           recording_expected: attempt.batch.recordCalls,
         },
       });
@@ -145,4 +147,10 @@ export class AttemptEvents {
       },
     });
   }
+}
+
+/** The call's reply latency in the event's words. */
+function turnLatencySummary(turns: PhoneLogTurn[]): TurnLatencySummary | null {
+  const latency = callTurnLatency(turns);
+  return latency && { turns: latency.turns, p50_ms: latency.p50Ms, p95_ms: latency.p95Ms };
 }

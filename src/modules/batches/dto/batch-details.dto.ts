@@ -3,6 +3,49 @@ import type { SessionEndedBy } from '../../call-records/call-records.schema';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { STATUS_REASONS, type StatusReason } from '../batches.schema';
 
+export class TurnLatencyDto {
+  @ApiProperty({
+    example: 930,
+    description: "End of the callee's speech → the reply's first audio, ms",
+  })
+  totalMs!: number;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 180,
+    description: 'Speech recognition, ms',
+  })
+  recognitionMs!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 450,
+    description: "The model's first token, ms",
+  })
+  modelMs!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 300,
+    description: 'Synthesis of the first audio, ms',
+  })
+  synthesisMs!: number | null;
+}
+
+export class CallTurnLatencyDto {
+  @ApiProperty({ example: 6, description: 'Replies that answered a callee turn' })
+  turns!: number;
+
+  @ApiProperty({ example: 820, description: 'Median reply latency, ms' })
+  p50Ms!: number;
+
+  @ApiProperty({ example: 1240, description: '95th percentile reply latency, ms' })
+  p95Ms!: number;
+}
+
 export class PhoneLogTurnDto {
   @ApiProperty({ enum: ['agent', 'callee'] })
   role!: 'agent' | 'callee';
@@ -12,6 +55,13 @@ export class PhoneLogTurnDto {
 
   @ApiProperty({ example: '2026-11-22T10:00:05.000Z' })
   startedAt!: string;
+
+  @ApiPropertyOptional({
+    type: TurnLatencyDto,
+    description:
+      'On an agent turn that answered the callee: how long they waited for it, and where the time went',
+  })
+  latency?: TurnLatencyDto;
 }
 
 export class PhoneLogDto {
@@ -45,6 +95,13 @@ export class PhoneLogDto {
     description: 'The conversation turn by turn, as it happened',
   })
   turns!: PhoneLogTurnDto[];
+
+  @ApiProperty({
+    type: CallTurnLatencyDto,
+    nullable: true,
+    description: "The call's reply latency over its turns; null when no reply answered the callee",
+  })
+  turnLatency!: CallTurnLatencyDto | null;
 
   @ApiPropertyOptional({
     type: String,

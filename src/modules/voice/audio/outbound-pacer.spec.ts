@@ -70,6 +70,24 @@ describe('OutboundPacer', () => {
     expect(new Set(intervals(output.frames.map((f) => f.at)))).toEqual(new Set([20]));
   });
 
+  it("keeps each frame's place in the stream: queued, sent, and taken back by a clear", () => {
+    const clock = new FakeClock();
+    const stream = new OutboundPacer({ clock }).open(recordingOutput(clock));
+    stream.enqueue(audio(10));
+    stream.enqueue(Buffer.alloc(FRAME_BYTES / 2));
+    expect(stream.position).toBe(10.5);
+    clock.advance(85);
+    expect(stream.sentPosition).toBe(5);
+    stream.clear();
+    // The cleared frames were never sent: what is queued next follows the last one sent.
+    expect(stream.position).toBe(5);
+    stream.enqueue(audio(2));
+    stream.mark('end');
+    clock.advance(100);
+    expect(stream.sentPosition).toBe(7);
+    expect(stream.position).toBe(7);
+  });
+
   it('drives many calls from one timer, each at 20 ms', () => {
     const clock = new FakeClock();
     const pacer = new OutboundPacer({ clock });

@@ -25,6 +25,10 @@ export class PacedStream {
   private readonly sent: string[] = [];
   private drainWaiters: (() => void)[] = [];
   private closed = false;
+  /** Frames queued since the stream began, the cleared ones taken back: where the next one goes. */
+  private queuedFrames = 0;
+  /** Frames sent since the stream began. */
+  private sentFrames = 0;
   /** Grid time of this stream's next frame; meaningful while it has audio queued. */
   nextSendAt = 0;
 
@@ -47,6 +51,19 @@ export class PacedStream {
     return (this.frames + (this.partial.length > 0 ? 1 : 0)) * FRAME_MS;
   }
 
+  /**
+   * Where the next audio queued will sit in the stream, in frames since it began (a partial
+   * frame counts its share): a frame at position p is heard once `sentPosition` passes p.
+   */
+  get position(): number {
+    return this.queuedFrames + this.partial.length / FRAME_BYTES;
+  }
+
+  /** Frames sent since the stream began; the provider plays them as they come. */
+  get sentPosition(): number {
+    return this.sentFrames;
+  }
+
   /** Queues μ-law audio of any length; it continues the previous chunk without a gap. */
   enqueue(ulaw: Uint8Array): void {
     if (this.closed || ulaw.length === 0) return;
@@ -55,6 +72,7 @@ export class PacedStream {
     while (bytes.length >= FRAME_BYTES) {
       this.queue.push({ kind: 'frame', ulaw: bytes.subarray(0, FRAME_BYTES) });
       this.frames += 1;
+      this.queuedFrames += 1;
       bytes = bytes.subarray(FRAME_BYTES);
     }
     this.partial = Buffer.from(bytes);
@@ -74,6 +92,7 @@ export class PacedStream {
     const dropped = this.queue.flatMap((item) => (item.kind === 'mark' ? [item.name] : []));
     this.queue.length = 0;
     this.frames = 0;
+    this.queuedFrames = this.sentFrames;
     this.partial = Buffer.alloc(0);
     this.pacer.release(this);
     this.notifyDrained();
@@ -106,6 +125,7 @@ export class PacedStream {
       const item = this.queue.shift();
       if (item?.kind === 'frame') {
         this.frames -= 1;
+        this.sentFrames += 1;
         this.output.sendAudio(item.ulaw);
       }
       this.sendMarksAtHead();
@@ -124,6 +144,7 @@ export class PacedStream {
     this.partial = Buffer.alloc(0);
     this.queue.push({ kind: 'frame', ulaw: frame });
     this.frames += 1;
+    this.queuedFrames += 1;
   }
 
   private sendMarksAtHead(): void {

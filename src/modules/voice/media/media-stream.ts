@@ -18,6 +18,8 @@ export type InboundMediaEvent =
   | { kind: 'audio'; ulaw: Buffer }
   /** The audio sent before the mark of this name has been played to the caller. */
   | { kind: 'mark'; name: string }
+  /** The caller pressed a key (every provider reports it as `{event: 'dtmf', dtmf: {digit}}`). */
+  | { kind: 'dtmf'; digit: string }
   /** The provider dropped the audio it had buffered (after a clear). */
   | { kind: 'cleared' }
   | { kind: 'stop' };

@@ -4,6 +4,7 @@ import {
   type MessageSink,
   objectAt,
   audioEvent,
+  dtmfEvent,
   markEvent,
   type ProviderStream,
   stringAt,
@@ -70,6 +71,8 @@ export class PlivoStream implements ProviderStream {
         return markEvent(stringAt(message, 'name'));
       case 'clearedAudio':
         return { kind: 'cleared' };
+      case 'dtmf':
+        return dtmfEvent(message);
       case 'stop':
         return { kind: 'stop' };
       default:

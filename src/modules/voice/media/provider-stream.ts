@@ -1,3 +1,4 @@
+import { DTMF_KEYS } from '../audio/dtmf';
 import type { InboundMediaEvent, MediaOutput } from './media-stream';
 
 /** Where a gateway writes its provider's messages (the WebSocket, or a test's array). */
@@ -62,3 +63,12 @@ export const audioEvent = (message: Record<string, unknown>): InboundMediaEvent 
 /** A played mark, from its name wherever the provider puts it. */
 export const markEvent = (name: string | undefined): InboundMediaEvent | null =>
   name === undefined ? null : { kind: 'mark', name };
+
+/**
+ * A key the caller pressed: Twilio, Plivo and Telnyx all send `{event: 'dtmf', dtmf: {digit}}`
+ * (Twilio adds the track). Null for anything but one keypad key.
+ */
+export const dtmfEvent = (message: Record<string, unknown>): InboundMediaEvent | null => {
+  const digit = stringAt(objectAt(message, 'dtmf'), 'digit')?.toUpperCase();
+  return digit?.length === 1 && DTMF_KEYS.includes(digit) ? { kind: 'dtmf', digit } : null;
+};

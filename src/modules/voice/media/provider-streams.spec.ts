@@ -194,4 +194,28 @@ describe('provider media streams', () => {
       );
     }
   });
+
+  it('reads a pressed key from each provider, and ignores anything that is not one key', () => {
+    const streams = [
+      new TwilioStream(new Sink()),
+      new PlivoStream(new Sink()),
+      new TelnyxStream(new Sink(), 't'),
+    ];
+    for (const stream of streams) {
+      expect(
+        stream.read({
+          event: 'dtmf',
+          streamSid: 'MZ1',
+          dtmf: { track: 'inbound_track', digit: '7' },
+        }),
+      ).toEqual({ kind: 'dtmf', digit: '7' });
+      expect(stream.read({ event: 'dtmf', dtmf: { digit: '#' } })).toEqual({
+        kind: 'dtmf',
+        digit: '#',
+      });
+      expect(stream.read({ event: 'dtmf', dtmf: { digit: '12' } })).toBeNull();
+      expect(stream.read({ event: 'dtmf', dtmf: { digit: 'x' } })).toBeNull();
+      expect(stream.read({ event: 'dtmf', dtmf: 5 })).toBeNull();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { InboundMediaEvent } from './media-stream';
 import {
   mediaMessage,
   type MessageSink,
+  dtmfEvent,
   markEvent,
   objectAt,
   payloadOf,
@@ -54,6 +55,8 @@ export class TelnyxStream implements ProviderStream {
       }
       case 'mark':
         return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
+      case 'dtmf':
+        return dtmfEvent(message);
       case 'stop':
         return { kind: 'stop' };
       default:

@@ -4,6 +4,7 @@ import {
   type MessageSink,
   objectAt,
   audioEvent,
+  dtmfEvent,
   markEvent,
   type ProviderStream,
   stringAt,
@@ -37,6 +38,8 @@ export class TwilioStream implements ProviderStream {
         return audioEvent(message);
       case 'mark':
         return markEvent(stringAt(objectAt(message, 'mark'), 'name'));
+      case 'dtmf':
+        return dtmfEvent(message);
       case 'stop':
         return { kind: 'stop' };
       default:

@@ -126,6 +126,9 @@ export class CallSession {
         this.machine.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
         return;
+      case 'dtmf':
+        this.conversation?.keyPressed(event.digit);
+        return;
       case 'cleared':
         return;
     }

@@ -5,7 +5,8 @@ import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import { FRAME_BYTES, FRAME_MS } from '../media/media-stream';
 import type { RecognitionStream, SpeechToText } from '../speech/speech-engines';
 import { isNoTurn, isUnfinishedUtterance } from './conversation-phrases';
-import type { TurnObserver, TurnTrace } from './voice-turn-observer';
+import { TimedTurn } from './timed-turn';
+import type { TurnObserver } from './voice-turn-observer';
 
 /** A caller turn, in words. */
 export interface CallerTurn {
@@ -14,7 +15,7 @@ export interface CallerTurn {
   /** When the turn (its first part, when it came in several) ended. */
   startedAt: string;
   /** From the turn's end to the reply's first audio, when observed. */
-  trace?: TurnTrace;
+  trace?: TimedTurn;
 }
 
 /** What the caller's side of the conversation reports. */
@@ -122,7 +123,7 @@ export class CallerTurns {
     this.listener.speechEnded();
     const endedAt = Date.now();
     const startedAt = new Date(endedAt).toISOString();
-    const trace = this.observer?.turnEnded();
+    const trace = new TimedTurn(this.observer?.turnEnded());
     const words = this.recognition
       .finish(undefined, { startedAtMs: event.speechStartedAtMs, endedAtMs: event.speechEndedAtMs })
       .then(
@@ -171,7 +172,7 @@ export class CallerTurns {
     const held = this.held;
     if (!held || this.closed || this.tracker.speaking || this.pending > 0) return;
     this.held = undefined;
-    const trace = this.observer?.turnEnded();
+    const trace = new TimedTurn(this.observer?.turnEnded());
     trace?.recognised();
     this.listener.turn({ ...held, trace });
   }

@@ -6,6 +6,7 @@ import type { PhoneLogsRepository } from '../../call-records/phone-logs.reposito
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
+import { dtmfTones } from '../audio/dtmf';
 import type { SpeechToText } from '../speech/speech-engines';
 import { AgentLines, type LineOutput } from './agent-lines';
 import type { CallFlowCommand, CallFlowEvent, ReplyOutcome } from './call-flow';
@@ -13,13 +14,15 @@ import type { CallContext } from './call-contexts';
 import { type CallerTurn, CallerTurns } from './caller-turns';
 import { isNoTurn } from './conversation-phrases';
 import { HeardMarks } from './heard-marks';
+import { Keypad, keypadTurn, pressedKeysTurn } from './keypad';
 import { Replies, type ReplyOutput } from './replies';
 import type { Reply } from './reply';
 import { SentenceSplitter } from './sentence-splitter';
 import { TurnLog } from './turn-log';
 import type { TurnPromptService } from './turn-prompt.service';
-import { toolReason, TurnTool } from './turn-tools';
-import type { TurnObserver, TurnTrace } from './voice-turn-observer';
+import { toolKeys, toolReason, TurnTool } from './turn-tools';
+import { TimedTurn } from './timed-turn';
+import type { TurnObserver } from './voice-turn-observer';
 
 export interface ConversationTiming {
   /** How long a caller who stopped mid-sentence ("my number is…") may pause (TurnTracker's default). */
@@ -74,10 +77,16 @@ export class Conversation {
   private readonly replies: Replies;
   private readonly log: TurnLog;
   private readonly lines: AgentLines;
+  private readonly keypad = new Keypad((keys, startedAt) => {
+    // Keys need no recognising: the reply's latency counts from the entry's end.
+    const trace = new TimedTurn(this.services.observer?.turnEnded());
+    trace.recognised();
+    this.heardTurn({ words: keypadTurn(keys), startedAt, trace });
+  });
   /** Caller turns heard and not yet answered: the next reply answers them all. */
   private readonly unanswered: Array<{ words: string; startedAt: string }> = [];
   /** The newest unanswered turn's trace: the reply's latency counts from its end. */
-  private trace: TurnTrace | undefined;
+  private trace: TimedTurn | undefined;
   /** The transfer the last reply asked for, carried out on the flow's `transfer`. */
   private transferTool: { call: ChatToolCall; lastMark: string | undefined } | undefined;
   private transferRefused = false;
@@ -119,7 +128,15 @@ export class Conversation {
     this.replies = new Replies(
       session,
       this.heard,
-      (reply, text) => this.log.record({ role: 'agent', text, startedAt: reply.startedAt }),
+      (reply, text) => {
+        const latency = reply.trace?.latency;
+        this.log.record({
+          role: 'agent',
+          text,
+          startedAt: reply.startedAt,
+          ...(latency && { latency }),
+        });
+      },
       services.observer,
       (reply) => {
         if (reply.name !== 'greeting') report({ type: 'replyStarted' });
@@ -172,6 +189,11 @@ export class Conversation {
     if (!this.ended) this.caller.hear(ulaw);
   }
 
+  /** A key the caller pressed: the keys of one entry reach the model as a turn of their own. */
+  keyPressed(key: string): void {
+    if (!this.ended) this.keypad.press(key);
+  }
+
   /** A mark the provider echoed: the audio before it was heard. */
   markPlayed(name: string): void {
     this.heard.add(name);
@@ -187,6 +209,7 @@ export class Conversation {
     this.ended = true;
     this.replies.stop();
     this.caller.close();
+    this.keypad.close();
     this.heard.release();
     this.trace?.end();
     // Words the caller said that no reply answered are part of the call all the same.
@@ -283,9 +306,31 @@ export class Conversation {
     const played = await this.replies.finish(reply);
     if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
     if (!played || this.ended) return;
+    const keys = tools.find(({ function: f }) => f.name === String(TurnTool.PressKeys));
+    const pressed = keys ? await this.pressKeys(toolKeys(keys)) : false;
+    if (this.ended) return;
     const transfer = tools.find(({ function: f }) => f.name === String(TurnTool.TransferCall));
     if (transfer) this.transferTool = { call: transfer, lastMark: reply.sentences.at(-1)?.mark };
-    this.report({ type: 'replyDone', outcome: outcomeOf(names, transfer !== undefined, said) });
+    this.report({
+      type: 'replyDone',
+      outcome: outcomeOf(names, transfer !== undefined, said || pressed),
+    });
+  }
+
+  /**
+   * press_keys: the keys' tones are played into the call after the reply's words, as a far-end
+   * IVR hears them (in band: the stream is G.711 on every provider), and kept in the transcript.
+   */
+  private async pressKeys(keys: string): Promise<boolean> {
+    if (keys === '') return false;
+    this.session.paced.enqueue(dtmfTones(keys));
+    await this.session.paced.drained();
+    this.log.record({
+      role: 'agent',
+      text: pressedKeysTurn(keys),
+      startedAt: new Date().toISOString(),
+    });
+    return true;
   }
 
   /**

@@ -2,7 +2,8 @@ import type { PacedStream } from '../audio/paced-stream';
 import type { MediaOutput } from '../media/media-stream';
 import type { HeardMarks } from './heard-marks';
 import { type QueuedSentence, Reply } from './reply';
-import type { TurnObserver, TurnTrace } from './voice-turn-observer';
+import type { TimedTurn } from './timed-turn';
+import type { TurnObserver } from './voice-turn-observer';
 
 /** What speaking a reply needs of the call session. */
 export interface ReplyOutput {
@@ -40,7 +41,7 @@ export class Replies {
     return this.current;
   }
 
-  start(name: string, trace?: TurnTrace): Reply {
+  start(name: string, trace?: TimedTurn): Reply {
     this.current = new Reply(name, trace);
     return this.current;
   }
@@ -64,12 +65,15 @@ export class Replies {
         if (!(await reply.proceed())) return;
         const text = reply.unsaid[0];
         const signal = reply.sentenceSignal();
+        const from = this.session.paced.position;
         await this.session.speak(text, signal, () => this.firstAudio(reply));
         if (reply.cancelled) return;
         // Paused mid-sentence: it stays to be said again if the reply resumes.
         if (signal.aborted) continue;
         reply.unsaid.shift();
-        this.session.paced.mark(reply.queued(text).mark);
+        const sentence = reply.queued(text, from, from);
+        this.session.paced.mark(sentence.mark);
+        sentence.to = this.session.paced.position;
       }
     } catch (error) {
       if (!reply.cancelled) reply.fail(error);
@@ -105,7 +109,7 @@ export class Replies {
     const reply = this.current;
     if (!reply || reply.paused || reply.cancelled) return;
     this.clear();
-    reply.pauseAt((mark) => this.heard.has(mark));
+    reply.pauseAt(this.heardBy(this.session.paced.sentPosition), this.session.paced.sentPosition);
   }
 
   /** The caller's turn was nothing (no words, a backchannel): a paused reply speaks on. */
@@ -117,15 +121,28 @@ export class Replies {
   interrupt(): void {
     const reply = this.current;
     if (!reply) return;
-    if (!reply.paused) this.clear();
+    const played = this.session.paced.sentPosition;
+    if (!reply.paused) {
+      this.clear();
+      reply.cutAt(this.heardBy(played), played);
+    }
     reply.cancel();
-    this.done(reply, (sentence) => this.heard.has(sentence.mark));
+    this.done(reply, this.heardBy(played));
   }
 
   /** The call ended: the reply stops, nothing more is stored. */
   stop(): void {
     this.current?.cancel();
     this.current = undefined;
+  }
+
+  /**
+   * Whether the caller heard a sentence: its mark came back, or all of its audio had been sent
+   * when `played` frames were (the provider plays what it is sent as it comes; the echo of a mark
+   * is a round trip behind).
+   */
+  private heardBy(played: number): (sentence: QueuedSentence) => boolean {
+    return (sentence) => this.heard.has(sentence.mark) || sentence.to <= played;
   }
 
   private clear(): void {

@@ -1,9 +1,33 @@
-import type { TurnTrace } from './voice-turn-observer';
+import type { TimedTurn } from './timed-turn';
 
 /** A sentence queued for the caller, with the mark sent after it. */
 export interface QueuedSentence {
   text: string;
   mark: string;
+  /** Where its audio sits in the call's outbound stream, in frames (PacedStream.position). */
+  from: number;
+  to: number;
+}
+
+/**
+ * The words of `sentence` the caller heard when `played` frames of the stream had been played:
+ * those whose end lies within the played share of its audio (words timed by their length in
+ * characters), followed by a dash when it was cut; '' when none.
+ */
+export function heardPart(sentence: QueuedSentence, played: number): string {
+  const length = sentence.to - sentence.from;
+  const share = length > 0 ? Math.min(1, Math.max(0, (played - sentence.from) / length)) : 0;
+  if (share >= 1) return sentence.text;
+  const heardChars = share * sentence.text.length;
+  const words = sentence.text.split(/\s+/).filter((word) => word !== '');
+  const kept: string[] = [];
+  let end = 0;
+  for (const word of words) {
+    end = sentence.text.indexOf(word, end) + word.length;
+    if (end > heardChars) break;
+    kept.push(word);
+  }
+  return kept.length === 0 ? '' : `${kept.join(' ').replace(/[,;:.!?]+$/, '')}—`;
 }
 
 /**
@@ -29,6 +53,8 @@ export class Reply {
   private sentence = new AbortController();
   private pause: { decided: Promise<boolean>; decide: (resume: boolean) => void } | undefined;
   private marks = 0;
+  /** What the caller heard of the sentence the clear cut, when a clear cut one. */
+  private cut = '';
 
   /**
    * @param name names the marks sent after its sentences: `${name}-1`, `${name}-2`…
@@ -36,7 +62,7 @@ export class Reply {
    */
   constructor(
     readonly name: string,
-    readonly trace?: TurnTrace,
+    readonly trace?: TimedTurn,
   ) {}
 
   /** Aborts with the reply: the model's stream, synthesis, waits. */
@@ -58,20 +84,24 @@ export class Reply {
     return AbortSignal.any([this.abort.signal, this.sentence.signal]);
   }
 
-  /** A new mark for the next queued sentence (never one used before, even across a resume). */
-  queued(text: string): QueuedSentence {
-    const sentence = { text, mark: `${this.name}-${(this.marks += 1)}` };
+  /**
+   * A new mark for the next queued sentence (never one used before, even across a resume); its
+   * audio runs from `from` to `to` in the stream.
+   */
+  queued(text: string, from: number, to: number): QueuedSentence {
+    const sentence = { text, mark: `${this.name}-${(this.marks += 1)}`, from, to };
     this.sentences.push(sentence);
     return sentence;
   }
 
   /**
-   * The caller started talking over the reply (its audio is being cleared): keeps only the
-   * sentences `heard` says were played, and puts the others back to be said again.
+   * The caller started talking over the reply (its audio is being cleared, `played` frames of the
+   * stream played): keeps only the sentences `heard` says were played, and what was heard of the
+   * one cut (cutAt), and puts the others back to be said again.
    */
-  pauseAt(heard: (mark: string) => boolean): void {
+  pauseAt(heard: (sentence: QueuedSentence) => boolean, played: number): void {
     if (this.cancelled || this.pause) return;
-    const firstUnheard = this.sentences.findIndex((sentence) => !heard(sentence.mark));
+    const firstUnheard = this.cutAt(heard, played);
     if (firstUnheard >= 0) {
       const unheard = this.sentences.splice(firstUnheard);
       this.unsaid.unshift(...unheard.map((sentence) => sentence.text));
@@ -82,8 +112,19 @@ export class Reply {
     this.sentence.abort();
   }
 
-  /** The interruption was nothing: the reply speaks on. */
+  /**
+   * Its audio was cleared with `played` frames of the stream played: the first sentence `heard`
+   * does not know of keeps the words the caller heard (heardPart). Returns that sentence's index.
+   */
+  cutAt(heard: (sentence: QueuedSentence) => boolean, played: number): number {
+    const first = this.sentences.findIndex((sentence) => !heard(sentence));
+    this.cut = first >= 0 ? heardPart(this.sentences[first], played) : '';
+    return first;
+  }
+
+  /** The interruption was nothing: the reply speaks on (the cut sentence is said again whole). */
   resume(): void {
+    this.cut = '';
     const pause = this.pause;
     this.pause = undefined;
     pause?.decide(true);
@@ -108,11 +149,10 @@ export class Reply {
     return !this.cancelled;
   }
 
-  /** What the caller heard of it, as one text. */
+  /** What the caller heard of it, as one text: the sentences `kept`, then the cut one's words. */
   text(kept: (sentence: QueuedSentence) => boolean): string {
-    return this.sentences
-      .filter(kept)
-      .map((sentence) => sentence.text)
+    return [...this.sentences.filter(kept).map((sentence) => sentence.text), this.cut]
+      .filter((text) => text !== '')
       .join(' ');
   }
 }

@@ -67,8 +67,13 @@ describe('buildTurnRequest', () => {
       buildTurnRequest(input({ agent: { ...agent, transferNumber } })).tools?.map(
         (tool) => tool.function.name,
       );
-    expect(names(null)).toEqual(['end_call', 'record_opt_out']);
-    expect(names('+14155550100')).toEqual(['end_call', 'transfer_call', 'record_opt_out']);
+    expect(names(null)).toEqual(['end_call', 'record_opt_out', 'press_keys']);
+    expect(names('+14155550100')).toEqual([
+      'end_call',
+      'transfer_call',
+      'record_opt_out',
+      'press_keys',
+    ]);
   });
 
   it('gives every tool a description and a closed JSON schema', () => {

@@ -1,3 +1,4 @@
+import { keypadKeys } from '../audio/dtmf';
 import type { ChatTool, ChatToolCall } from '../../llm/chat-model';
 
 /** The tools a voice agent may call during a turn; the session carries them out. */
@@ -5,6 +6,7 @@ export enum TurnTool {
   EndCall = 'end_call',
   TransferCall = 'transfer_call',
   RecordOptOut = 'record_opt_out',
+  PressKeys = 'press_keys',
 }
 
 const reasonOnly = (description: string): Record<string, unknown> => ({
@@ -47,14 +49,33 @@ const TOOLS: Record<TurnTool, ChatTool> = {
       parameters: reasonOnly("The callee's request, in a few words."),
     },
   },
+  [TurnTool.PressKeys]: {
+    type: 'function',
+    function: {
+      name: TurnTool.PressKeys,
+      description:
+        'Press keys on the phone keypad (DTMF tones), e.g. to choose an option of an automated ' +
+        'menu ("press 1 for sales") or to dial an extension. The keys sound after whatever you ' +
+        'say in the same reply.',
+      parameters: {
+        type: 'object',
+        properties: {
+          keys: { type: 'string', description: 'The keys to press in order: 0-9, * and #.' },
+        },
+        required: ['keys'],
+        additionalProperties: false,
+      },
+    },
+  },
 };
 
-/** end_call and record_opt_out always; transfer_call only when there is a number to transfer to. */
+/** end_call, record_opt_out and press_keys always; transfer_call only when there is a number to transfer to. */
 export function turnTools(canTransfer: boolean): ChatTool[] {
   return [
     TOOLS[TurnTool.EndCall],
     ...(canTransfer ? [TOOLS[TurnTool.TransferCall]] : []),
     TOOLS[TurnTool.RecordOptOut],
+    TOOLS[TurnTool.PressKeys],
   ];
 }
 
@@ -65,5 +86,15 @@ export function toolReason(call: ChatToolCall): string | null {
     return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
   } catch {
     return null;
+  }
+}
+
+/** The keypad keys a press_keys call asks for ('' when none is readable). */
+export function toolKeys(call: ChatToolCall): string {
+  try {
+    const { keys } = JSON.parse(call.function.arguments) as { keys?: unknown };
+    return typeof keys === 'string' ? keypadKeys(keys).slice(0, 32) : '';
+  } catch {
+    return '';
   }
 }

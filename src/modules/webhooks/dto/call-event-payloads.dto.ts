@@ -115,6 +115,17 @@ const FAILED_DEPENDENCY_PROPERTY = {
     "call's audio stream); null otherwise",
 };
 
+export class TurnLatencySummary implements contracts.TurnLatencySummary {
+  @ApiProperty({ example: 6, description: 'Replies that answered a caller turn' })
+  turns!: number;
+
+  @ApiProperty({ example: 820, description: 'Median end of speech → first audio, in ms' })
+  p50_ms!: number;
+
+  @ApiProperty({ example: 1_240, description: '95th percentile, in ms' })
+  p95_ms!: number;
+}
+
 export class CallCompletedEventData
   extends CallEventBase
   implements contracts.CallCompletedEventData
@@ -148,6 +159,15 @@ export class CallCompletedEventData
 
   @ApiProperty(FAILED_DEPENDENCY_PROPERTY)
   failed_dependency!: contracts.FailedDependency | null;
+
+  @ApiProperty({
+    type: TurnLatencySummary,
+    nullable: true,
+    description:
+      "How long the callee waited for the agent's replies (end of their speech → the reply's " +
+      'first audio) over the call; null when no reply answered a caller turn',
+  })
+  turn_latency!: TurnLatencySummary | null;
 
   @ApiProperty({
     example: true,

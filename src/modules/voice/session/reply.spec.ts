@@ -1,0 +1,39 @@
+import { heardPart, Reply } from './reply';
+
+const sentence = (text: string, from = 100, to = 110) => ({ text, mark: 'm', from, to });
+
+describe('heardPart: what the caller heard of a sentence cut by a clear', () => {
+  const text = 'Our plans start at ten dollars a month.';
+
+  it('keeps the words whose end was played, with a dash for the cut', () => {
+    expect(heardPart(sentence(text), 105)).toBe('Our plans start at—');
+    expect(heardPart(sentence(text), 101)).toBe('Our—');
+    expect(heardPart(sentence(text), 100)).toBe('');
+    // All of its audio played (its mark just not back yet): the whole sentence.
+    expect(heardPart(sentence(text), 110)).toBe(text);
+    expect(heardPart(sentence(text), 250)).toBe(text);
+  });
+
+  it('drops the punctuation a cut word ends with', () => {
+    expect(heardPart(sentence('Yes, of course, we can.'), 103)).toBe('Yes—');
+  });
+
+  it('hears nothing of a sentence with no audio', () => {
+    expect(heardPart(sentence(text, 100, 100), 100)).toBe('');
+  });
+});
+
+describe('Reply: the text kept of an interrupted reply', () => {
+  it('keeps the heard sentences and the cut words; a resume forgets the cut', () => {
+    const reply = new Reply('reply-1');
+    reply.queued('One.', 0, 10);
+    reply.queued('Our plans start at ten dollars a month.', 10, 20);
+    reply.queued('Call us.', 20, 30);
+    const heard = ({ mark }: { mark: string }) => mark === 'reply-1-1';
+    reply.pauseAt(heard, 15);
+    expect(reply.text(() => true)).toBe('One. Our plans start at—');
+    expect(reply.unsaid).toEqual(['Our plans start at ten dollars a month.', 'Call us.']);
+    reply.resume();
+    expect(reply.text(() => true)).toBe('One.');
+  });
+});

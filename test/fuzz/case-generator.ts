@@ -35,6 +35,9 @@ import {
   systematicMutations,
 } from './systematic';
 
+/** Random cases each operation gets beyond its systematic ones, however many those are. */
+const RANDOM_FLOOR = 25;
+
 /** Forged credentials the harness prepares; a case picks one by index. */
 export const FORGERY_COUNT = 8;
 
@@ -60,11 +63,12 @@ export class CaseGenerator {
 
   /**
    * `total` cases (at least): first one case per input slot and core hostile value (each field,
-   * query and path parameter gets NUL, lone surrogates, int4 + 1, year 275760, null...), then
-   * random combinations up to `total`. Deterministic for a seed.
+   * query and path parameter gets NUL, lone surrogates, int4 + 1, year 275760, null...), all of
+   * them whatever `total`, then random combinations up to `total` (at least RANDOM_FLOOR).
+   * Deterministic for a seed.
    */
   casesFor(operation: Operation, seed: number, total: number): FuzzCase[] {
-    const single = systematicMutations(operation).slice(0, Math.max(total - 50, 0));
+    const single = systematicMutations(operation);
     const bases = fc.sample(this.canonical.base(operation), {
       seed,
       numRuns: Math.max(single.length, 1),
@@ -80,7 +84,7 @@ export class CaseGenerator {
         : [];
     const random = fc.sample(this.cases(operation), {
       seed: seed + 1,
-      numRuns: Math.max(total - single.length - framing.length, 0),
+      numRuns: Math.max(total - single.length - framing.length, RANDOM_FLOOR),
     });
     return [
       ...single.map((mutation, i) => ({

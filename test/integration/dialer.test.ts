@@ -443,7 +443,8 @@ describe('dialer', () => {
       expect(sent.map((d) => d.event)).toEqual(
         call.to === busy
           ? ['initiated', 'ringing', 'busy']
-          : ['initiated', 'ringing', 'in-progress', 'completed'],
+          : // AsyncAmd's verdict (a person) comes to the status URL after the answer.
+            ['initiated', 'ringing', 'in-progress', 'amd', 'completed'],
       );
     }
     // Whether or not those callbacks were heard, once the lease is past every attempt is final.

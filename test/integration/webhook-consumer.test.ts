@@ -108,7 +108,8 @@ function suite(queue: 'bullmq' | 'in-process') {
       ).toEqual([1, 2, 3]);
       // The consumer read each payload through its type (examples/…/received-events.ts).
       expect(byType.get('call.started')!.summary).toMatch(new RegExp(`^dialing \\${numbers[0]}`));
-      expect(byType.get('call.answered')!.summary).toBe(`${numbers[0]} answered (human)`);
+      // Twilio's machine detection is asynchronous: at the answer its verdict is not in yet.
+      expect(byType.get('call.answered')!.summary).toBe(`${numbers[0]} answered (unknown)`);
       expect(byType.get('call.completed')!.summary).toMatch(/ s, ended by /);
 
       const { data: deliveries } = await unwrap(

@@ -2936,7 +2936,7 @@ export interface components {
       /** @example 2026-11-22T10:00:00.000Z */
       answered_at: string;
       /**
-       * @description Answering-machine detection result
+       * @description Answering-machine detection result as known at the answer. Detection runs beside the call (the callee is never kept waiting for it), so it is often `unknown` here; call.completed and call.failed carry the verdict
        * @example human
        * @enum {string}
        */

@@ -97,7 +97,13 @@ export class CallAnsweredEventData
   @ApiProperty({ example: AT })
   answered_at!: string;
 
-  @ApiProperty({ ...ANSWERED_BY_PROPERTY, description: 'Answering-machine detection result' })
+  @ApiProperty({
+    ...ANSWERED_BY_PROPERTY,
+    description:
+      'Answering-machine detection result as known at the answer. Detection runs beside the ' +
+      'call (the callee is never kept waiting for it), so it is often `unknown` here; ' +
+      'call.completed and call.failed carry the verdict',
+  })
   answered_by!: contracts.AnsweredBy;
 
   @ApiProperty({ example: 7, description: 'Seconds from call.started to the answer' })

@@ -84,6 +84,8 @@ describe('voice agents', () => {
         transferNumber: null,
         maxCallSeconds: 600,
         interruptible: true,
+        firstSpeaker: 'agent',
+        calleeFirstWaitMs: 2500,
         analysisFields: [],
         isDefault: true,
         createdAt: expect.any(String),
@@ -105,6 +107,8 @@ describe('voice agents', () => {
         transferNumber: '1 (415) 555-0100',
         maxCallSeconds: 900,
         interruptible: false,
+        firstSpeaker: 'callee',
+        calleeFirstWaitMs: 3000,
         analysisFields: [
           { name: 'booked', type: 'boolean', description: 'Appointment booked' },
           { name: 'slot', type: 'enum', description: 'Preferred slot', options: ['am', 'pm'] },
@@ -150,6 +154,9 @@ describe('voice agents', () => {
         'knowledgeBaseIds',
       ],
       ['interruptible as text', { interruptible: 'yes' }, 'interruptible'],
+      ['an unknown firstSpeaker', { firstSpeaker: 'robot' }, 'firstSpeaker'],
+      ['calleeFirstWaitMs under 500', { calleeFirstWaitMs: 499 }, 'calleeFirstWaitMs'],
+      ['calleeFirstWaitMs over 4000', { calleeFirstWaitMs: 4001 }, 'calleeFirstWaitMs'],
       [
         'an enum analysis field without options',
         { analysisFields: [{ name: 'slot', type: 'enum', description: 'd' }] },

@@ -86,6 +86,15 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
   const eachProvider = (scenario: (provider: VoiceProvider) => Promise<void>) =>
     onEachProvider(voice.providers, scenario);
 
+  /** The turns stored on a phone log so far, role and text. */
+  const storedTurns = async (phoneLogId: string) =>
+    (await voice.t.app
+      .get(PhoneLogsRepository)
+      .findById(voice.admin.organizationId, phoneLogId))!.turns.map(({ role, text }) => ({
+      role,
+      text,
+    }));
+
   /**
    * A call answered and streaming, its greeting's first frame arrived within 1.5 s of the
    * stream's start. The agent's prompt names the call, so `replies` and `requests` are its own.
@@ -110,13 +119,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       what: 'the greeting',
     });
     expect(first.at - caller.startedAt).toBeLessThan(1_500);
-    const turns = async () =>
-      (await voice.t.app
-        .get(PhoneLogsRepository)
-        .findById(voice.admin.organizationId, call.log.id))!.turns.map(({ role, text }) => ({
-        role,
-        text,
-      }));
+    const turns = () => storedTurns(call.log.id);
     return { call, caller, turns, requests: () => chat.requestsMentioning(tag) };
   }
 
@@ -221,6 +224,65 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
         { what: 'call.completed' },
       );
       expect(completed.data.turn_latency).toEqual({ turns: 1, p50_ms: totalMs, p95_ms: totalMs });
+    }));
+
+  /** A call to an agent that lets the callee speak first, connected (no audio sent yet). */
+  async function calleeFirstCall(provider: VoiceProvider, calleeFirstWaitMs: number) {
+    const tag = `call-${(calls += 1)}`;
+    const call = await placeVoiceCall(voice, provider, {
+      greeting: GREETING,
+      prompt: `You are Ada from Acme (${tag}).`,
+      voice: null,
+      language: 'en-US',
+      firstSpeaker: 'callee',
+      calleeFirstWaitMs,
+    });
+    const stream = await provider.answer(call.id);
+    const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
+    caller.start(stream.callId, stream.token);
+    const turns = () => storedTurns(call.log.id);
+    return { caller, turns, requests: () => chat.requestsMentioning(tag) };
+  }
+
+  it('callee first: the greeting waits for their "Hello?" to end, which is kept, not answered', () =>
+    eachProvider(async (provider) => {
+      const { caller, turns, requests } = await calleeFirstCall(provider, 4_000);
+      const said = CALLER_UTTERANCES['hello-world'];
+      const { endedAt } = await caller.play(callerAudio('hello-world'), 0);
+      expect(caller.frames).toHaveLength(0);
+      const first = await waitFor(() => caller.frames[0], {
+        timeoutMs: 10_000,
+        what: 'the greeting',
+      });
+      // After their words (and the turn tracker's end-of-turn silence), well before the cap.
+      expect(first.at).toBeGreaterThan(endedAt);
+      expect(first.at - endedAt).toBeLessThan(2_500);
+      await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
+        timeoutMs: 10_000,
+        what: 'the end of the greeting',
+      });
+      const stored = await waitFor(async () => ((await turns()).length === 2 ? turns() : false), {
+        what: 'the stored turns',
+      });
+      expect(stored).toEqual([
+        { role: 'callee', text: said },
+        { role: 'agent', text: GREETING },
+      ]);
+      // Nobody asked the model to answer "Hello?": the greeting was the answer.
+      expect(requests()).toHaveLength(0);
+      caller.close();
+    }));
+
+  it('callee first: a callee who says nothing is greeted once the wait has passed', () =>
+    eachProvider(async (provider) => {
+      const { caller } = await calleeFirstCall(provider, 1_000);
+      const first = await waitFor(() => caller.frames[0], {
+        timeoutMs: 10_000,
+        what: 'the greeting',
+      });
+      expect(first.at - caller.startedAt).toBeGreaterThanOrEqual(1_000);
+      expect(first.at - caller.startedAt).toBeLessThan(2_500);
+      caller.close();
     }));
 
   it('keeps listening after a backchannel, without asking the model', () =>

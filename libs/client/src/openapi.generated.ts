@@ -1537,6 +1537,13 @@ export interface components {
       maxCallSeconds: number;
       /** @example true */
       interruptible: boolean;
+      /**
+       * @example agent
+       * @enum {string}
+       */
+      firstSpeaker: 'agent' | 'callee';
+      /** @example 2500 */
+      calleeFirstWaitMs: number;
       analysisFields: components['schemas']['AnalysisFieldDto'][];
       /**
        * @description The organization’s default agent: it speaks on batches created without agentId, and on batches whose agent was deleted. Exactly one agent of an organization is its default.
@@ -1630,6 +1637,18 @@ export interface components {
        */
       interruptible?: boolean;
       /**
+       * @description Who speaks first once the call is answered. agent: the greeting plays as soon as the callee's audio arrives. callee: the agent waits for the callee's first words ("Hello?") and greets once they stop, or after calleeFirstWaitMs of silence; those words are kept in the transcript, not answered
+       * @default agent
+       * @enum {string}
+       */
+      firstSpeaker?: 'agent' | 'callee';
+      /**
+       * @description With firstSpeaker callee: how long (ms) a silent callee is waited for before the greeting
+       * @default 2500
+       * @example 2500
+       */
+      calleeFirstWaitMs?: number;
+      /**
        * @description Values the post-call analysis extracts from each conversation (at most 50, names unique)
        * @default []
        */
@@ -1709,6 +1728,18 @@ export interface components {
        * @example true
        */
       interruptible?: boolean;
+      /**
+       * @description Who speaks first once the call is answered. agent: the greeting plays as soon as the callee's audio arrives. callee: the agent waits for the callee's first words ("Hello?") and greets once they stop, or after calleeFirstWaitMs of silence; those words are kept in the transcript, not answered
+       * @default agent
+       * @enum {string}
+       */
+      firstSpeaker?: 'agent' | 'callee';
+      /**
+       * @description With firstSpeaker callee: how long (ms) a silent callee is waited for before the greeting
+       * @default 2500
+       * @example 2500
+       */
+      calleeFirstWaitMs?: number;
       /**
        * @description Values the post-call analysis extracts from each conversation (at most 50, names unique)
        * @default []

@@ -41,6 +41,8 @@ export const agents = pgTable(
     transferNumber: text('transfer_number'),
     maxCallSeconds: integer('max_call_seconds').notNull().default(600),
     interruptible: boolean('interruptible').notNull().default(true),
+    firstSpeaker: text('first_speaker').$type<'agent' | 'callee'>().notNull().default('agent'),
+    calleeFirstWaitMs: integer('callee_first_wait_ms').notNull().default(2_500),
     analysisFields: jsonb('analysis_fields').$type<AnalysisField[]>().notNull().default([]),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),

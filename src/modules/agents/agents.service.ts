@@ -132,6 +132,8 @@ function agentValues(dto: UpdateAgentDto): Partial<AgentValues> {
     transferNumber: dto.transferNumber,
     maxCallSeconds: dto.maxCallSeconds,
     interruptible: dto.interruptible,
+    firstSpeaker: dto.firstSpeaker,
+    calleeFirstWaitMs: dto.calleeFirstWaitMs,
     analysisFields: dto.analysisFields?.map(({ name, type, description, options }) =>
       options === undefined ? { name, type, description } : { name, type, description, options },
     ),
@@ -154,6 +156,8 @@ function toAgentDto(row: AgentRow): AgentDto {
     transferNumber: row.transferNumber,
     maxCallSeconds: row.maxCallSeconds,
     interruptible: row.interruptible,
+    firstSpeaker: row.firstSpeaker,
+    calleeFirstWaitMs: row.calleeFirstWaitMs,
     analysisFields: row.analysisFields,
     isDefault: row.isDefault,
     createdAt: row.createdAt.toISOString(),

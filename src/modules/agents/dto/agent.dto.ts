@@ -1,7 +1,14 @@
 import { DocsPageDto } from '../../../common/docs-page.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { AnalysisFieldDto } from './analysis-field.dto';
-import { CALL_SECONDS, CONVERSATION_TYPES, type ConversationType } from './write-agent.dto';
+import {
+  CALL_SECONDS,
+  CALLEE_FIRST_WAIT_MS,
+  CONVERSATION_TYPES,
+  type ConversationType,
+  FIRST_SPEAKERS,
+  type FirstSpeaker,
+} from './write-agent.dto';
 
 /** A voice agent as every agent operation answers it. */
 export class AgentDto {
@@ -48,6 +55,16 @@ export class AgentDto {
 
   @ApiProperty({ example: true })
   interruptible!: boolean;
+
+  @ApiProperty({ enum: FIRST_SPEAKERS, example: 'agent' })
+  firstSpeaker!: FirstSpeaker;
+
+  @ApiProperty({
+    example: CALLEE_FIRST_WAIT_MS.default,
+    minimum: CALLEE_FIRST_WAIT_MS.min,
+    maximum: CALLEE_FIRST_WAIT_MS.max,
+  })
+  calleeFirstWaitMs!: number;
 
   @ApiProperty({ type: [AnalysisFieldDto] })
   analysisFields!: AnalysisFieldDto[];

@@ -33,6 +33,15 @@ export type ConversationType = (typeof CONVERSATION_TYPES)[number];
 
 /** Bounds of `maxCallSeconds`: at least 30 s, at most 2 h. */
 export const CALL_SECONDS = { min: 30, max: 7_200, default: 600 } as const;
+
+/** Who speaks first once a call is answered. */
+export const FIRST_SPEAKERS = ['agent', 'callee'] as const;
+export type FirstSpeaker = (typeof FIRST_SPEAKERS)[number];
+/**
+ * How long an agent that lets the callee speak first waits for their words, in ms: past it a
+ * silent callee is greeted. Capped so a silent line is never left longer (docs/reliability.md).
+ */
+export const CALLEE_FIRST_WAIT_MS = { min: 500, max: 4_000, default: 2_500 } as const;
 export const MAX_PROMPT_LENGTH = 20_000;
 export const MAX_SPOKEN_TEXT_LENGTH = 2_000;
 export const MAX_KNOWLEDGE_BASES = 20;
@@ -188,6 +197,33 @@ export class CreateAgentDto {
   @IsOptionalNotNull()
   @IsBoolean()
   interruptible?: boolean;
+
+  @ApiPropertyOptional({
+    enum: FIRST_SPEAKERS,
+    default: 'agent',
+    description:
+      'Who speaks first once the call is answered. agent: the greeting plays as soon as the ' +
+      'callee\'s audio arrives. callee: the agent waits for the callee\'s first words ("Hello?") ' +
+      'and greets once they stop, or after calleeFirstWaitMs of silence; those words are kept ' +
+      'in the transcript, not answered',
+  })
+  @IsOptionalNotNull()
+  @IsIn(FIRST_SPEAKERS)
+  firstSpeaker?: FirstSpeaker;
+
+  @ApiPropertyOptional({
+    example: CALLEE_FIRST_WAIT_MS.default,
+    default: CALLEE_FIRST_WAIT_MS.default,
+    minimum: CALLEE_FIRST_WAIT_MS.min,
+    maximum: CALLEE_FIRST_WAIT_MS.max,
+    description:
+      'With firstSpeaker callee: how long (ms) a silent callee is waited for before the greeting',
+  })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(CALLEE_FIRST_WAIT_MS.min)
+  @Max(CALLEE_FIRST_WAIT_MS.max)
+  calleeFirstWaitMs?: number;
 
   @ApiPropertyOptional({
     type: [AnalysisFieldDto],

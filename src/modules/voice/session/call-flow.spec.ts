@@ -14,6 +14,7 @@ import {
 const EVENTS: CallFlowEvent[] = [
   { type: 'opened', plan: 'converse', interruptible: true },
   { type: 'opened', plan: 'converse', interruptible: false },
+  { type: 'opened', plan: 'converse', interruptible: true, calleeFirstMs: 3_000 },
   { type: 'opened', plan: 'greet', interruptible: true },
   { type: 'opened', plan: 'voicemail', interruptible: true },
   { type: 'opened', plan: 'silent', interruptible: true },
@@ -51,6 +52,7 @@ const EVENTS: CallFlowEvent[] = [
 
 const PHASES: CallPhase[] = [
   'opening',
+  'awaitingCallee',
   'greeting',
   'listening',
   'thinking',
@@ -179,6 +181,42 @@ describe('CallFlow, the live call state machine', () => {
     const conversing = (interruptible = true) =>
       run(initialFlow(), { type: 'opened', plan: 'converse', interruptible }, { type: 'greeted' })
         .state;
+
+    it('callee first: greets once their first words end, hearing them without answering', () => {
+      const opened = {
+        type: 'opened',
+        plan: 'converse',
+        interruptible: true,
+        calleeFirstMs: 3_000,
+      } as const;
+      const waiting = step(initialFlow(), opened);
+      expect(waiting.state.phase).toBe('awaitingCallee');
+      expect(waiting.commands).toEqual([]);
+      expect(deadlineOf(waiting.state, DEFAULT_FLOW_TIMING)).toBe(3_000);
+      const { state, commands } = run(
+        waiting.state,
+        { type: 'speechStarted' },
+        { type: 'speechEnded' },
+      );
+      expect(state.phase).toBe('greeting');
+      expect(commands).toEqual([{ do: 'greet', afterCallee: true }]);
+    });
+
+    it('callee first: a silent callee is greeted at the cap; one still talking is let finish', () => {
+      const opened = {
+        type: 'opened',
+        plan: 'converse',
+        interruptible: true,
+        calleeFirstMs: 2_000,
+      } as const;
+      const silent = run(initialFlow(), opened, { type: 'deadline' });
+      expect(silent.state.phase).toBe('greeting');
+      expect(silent.commands).toEqual([{ do: 'greet' }]);
+      const talking = run(initialFlow(), opened, { type: 'speechStarted' }, { type: 'deadline' });
+      expect(talking.state.phase).toBe('awaitingCallee');
+      expect(talking.commands).toEqual([]);
+      expect(step(talking.state, { type: 'deadline' }).commands).toEqual([{ do: 'greet' }]);
+    });
 
     it('a cough after the greeting: back to listening, the silence clock started again', () => {
       const after = step(step(conversing(), { type: 'speechStarted' }).state, {

@@ -13,6 +13,11 @@ export type { SessionEndedBy };
 export type CallPhase =
   /** The socket is open: its token and its call are being checked. */
   | 'opening'
+  /**
+   * The agent lets the callee speak first (`firstSpeaker: callee`): it greets once their first
+   * words end, or when the wait's cap passes in silence.
+   */
+  | 'awaitingCallee'
   /** The greeting (the agent's first reply) is being synthesized or played. */
   | 'greeting'
   /** The agent waits for the caller. */
@@ -60,7 +65,13 @@ export type OpeningPlan =
 export type ReplyOutcome = 'answered' | 'empty' | 'endCall' | 'optOut' | 'transfer';
 
 export type CallFlowEvent =
-  | { type: 'opened'; plan: OpeningPlan; interruptible: boolean }
+  | {
+      type: 'opened';
+      plan: OpeningPlan;
+      interruptible: boolean;
+      /** The agent waits this long for the callee's first words before greeting (callee first). */
+      calleeFirstMs?: number;
+    }
   | { type: 'refused' }
   /** Agent audio went out or a mark came back: `aheadMs` of audio is still queued. */
   | { type: 'progress'; aheadMs: number }
@@ -99,7 +110,8 @@ export type CallFlowEvent =
   | { type: 'deadline' };
 
 export type CallFlowCommand =
-  | { do: 'greet' }
+  /** `afterCallee`: the callee spoke first; their opening words are heard, not answered. */
+  | { do: 'greet'; afterCallee?: boolean }
   /** Answer every caller turn not yet answered. */
   | { do: 'reply' }
   /** Drop the reply's audio at once and hold it until the verdict. */
@@ -142,6 +154,8 @@ export interface CallFlowState {
   readonly aheadMs: number;
   /** Greeting: some of its audio has gone out. */
   readonly greetingAudible: boolean;
+  /** Awaiting the callee: how long their first words are waited for. */
+  readonly calleeFirstMs: number;
   /** Ending: why, and whether the provider was asked to hang up yet. */
   readonly ending: { endedBy: SessionEndedBy; dependency?: CallDependency; hungUp: boolean };
 }
@@ -228,6 +242,7 @@ export function initialFlow(
     transferAccepted: false,
     aheadMs: 0,
     greetingAudible: false,
+    calleeFirstMs: 0,
     ending: { endedBy: 'system', hungUp: false },
   };
 }
@@ -240,6 +255,7 @@ export interface FlowStep {
 }
 
 const LIVE: ReadonlySet<CallPhase> = new Set([
+  'awaitingCallee',
   'greeting',
   'listening',
   'thinking',
@@ -252,6 +268,9 @@ export function deadlineOf(state: CallFlowState, timing: CallFlowTiming): number
   switch (state.phase) {
     case 'opening':
       return timing.openMs;
+    case 'awaitingCallee':
+      // A callee still talking at the cap is let finish, once (their words end the wait).
+      return state.callerSpeaking ? timing.silenceMs : state.calleeFirstMs;
     case 'greeting':
       // Once it plays, its end is awaited only a little beyond its audio: the caller's silence
       // after it is theirs to break, and listening's own deadline counts it.
@@ -330,12 +349,15 @@ const RULES: Record<Exclude<CallPhase, 'ended'>, PhaseRules> = {
       const opened = { ...state, interruptible: event.interruptible };
       switch (event.plan) {
         case 'converse':
+          if (event.calleeFirstMs)
+            return to(
+              { ...opened, converse: true, calleeFirstMs: event.calleeFirstMs },
+              'awaitingCallee',
+              [],
+            );
+          return greet({ ...opened, converse: true });
         case 'greet':
-          return to(
-            { ...opened, converse: event.plan === 'converse', speaking: 'reply' },
-            'greeting',
-            [{ do: 'greet' }],
-          );
+          return greet(opened);
         case 'voicemail':
           return to(opened, 'leavingVoicemail', [{ do: 'leaveVoicemail' }]);
         case 'silent':
@@ -345,6 +367,17 @@ const RULES: Record<Exclude<CallPhase, 'ended'>, PhaseRules> = {
     refused: (state) => to(state, 'ended', [{ do: 'close', refused: true }]),
     failed: (state) => to(state, 'ended', [{ do: 'close' }]),
     deadline: (state) => to(state, 'ended', [{ do: 'close', refused: true }]),
+  },
+
+  awaitingCallee: {
+    speechStarted: (state) => to({ ...state, callerSpeaking: true }, 'awaitingCallee', [], false),
+    // "Hello?" and a pause: the agent greets; those words are heard, not answered.
+    speechEnded: (state) => greet({ ...state, callerSpeaking: false }, true),
+    failed: (state, event) => failure(state, event.dependency),
+    deadline: (state) =>
+      state.callerSpeaking
+        ? to({ ...state, callerSpeaking: false }, 'awaitingCallee', [])
+        : greet(state),
   },
 
   greeting: {
@@ -538,6 +571,13 @@ function settled(state: CallFlowState, phase: CallPhase): CallFlowState {
   return phase === 'ending'
     ? { ...fresh, phase, speaking: state.speaking, aheadMs: state.aheadMs, ending: state.ending }
     : { ...fresh, phase };
+}
+
+/** The greeting starts (after the callee's first words, when `afterCallee`). */
+function greet(state: CallFlowState, afterCallee = false): FlowStep {
+  return to({ ...state, speaking: 'reply' }, 'greeting', [
+    afterCallee ? { do: 'greet', afterCallee } : { do: 'greet' },
+  ]);
 }
 
 function caller(state: CallFlowState, speaking: boolean): FlowStep {

@@ -234,6 +234,8 @@ export class CallSession {
       type: 'opened',
       plan,
       interruptible: call.agent?.interruptible ?? true,
+      calleeFirstMs:
+        call.agent?.firstSpeaker === 'callee' ? call.agent.calleeFirstWaitMs : undefined,
     });
   }
 

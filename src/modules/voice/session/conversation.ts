@@ -91,6 +91,8 @@ export class Conversation {
   private transferTool: { call: ChatToolCall; lastMark: string | undefined } | undefined;
   private transferRefused = false;
   private replyCount = 0;
+  /** The callee spoke first: their next turn is their "Hello?", kept but not answered. */
+  private openingWords = false;
   /** What an answer under way waits on, should it never come. */
   private waiting: CallDependency = 'stt';
   private ended = false;
@@ -148,6 +150,8 @@ export class Conversation {
   execute(command: CallFlowCommand): boolean {
     switch (command.do) {
       case 'greet':
+        // The callee spoke first: the turn their opening words make is heard, not answered.
+        this.openingWords = command.afterCallee === true;
         this.run(this.greet(), 'tts', 'Greeting failed');
         return true;
       case 'reply':
@@ -236,6 +240,14 @@ export class Conversation {
   }
 
   private heardTurn(turn: CallerTurn): void {
+    if (this.openingWords && !this.ended) {
+      this.openingWords = false;
+      turn.trace?.end();
+      if (!isNoTurn(turn.words))
+        this.log.record({ role: 'callee', text: turn.words, startedAt: turn.startedAt });
+      this.report({ type: 'turn', words: false });
+      return;
+    }
     if (this.ended || isNoTurn(turn.words)) {
       turn.trace?.end();
       if (!this.ended) this.report({ type: 'turn', words: false });

@@ -10,6 +10,7 @@
 import { loadavg } from 'node:os';
 import { EspeakTextToSpeech } from '../src/modules/voice/speech/offline/espeak-tts';
 import { PocketsphinxSpeechToText } from '../src/modules/voice/speech/offline/pocketsphinx-stt';
+import { percentile } from '../src/common/percentile';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const h = require('./lib/harness') as {
@@ -27,8 +28,6 @@ const ULAW_SILENCE = 0xff;
 const LEADING_SILENCE_BYTES = 8000 * 5;
 const TRAILING_SILENCE_BYTES = 8000 * 0.6;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const load = () =>
   loadavg()
@@ -53,7 +52,7 @@ async function timed(label: string, runs: number, once: () => Promise<string>): 
 }
 
 const row = ({ label, times }: Series) =>
-  `| ${label} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 95))} | ${ms(times[times.length - 1])} |`;
+  `| ${label} | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.95))} | ${ms(times[times.length - 1])} |`;
 
 async function main(): Promise<void> {
   const runsFlag = process.argv.indexOf('--runs');

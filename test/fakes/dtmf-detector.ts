@@ -1,8 +1,5 @@
+import { DTMF_COLUMNS, DTMF_LAYOUT, DTMF_ROWS } from '../../src/modules/voice/audio/dtmf';
 import { decodeUlaw } from '../../src/modules/voice/audio/g711';
-
-const ROWS = [697, 770, 852, 941];
-const COLUMNS = [1209, 1336, 1477, 1633];
-const LAYOUT = ['123A', '456B', '789C', '*0#D'];
 /** 25 ms windows: long enough to tell the keypad's frequencies apart at 8 kHz. */
 const WINDOW = 200;
 
@@ -36,9 +33,9 @@ export function detectDtmf(ulaw: Buffer): string {
   let keys = '';
   let held: string | null = null;
   for (let from = 0; from + WINDOW <= samples.length; from += WINDOW) {
-    const row = dominant(ROWS.map((hz) => goertzel(samples, from, hz)));
-    const column = dominant(COLUMNS.map((hz) => goertzel(samples, from, hz)));
-    const key = row >= 0 && column >= 0 ? LAYOUT[row][column] : null;
+    const row = dominant(DTMF_ROWS.map((hz) => goertzel(samples, from, hz)));
+    const column = dominant(DTMF_COLUMNS.map((hz) => goertzel(samples, from, hz)));
+    const key = row >= 0 && column >= 0 ? DTMF_LAYOUT[row][column] : null;
     if (key && key !== held) keys += key;
     held = key;
   }

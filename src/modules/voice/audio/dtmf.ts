@@ -3,9 +3,10 @@ import { encodeUlaw } from './g711';
 /** The keys of a telephone keypad (with the A–D column some IVRs still use). */
 export const DTMF_KEYS = '0123456789*#ABCD';
 
-const ROWS = [697, 770, 852, 941];
-const COLUMNS = [1209, 1336, 1477, 1633];
-const LAYOUT = ['123A', '456B', '789C', '*0#D'];
+/** The keypad: a key sounds its row's frequency and its column's (Hz). */
+export const DTMF_ROWS = [697, 770, 852, 941];
+export const DTMF_COLUMNS = [1209, 1336, 1477, 1633];
+export const DTMF_LAYOUT = ['123A', '456B', '789C', '*0#D'];
 
 /** Each key sounds this long, then this long of silence (ITU-T Q.24 asks for at least 40 ms each). */
 export const DTMF_TONE_MS = 100;
@@ -17,9 +18,9 @@ const AMPLITUDE = 7_000;
 
 /** The row and column frequency of a key. */
 export function dtmfFrequencies(key: string): [number, number] {
-  const row = LAYOUT.findIndex((keys) => keys.includes(key));
+  const row = DTMF_LAYOUT.findIndex((keys) => keys.includes(key));
   if (key.length !== 1 || row === -1) throw new RangeError(`"${key}" is not a keypad key`);
-  return [ROWS[row], COLUMNS[LAYOUT[row].indexOf(key)]];
+  return [DTMF_ROWS[row], DTMF_COLUMNS[DTMF_LAYOUT[row].indexOf(key)]];
 }
 
 /**

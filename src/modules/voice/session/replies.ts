@@ -71,9 +71,9 @@ export class Replies {
         // Paused mid-sentence: it stays to be said again if the reply resumes.
         if (signal.aborted) continue;
         reply.unsaid.shift();
-        const sentence = reply.queued(text, from, from);
+        // The mark pads the sentence's last partial frame: its audio ends on a whole frame.
+        const sentence = reply.queued(text, from, Math.ceil(this.session.paced.position));
         this.session.paced.mark(sentence.mark);
-        sentence.to = this.session.paced.position;
       }
     } catch (error) {
       if (!reply.cancelled) reply.fail(error);

@@ -5,8 +5,8 @@ export interface QueuedSentence {
   text: string;
   mark: string;
   /** Where its audio sits in the call's outbound stream, in frames (PacedStream.position). */
-  from: number;
-  to: number;
+  readonly from: number;
+  readonly to: number;
 }
 
 /**

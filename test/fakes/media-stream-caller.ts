@@ -28,6 +28,13 @@ export const unescapeXml = (value: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
+/** An attribute of the first `<element>` of an XML document, unescaped; undefined when absent. */
+export function elementAttribute(xml: string, element: string, name: string): string | undefined {
+  const tag = new RegExp(`<${element}\\b[^>]*>`).exec(xml)?.[0];
+  const value = tag ? attribute(tag, name) : undefined;
+  return value === undefined ? undefined : unescapeXml(value);
+}
+
 /** Twilio reads <Connect><Stream url><Parameter name value/></Stream></Connect>. */
 export function twimlStream(twiml: string): StreamInstructions {
   const stream = /<Connect><Stream\b[^>]*>/.exec(twiml)?.[0];

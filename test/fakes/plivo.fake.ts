@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   HttpFake,
   appendQuery,
@@ -10,7 +11,7 @@ import {
   type FakeResponse,
   type FormBody,
 } from './http-fake';
-import { plivoXmlStream, type StreamInstructions } from './media-stream-caller';
+import { elementAttribute, plivoXmlStream, type StreamInstructions } from './media-stream-caller';
 import { registerPlivoApi } from './plivo.api';
 import {
   PLIVO_HANGUP,
@@ -255,6 +256,66 @@ export class PlivoFake extends HttpFake {
     const sent: Sent = { kind: 'answer', event: 'transfer', url, params, method };
     call.transferFetch = await this.send(call, sent, options);
     return call.transferFetch;
+  }
+
+  /**
+   * The <Dial> the last transfer fetched rang its <Number>, which answered: Plivo posts
+   * DialAction `answer` (with both legs' uuids) to the <Dial>'s callbackUrl. Returns the
+   * receiver's status.
+   */
+  async dialedAnswered(id: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(id);
+    const xml = call.transferFetch?.responseBody ?? '';
+    const url = elementAttribute(xml, 'Dial', 'callbackUrl');
+    if (!url) throw new Error(`Plivo call ${id}'s <Dial> has no callbackUrl`);
+    call.dialedUuid = randomUUID();
+    const params: FormBody = {
+      CallUUID: call.callUuid,
+      DialAction: 'answer',
+      DialALegUUID: call.callUuid,
+      DialBLegUUID: call.dialedUuid,
+      DialBLegStatus: 'answer',
+      DialBLegTo: /<Number\b[^>]*>([^<]*)<\/Number>/.exec(xml)?.[1] ?? '',
+      DialBLegFrom: elementAttribute(xml, 'Dial', 'callerId') ?? '',
+    };
+    const method = elementAttribute(xml, 'Dial', 'callbackMethod') === 'GET' ? 'GET' : 'POST';
+    const sent: Sent = { kind: 'status', event: 'dial-answered', url, params, method };
+    return (await this.send(call, sent, options)).status;
+  }
+
+  /**
+   * The <Dial> the last transfer fetched is over: Plivo posts DialStatus (completed after a
+   * conversation; busy, failed, timeout, no-answer) to its `action` and runs the XML it answers,
+   * kept in `dialActionFetch`. `callerHungUp`: the A leg left while it rang.
+   */
+  async dialEnded(
+    id: string,
+    dialStatus: 'completed' | 'busy' | 'failed' | 'timeout' | 'no-answer',
+    options: DeliveryOptions & { callerHungUp?: boolean } = {},
+  ): Promise<CallbackDelivery> {
+    const call = this.call(id);
+    const xml = call.transferFetch?.responseBody ?? '';
+    const url = elementAttribute(xml, 'Dial', 'action');
+    if (!url) throw new Error(`Plivo call ${id}'s <Dial> has no action`);
+    const params: FormBody = {
+      CallUUID: call.callUuid,
+      From: call.from,
+      To: call.to,
+      Direction: 'outbound',
+      CallStatus: options.callerHungUp ? 'completed' : 'in-progress',
+      ALegUUID: call.callUuid,
+      ALegRequestUUID: call.requestUuid,
+      DialStatus: dialStatus,
+      DialALegUUID: call.callUuid,
+      // Empty when nobody answered.
+      DialBLegUUID: dialStatus === 'completed' ? (call.dialedUuid ?? randomUUID()) : '',
+      DialRingStatus: dialStatus === 'failed' ? 'false' : 'true',
+      DialHangupCause: dialStatus === 'completed' ? 'NORMAL_CLEARING' : 'NO_ANSWER',
+    };
+    const method = elementAttribute(xml, 'Dial', 'method') === 'GET' ? 'GET' : 'POST';
+    const sent: Sent = { kind: 'answer', event: 'dial-action', url, params, method };
+    call.dialActionFetch = await this.send(call, sent, options);
+    return call.dialActionFetch;
   }
 
   /** Sends the call's last callback again (a provider retry), signed with a fresh nonce. */

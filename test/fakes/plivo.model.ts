@@ -78,6 +78,10 @@ export interface PlivoCall {
   answerFetch?: CallbackDelivery;
   /** The fetch of the last transfer's aleg_url (fetchTransfer): the A leg's new XML. */
   transferFetch?: CallbackDelivery;
+  /** The B leg the transfer's <Dial> bridged, once it answered (dialedAnswered). */
+  dialedUuid?: string;
+  /** The post to the <Dial>'s `action` when it ended (dialEnded): what the A leg hears next. */
+  dialActionFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

@@ -10,7 +10,7 @@ import {
   type FakeResponse,
   type FormBody,
 } from './http-fake';
-import { twimlStream, type StreamInstructions } from './media-stream-caller';
+import { elementAttribute, twimlStream, type StreamInstructions } from './media-stream-caller';
 import { twilioSignature } from './signatures';
 import { registerTwilioApi, twilioSid } from './twilio.api';
 import {
@@ -266,6 +266,77 @@ export class TwilioFake extends HttpFake {
       options,
     );
     return call.redirectFetch;
+  }
+
+  /**
+   * The <Dial> the last redirect fetched rang its <Number>, which answered: Twilio posts the
+   * child call (ParentCallSid) `in-progress` to the <Number>'s statusCallback, when its
+   * statusCallbackEvent asks for `answered`. Returns the receiver's status.
+   */
+  async dialedAnswered(callSid: string, options: DeliveryOptions = {}): Promise<number> {
+    const call = this.call(callSid);
+    const twiml = call.redirectFetch?.responseBody ?? '';
+    const url = elementAttribute(twiml, 'Number', 'statusCallback');
+    const events = (elementAttribute(twiml, 'Number', 'statusCallbackEvent') ?? '').split(' ');
+    if (!url || !events.includes('answered'))
+      throw new Error(`Twilio call ${callSid}'s <Dial> does not report its <Number> answering`);
+    call.dialedSid = twilioSid('CA');
+    const params: FormBody = {
+      AccountSid: call.accountSid,
+      ApiVersion: TWILIO_API_VERSION,
+      CallSid: call.dialedSid,
+      ParentCallSid: call.sid,
+      CallStatus: 'in-progress',
+      CallbackSource: 'call-progress-events',
+      Direction: 'outbound-dial',
+      From: elementAttribute(twiml, 'Dial', 'callerId') ?? call.from,
+      To: /<Number\b[^>]*>([^<]*)<\/Number>/.exec(twiml)?.[1] ?? '',
+      SequenceNumber: '0',
+      Timestamp: rfc2822(new Date()),
+    };
+    const method =
+      elementAttribute(twiml, 'Number', 'statusCallbackMethod') === 'GET' ? 'GET' : 'POST';
+    const sent = this.sent('status', 'dial-answered', url, method, params);
+    return (await this.send(call, sent, options)).status;
+  }
+
+  /**
+   * The <Dial> the last redirect fetched is over: Twilio posts DialCallStatus (completed or
+   * answered after a conversation; busy, no-answer, failed, canceled) to the <Dial>'s `action`
+   * and plays the TwiML it answers, kept in `dialActionFetch`. `callerHungUp`: the caller left
+   * while it rang (the parent call is `completed`).
+   */
+  async dialEnded(
+    callSid: string,
+    dialCallStatus: 'completed' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled',
+    options: DeliveryOptions & { callerHungUp?: boolean } = {},
+  ): Promise<CallbackDelivery> {
+    const call = this.call(callSid);
+    const twiml = call.redirectFetch?.responseBody ?? '';
+    const url = elementAttribute(twiml, 'Dial', 'action');
+    if (!url) throw new Error(`Twilio call ${callSid}'s <Dial> has no action`);
+    const answered = dialCallStatus === 'completed' || dialCallStatus === 'answered';
+    const params: FormBody = {
+      AccountSid: call.accountSid,
+      ApiVersion: TWILIO_API_VERSION,
+      CallSid: call.sid,
+      CallStatus: options.callerHungUp ? 'completed' : 'in-progress',
+      Called: call.to,
+      Caller: call.from,
+      Direction: 'outbound-api',
+      From: call.from,
+      To: call.to,
+      DialCallStatus: dialCallStatus,
+      DialCallSid: call.dialedSid ?? twilioSid('CA'),
+      DialCallDuration: answered ? '42' : '0',
+    };
+    const method = elementAttribute(twiml, 'Dial', 'method') === 'GET' ? 'GET' : 'POST';
+    call.dialActionFetch = await this.send(
+      call,
+      this.sent('answer', 'dial-action', url, method, params),
+      options,
+    );
+    return call.dialActionFetch;
   }
 
   /** Sends the call's last callback again, same parameters and I-Twilio-Idempotency-Token. */

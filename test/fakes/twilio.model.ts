@@ -82,6 +82,10 @@ export interface TwilioCall {
   answerFetch?: CallbackDelivery;
   /** The fetch of the last redirect's Url (fetchRedirect): the transfer's new TwiML. */
   redirectFetch?: CallbackDelivery;
+  /** The child call the redirect's <Dial> placed, once it answered (dialedAnswered). */
+  dialedSid?: string;
+  /** The post to the <Dial>'s `action` when it ended (dialEnded): what the caller hears next. */
+  dialActionFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

@@ -9,8 +9,13 @@ import { CallSessions } from '../../src/modules/voice/session/call-sessions';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
 import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
-import { field } from '../fakes/http-fake';
-import { MediaStreamCaller } from '../fakes/media-stream-caller';
+import { type CallbackDelivery, type DeliveryOptions, field } from '../fakes/http-fake';
+import {
+  elementAttribute,
+  MediaStreamCaller,
+  plivoXmlStream,
+  twimlStream,
+} from '../fakes/media-stream-caller';
 import { scriptedEngines } from '../fakes/scripted-engines';
 import { ulawTone } from '../fakes/ulaw-tone';
 import { registerOrganization, type RegisteredAdmin } from '../support/factories';
@@ -199,6 +204,28 @@ function suite(queue: 'bullmq' | 'in-process') {
       },
     };
 
+    /** The transfer's new party answers (Twilio: the <Number>'s status callback; Plivo: DialAction). */
+    const dialedAnswered: Record<
+      'provider_two' | 'provider_one',
+      (id: string, options?: DeliveryOptions) => Promise<number>
+    > = {
+      provider_two: (id, options) => fakes.twilio.dialedAnswered(id, options),
+      provider_one: (id, options) => fakes.plivo.dialedAnswered(id, options),
+    };
+
+    /** The transfer's <Dial> ends: its action gets the outcome and answers what comes next. */
+    const dialEnded: Record<
+      'provider_two' | 'provider_one',
+      (
+        id: string,
+        outcome: 'completed' | 'no-answer' | 'busy',
+        options?: DeliveryOptions & { callerHungUp?: boolean },
+      ) => Promise<CallbackDelivery>
+    > = {
+      provider_two: (id, outcome, options) => fakes.twilio.dialEnded(id, outcome, options),
+      provider_one: (id, outcome, options) => fakes.plivo.dialEnded(id, outcome, options),
+    };
+
     /** What the provider does when the call leaves the stream: stop, then close. */
     async function providerEndsStream(caller: MediaStreamCaller) {
       caller.send({ event: 'stop' });
@@ -222,14 +249,44 @@ function suite(queue: 'bullmq' | 'in-process') {
         // The caller heard the agent say so before the line changed.
         expect(spoken).toContain(TRANSFERRING);
         expect(caller.marks.map((mark) => mark.name)).toContain('reply-1-1');
-        if (integration === 'provider_two')
-          expect(transfer.dial).toContain(
-            `<Dial callerId="${number}" timeout="45"><Number>${TRANSFER_TO}</Number></Dial>`,
+        // The <Dial> reports its progress to transfer-status: the caller is never just dropped.
+        const progressUrl = `/api/telephony/${integration}/${call.phone.id}/transfer-status?token=`;
+        if (integration === 'provider_two') {
+          expect(transfer.dial).toMatch(
+            new RegExp(
+              `<Dial action="[^"]+" method="POST" callerId="\\${number}" timeout="45">` +
+                `<Number statusCallbackEvent="answered" statusCallback="[^"]+" statusCallbackMethod="POST">\\${TRANSFER_TO}</Number></Dial>`,
+            ),
           );
-        if (integration === 'provider_one')
-          expect(transfer.dial).toContain(
-            `<Dial callerId="${number.slice(1)}" timeout="45"><Number>${TRANSFER_TO.slice(1)}</Number></Dial>`,
+          expect(elementAttribute(transfer.dial!, 'Number', 'statusCallback')).toBe(
+            elementAttribute(transfer.dial!, 'Dial', 'action'),
           );
+        }
+        if (integration === 'provider_one') {
+          expect(transfer.dial).toMatch(
+            new RegExp(
+              `<Dial action="[^"]+" method="POST" redirect="true" callbackUrl="[^"]+" callbackMethod="POST" ` +
+                `callerId="${number.slice(1)}" timeout="45"><Number>${TRANSFER_TO.slice(1)}</Number></Dial>`,
+            ),
+          );
+          expect(elementAttribute(transfer.dial!, 'Dial', 'callbackUrl')).toBe(
+            elementAttribute(transfer.dial!, 'Dial', 'action'),
+          );
+        }
+        if (transfer.dial && integration !== 'provider_three') {
+          const action = elementAttribute(transfer.dial, 'Dial', 'action')!;
+          expect(action).toContain(progressUrl);
+          expect(new URL(action).searchParams.get('call')).toBe(call.log.id);
+          // Asked, not made: nobody has answered yet.
+          expect(await phoneLog(call.log.id)).toMatchObject({
+            transferredTo: TRANSFER_TO,
+            transferredAt: null,
+          });
+          expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
+          // The new party answers; a forged report of it counts for nothing.
+          expect(await dialedAnswered[integration](call.id, { signature: 'invalid' })).toBe(401);
+          expect(await dialedAnswered[integration](call.id)).toBe(200);
+        }
         if (integration === 'provider_three') {
           const body = fakes.telnyx.call(call.id).actions.find((a) => a.action === 'transfer')!
             .body as Record<string, string>;
@@ -274,10 +331,14 @@ function suite(queue: 'bullmq' | 'in-process') {
           Object.assign(telnyxCall, { endedAt: undefined, state: 'answered' });
           expect(await phoneLog(call.log.id)).toMatchObject({ callStatus: 'in-progress' });
           await fakes.telnyx.advanceCall(call.id, 'call.hangup');
-        } else if (integration === 'provider_one') {
-          await fakes.plivo.advanceCall(call.id, 'completed');
         } else {
-          await fakes.twilio.advanceCall(call.id, 'completed');
+          // The conversation with the colleague is over: the <Dial> ends and the call hangs up
+          // (a repeated report of the answer changes nothing).
+          const ended = await dialEnded[integration](call.id, 'completed');
+          expect(ended.status).toBe(200);
+          expect(ended.responseBody).toContain('<Hangup/>');
+          if (integration === 'provider_one') await fakes.plivo.advanceCall(call.id, 'completed');
+          else await fakes.twilio.advanceCall(call.id, 'completed');
         }
         // The colleague's conversation ends the call: completed, ended by the transfer.
         const events = await waitFor(
@@ -343,6 +404,91 @@ function suite(queue: 'bullmq' | 'in-process') {
         caller.close();
       });
     }
+
+    for (const integration of ['provider_two', 'provider_one'] as const) {
+      it(`${integration}: gives the caller back to the agent when no one answers the transfer`, async () => {
+        const { call, caller } = await askForPerson(integration);
+        await waitFor(() => transferAt[integration](call.id), {
+          timeoutMs: 10_000,
+          what: 'the transfer request and its <Dial>',
+        });
+        // The call left the stream for the <Dial>; the colleague's phone rings out.
+        await providerEndsStream(caller);
+        const ended = await dialEnded[integration](call.id, 'no-answer');
+        expect(ended.status).toBe(200);
+        // Not transferred, and said so nowhere.
+        const log = (await phoneLog(call.log.id))!;
+        expect(log).toMatchObject({
+          callStatus: 'in-progress',
+          transferredTo: null,
+          transferredAt: null,
+        });
+        expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
+        expect(hangupRequested(fakes, integration, call.id)).toBe(false);
+        // The reply connects the caller to a new stream, where the agent says no one answered.
+        const stream =
+          integration === 'provider_two'
+            ? { ...twimlStream(ended.responseBody), callId: call.id }
+            : { ...plivoXmlStream(ended.responseBody), callId: fakes.plivo.call(call.id).callUuid };
+        const back = await MediaStreamCaller.connect(integration, stream.url);
+        back.start(stream.callId, stream.token);
+        await waitFor(() => back.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+          timeoutMs: 10_000,
+          what: 'the agent telling the caller no one answered',
+        });
+        expect(back.marks.map((mark) => mark.name)).not.toContain('greeting-end');
+        expect((await phoneLog(call.log.id))!.turns.at(-1)).toMatchObject({
+          role: 'agent',
+          text: TRANSFER_FAILED,
+        });
+        // The conversation goes on where it was, and the transfer is not offered again.
+        const requestsBefore = chat.requests.length;
+        transcripts.push(ASK_PRICE);
+        await streamCallerAudio(back, fixture('opening-hours.ulaw'));
+        await waitFor(() => chat.requests.length > requestsBefore, { what: 'the next request' });
+        const request = chat.requests.at(-1)!.body;
+        const said = JSON.stringify(request.messages);
+        for (const earlier of [GREETING, ASK_FOR_PERSON, TRANSFERRING, TRANSFER_FAILED, ASK_PRICE])
+          expect(said).toContain(earlier);
+        expect(JSON.stringify(request.tools ?? [])).not.toContain('transfer_call');
+        await waitFor(() => back.marks.some((mark) => mark.name === 'reply-1-1'), {
+          timeoutMs: 10_000,
+          what: 'the answer heard on the new stream',
+        });
+        back.close();
+      });
+    }
+
+    it('provider_two: a caller who hung up while the transfer rang is not brought back', async () => {
+      const { call, caller } = await askForPerson('provider_two');
+      await waitFor(() => transferAt.provider_two(call.id), { what: 'the <Dial>' });
+      await providerEndsStream(caller);
+      const ended = await fakes.twilio.dialEnded(call.id, 'canceled', { callerHungUp: true });
+      expect(ended.status).toBe(200);
+      expect(ended.responseBody).toContain('<Hangup/>');
+      expect(ended.responseBody).not.toContain('<Stream');
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        transferredTo: null,
+        transferredAt: null,
+      });
+    });
+
+    it("provider_one: the <Dial>'s end records the transfer when the report of its answer was lost", async () => {
+      const { call, caller } = await askForPerson('provider_one');
+      await waitFor(() => transferAt.provider_one(call.id), { what: 'the <Dial>' });
+      await providerEndsStream(caller);
+      const ended = await dialEnded.provider_one(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Hangup/>');
+      const transferred = await waitFor(
+        () => eventsOf(call.log.id).find((e) => e.type === 'call.transferred') ?? false,
+        { timeoutMs: 10_000, what: 'call.transferred' },
+      );
+      expect(transferred.data).toMatchObject({
+        transfer_to: TRANSFER_TO,
+        reason: 'asked for a person',
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredTo: TRANSFER_TO });
+    });
 
     it("provider_three: apologises and carries on when the transfer's new leg does not answer", async () => {
       const { call, caller } = await askForPerson('provider_three');

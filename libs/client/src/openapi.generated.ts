@@ -796,9 +796,29 @@ export interface paths {
     put?: never;
     /**
      * Provider callback: a transferred call's dial instructions
-     * @description Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. Replies `<Dial callerId="{our calling number}" timeout="45"><Number>{the agent's transferNumber}</Number></Dial>` (the new party rings for 45 s) (TwiML or Plivo XML); `<Hangup/>` when the call has no transfer under way or is over. provider_three transfers through Call Control and has no such URL (404). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     * @description Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. Replies a <Dial> of the agent's transferNumber shown our calling number, ringing 45 s, whose progress is reported to `transfer-status`: TwiML `<Dial action="{transfer-status}" method="POST" callerId="{our number}" timeout="45"><Number statusCallbackEvent="answered" statusCallback="{transfer-status}" statusCallbackMethod="POST">{number}</Number></Dial>`; Plivo XML `<Dial action="{transfer-status}" method="POST" redirect="true" callbackUrl="{transfer-status}" callbackMethod="POST" callerId="{our number}" timeout="45"><Number>{number}</Number></Dial>`. `<Hangup/>` when the call has no transfer under way or is over. provider_three transfers through Call Control and has no such URL (404). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
      */
     post: operations['providerTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/telephony/{integration}/{phoneId}/transfer-status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider callback: a transfer's progress
+     * @description Where provider_two and provider_one report a transfer's <Dial>. The new party answered (provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; provider_one: DialAction `answer`): the transfer is made — the phone log gets transferredAt and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its `action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the transfer is taken off the phone log and the reply connects the caller to a new media stream (as the answer does), where the agent tells the caller no one could take the call and goes on with the conversation, transfer_call no longer offered; a caller who already hung up gets `<Hangup/>`. provider_three reports its transfers on the status URL (404 here). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     */
+    post: operations['providerTransferStatus'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2552,7 +2572,7 @@ export interface components {
        */
       transferredTo?: string | null;
       /**
-       * @description When the provider accepted the transfer
+       * @description When the new party answered the transfer (null while it rings, or when no one answered)
        * @example 2026-11-22T10:01:30.000Z
        */
       transferredAt?: string | null;
@@ -3288,7 +3308,10 @@ export interface components {
       variables: {
         [key: string]: string;
       };
-      /** @example 2026-11-22T10:00:00.000Z */
+      /**
+       * @description When the new party answered: the event is raised then, never for a transfer no one answered (the caller is back with the agent)
+       * @example 2026-11-22T10:00:00.000Z
+       */
       transferred_at: string;
       /**
        * @description E.164 number or SIP URI
@@ -7073,6 +7096,72 @@ export interface operations {
     };
   };
   providerTransfer: {
+    parameters: {
+      query: {
+        /** @description The number's callback token. */
+        token: unknown;
+        /** @description The attempt (phone log id). */
+        call?: unknown;
+      };
+      header?: never;
+      path: {
+        integration: 'provider_one' | 'provider_two' | 'provider_three';
+        /** @description The phone number record the callback is for. */
+        phoneId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The provider's callback parameters, in its own format. */
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: unknown;
+        };
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The call instructions (TwiML or Plivo XML). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  providerTransferStatus: {
     parameters: {
       query: {
         /** @description The number's callback token. */

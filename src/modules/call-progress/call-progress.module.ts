@@ -6,10 +6,12 @@ import { EventsModule } from '../events/events.module';
 import { PhonesModule } from '../phones/phones.module';
 import { TelephonyModule } from '../telephony/telephony.module';
 import { VoiceModule } from '../voice/voice.module';
+import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier } from './callback-verifier';
 import { TelephonyCallbacksController } from './telephony-callbacks.controller';
 import { TelephonyCallbacksService } from './telephony-callbacks.service';
 import { TelnyxCommands } from './telnyx-commands';
+import { TransferCallbacksService } from './transfer-callbacks.service';
 
 /**
  * The provider callbacks (contract §3): verification, then the attempt's progress (the
@@ -26,6 +28,12 @@ import { TelnyxCommands } from './telnyx-commands';
     VoiceModule,
   ],
   controllers: [TelephonyCallbacksController],
-  providers: [CallbackVerifier, TelephonyCallbacksService, TelnyxCommands],
+  providers: [
+    CallbackAttempts,
+    CallbackVerifier,
+    TelephonyCallbacksService,
+    TelnyxCommands,
+    TransferCallbacksService,
+  ],
 })
 export class CallProgressModule {}

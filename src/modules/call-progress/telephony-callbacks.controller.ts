@@ -27,6 +27,7 @@ import { type AppConfig, InjectConfig } from '../../config';
 import { INTEGRATIONS } from '../telephony/telephony.types';
 import { inboundCallback } from './inbound-callback';
 import { TelephonyCallbacksService } from './telephony-callbacks.service';
+import { TransferCallbacksService } from './transfer-callbacks.service';
 
 const VERIFIED =
   'Called by the telephony provider, not by API clients. Verified before anything is read or ' +
@@ -90,10 +91,28 @@ const TRANSFER_SUMMARY = "Provider callback: a transferred call's dial instructi
 const TRANSFER_DESCRIPTION =
   'Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): ' +
   "provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. " +
-  'Replies `<Dial callerId="{our calling number}" timeout="45"><Number>{the agent\'s transferNumber}</Number></Dial>` ' +
-  '(the new party rings for 45 s) ' +
-  '(TwiML or Plivo XML); `<Hangup/>` when the call has no transfer under way or is over. ' +
-  'provider_three transfers through Call Control and has no such URL (404).';
+  "Replies a <Dial> of the agent's transferNumber shown our calling number, ringing 45 s, whose " +
+  'progress is reported to `transfer-status`: TwiML `<Dial action="{transfer-status}" ' +
+  'method="POST" callerId="{our number}" timeout="45"><Number statusCallbackEvent="answered" ' +
+  'statusCallback="{transfer-status}" statusCallbackMethod="POST">{number}</Number></Dial>`; ' +
+  'Plivo XML `<Dial action="{transfer-status}" method="POST" redirect="true" ' +
+  'callbackUrl="{transfer-status}" callbackMethod="POST" callerId="{our number}" timeout="45">' +
+  '<Number>{number}</Number></Dial>`. `<Hangup/>` when the call has no transfer under way or is ' +
+  'over. provider_three transfers through Call Control and has no such URL (404).';
+
+const TRANSFER_STATUS_SUMMARY = "Provider callback: a transfer's progress";
+const TRANSFER_STATUS_DESCRIPTION =
+  "Where provider_two and provider_one report a transfer's <Dial>. The new party answered " +
+  "(provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; " +
+  'provider_one: DialAction `answer`): the transfer is made — the phone log gets transferredAt ' +
+  'and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its ' +
+  '`action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with ' +
+  'the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its ' +
+  'answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the ' +
+  'transfer is taken off the phone log and the reply connects the caller to a new media stream ' +
+  '(as the answer does), where the agent tells the caller no one could take the call and goes ' +
+  'on with the conversation, transfer_call no longer offered; a caller who already hung up gets ' +
+  '`<Hangup/>`. provider_three reports its transfers on the status URL (404 here).';
 
 const XML = 'application/xml; charset=utf-8';
 const XmlAnswer = () =>
@@ -113,6 +132,7 @@ export class TelephonyCallbacksController {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly callbacks: TelephonyCallbacksService,
+    private readonly transfers: TransferCallbacksService,
   ) {}
 
   @Post('answer')
@@ -148,7 +168,19 @@ export class TelephonyCallbacksController {
     @Req() request: RawBodyRequest<Request>,
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
-    return xml(this.callbacks.transfer(integration, phoneId, this.inbound(request)), response);
+    return xml(this.transfers.dial(integration, phoneId, this.inbound(request)), response);
+  }
+
+  @Post('transfer-status')
+  @XmlAnswer()
+  @ProviderCallback('POST', TRANSFER_STATUS_SUMMARY, TRANSFER_STATUS_DESCRIPTION)
+  providerTransferStatus(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return xml(this.transfers.progress(integration, phoneId, this.inbound(request)), response);
   }
 
   @Post('status')

@@ -1,30 +1,19 @@
 import { DrainingException } from '../../lifecycle/draining.exception';
 import { ProcessDrain } from '../../lifecycle/process-drain';
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { isObjectId } from '../../common/object-id';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
-import { type Attempt, AttemptsRepository } from '../dialer/attempts.repository';
+import { AttemptTransfers } from '../dialer/attempt-transfers';
+import type { Attempt } from '../dialer/attempts.repository';
 import { callbackUrlsFor, callbackUrlsForCall } from '../phones/callback-urls';
 import { TelephonyProviders } from '../telephony/telephony-providers';
-import {
-  type InboundCallback,
-  type ParsedCallStatus,
-  TRANSFER_RING_SECONDS,
-} from '../telephony/telephony.types';
+import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
 import { type CallSignal, CallSignals } from '../voice/session/call-signals';
 import { VoiceRuntime } from '../voice/voice-runtime';
-import {
-  type DialTarget,
-  plivoAnswer,
-  plivoDial,
-  telnyxSpeech,
-  telnyxStreaming,
-  twimlAnswer,
-  twimlDial,
-} from './answer/answer-documents';
+import { plivoAnswer, telnyxSpeech, telnyxStreaming, twimlAnswer } from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
+import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
 import { TelnyxCommands } from './telnyx-commands';
 import { CallProgress, type ProgressReport } from '../dialer/call-progress';
@@ -44,7 +33,8 @@ export class TelephonyCallbacksService {
     @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly verifier: CallbackVerifier,
-    private readonly attempts: AttemptsRepository,
+    private readonly callbackAttempts: CallbackAttempts,
+    private readonly transfers: AttemptTransfers,
     private readonly progress: CallProgress,
     private readonly agents: AgentsRepository,
     private readonly providers: TelephonyProviders,
@@ -64,35 +54,12 @@ export class TelephonyCallbacksService {
     const parsed = verified.provider.parseStatusCallback(callback);
     const plan = await this.database.transaction(async () => {
       // A call we did not place (an inbound call to the number) or no longer know: hang up.
-      const attempt = await this.lockAttempt(verified, parsed);
+      const attempt = await this.callbackAttempts.lock(verified, parsed);
       if (!attempt) return HANG_UP;
       const { attempt: now } = await this.progress.apply(attempt, reportOf(verified, parsed));
       return isFinal(now.log.callStatus) ? HANG_UP : this.plan(verified, now, parsed);
     });
     return verified.integration === 'provider_two' ? twimlAnswer(plan) : plivoAnswer(plan);
-  }
-
-  /**
-   * The <Dial> of a transfer the agent asked for (Plivo `aleg_url`, Twilio `Url`): the number
-   * written on the attempt before the provider was asked (CallTransfers). A call with no
-   * transfer under way, or already over, hangs up.
-   */
-  async transfer(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
-    const verified = await this.verifier.verify(integration, phoneId, callback);
-    if (verified.integration === 'provider_three')
-      throw new NotFoundException('provider_three transfers are dialed by Call Control');
-    const parsed = verified.provider.parseStatusCallback(callback);
-    const dial = await this.database.transaction(async (): Promise<DialTarget | null> => {
-      const attempt = await this.lockAttempt(verified, parsed);
-      const { log } = attempt ?? {};
-      if (!log?.transferredTo || isFinal(log.callStatus)) return null;
-      return {
-        to: log.transferredTo,
-        callerId: log.fromNumber ?? verified.phone.phoneNumber,
-        ringTimeoutSeconds: TRANSFER_RING_SECONDS,
-      };
-    });
-    return verified.integration === 'provider_two' ? twimlDial(dial) : plivoDial(dial);
   }
 
   /** Call progress (and recordings). A callback naming no call of this number answers 404. */
@@ -108,12 +75,14 @@ export class TelephonyCallbacksService {
     )
       throw new DrainingException();
     await this.database.transaction(async () => {
-      const attempt = await this.lockAttempt(verified, parsed);
+      const attempt = await this.callbackAttempts.lock(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
       // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt,
       // but while the transfer waits on it, whether it answered decides the transfer.
       if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) {
         const leg = transferLegSignal(attempt, parsed);
+        if (leg === 'transfer-answered') await this.transfers.answered(attempt);
+        if (leg === 'transfer-failed') await this.transfers.notAnswered(attempt);
         if (leg) this.database.afterCommit(() => this.signals.publish(attempt.log.id, leg));
         return;
       }
@@ -124,29 +93,6 @@ export class TelephonyCallbacksService {
         await this.commandTelnyx(verified, parsed, outcome.attempt, outcome.answeredNow);
       }
     });
-  }
-
-  /**
-   * The attempt the callback names (`call` in our URL; Telnyx also echoes it as client_state),
-   * locked, if it is an attempt of this very number; else null.
-   */
-  private async lockAttempt(
-    verified: VerifiedCallback,
-    parsed: ParsedCallStatus,
-  ): Promise<Attempt | null> {
-    const named = new URL(verified.callback.url).searchParams.get('call');
-    const echoed = parsed.clientState;
-    if (named && echoed && named !== echoed) return null;
-    const id = named ?? echoed;
-    if (!isObjectId(id)) return null;
-    const attempt = await this.attempts.lock(id);
-    if (
-      !attempt ||
-      attempt.log.phoneId !== verified.phone.id ||
-      attempt.batch.organizationId !== verified.phone.organizationId
-    )
-      return null;
-    return attempt;
   }
 
   /**

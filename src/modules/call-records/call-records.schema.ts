@@ -182,10 +182,13 @@ export const phoneLogs = pgTable(
     providerStatus: text('provider_status'),
     /**
      * The number the agent transferred the call to. Set before the provider is asked (the
-     * provider fetches the <Dial> from it); cleared again if the provider refuses.
+     * provider fetches the <Dial> from it); cleared again when the provider refuses or the new
+     * party does not answer.
      */
     transferredTo: text('transferred_to'),
-    /** When the provider accepted the transfer (call.transferred); null while only asked. */
+    /** Why the agent transferred, as the model said (call.transferred's `reason`). */
+    transferReason: text('transfer_reason'),
+    /** When the new party answered (call.transferred); null while the transfer only rings. */
     transferredAt: timestamp('transferred_at', { withTimezone: true }),
     /** The calling number (phone record) used. */
     phoneId: objectIdRef('phone_id'),

@@ -113,8 +113,8 @@ export class AttemptEvents {
     });
   }
 
-  /** The provider took over the call for `transferredTo` (cold: the agent leaves at once). */
-  async transferred(attempt: Attempt, reason: string | null): Promise<void> {
+  /** The new party at `transferredTo` answered (cold: the agent left when the provider took the call). */
+  async transferred(attempt: Attempt): Promise<void> {
     const { log } = attempt;
     await this.events.raise(attempt.batch.organizationId, {
       type: 'call.transferred',
@@ -124,7 +124,7 @@ export class AttemptEvents {
         transferred_at: log.transferredAt!.toISOString(),
         transfer_to: log.transferredTo!,
         transfer_type: 'cold',
-        reason,
+        reason: log.transferReason,
       },
     });
   }

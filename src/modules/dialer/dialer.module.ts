@@ -13,6 +13,7 @@ import { AttemptOutcomesRepository } from './attempt-outcomes.repository';
 import { AttemptRecovery } from './attempt-recovery';
 import { AttemptRecoveryRepository } from './attempt-recovery.repository';
 import { AttemptReleases } from './attempt-releases';
+import { AttemptTransfers } from './attempt-transfers';
 import { AttemptsRepository } from './attempts.repository';
 import { CallPlacement } from './call-placement';
 import { CallPlacementRepository } from './call-placement.repository';
@@ -33,6 +34,7 @@ import { DialerScheduler } from './dialer-scheduler';
     AttemptRecovery,
     AttemptRecoveryRepository,
     AttemptReleases,
+    AttemptTransfers,
     CallPlacement,
     CallPlacementRepository,
     CallProgress,
@@ -48,6 +50,7 @@ import { DialerScheduler } from './dialer-scheduler';
     AttemptEvents,
     AttemptOutcomes,
     AttemptsRepository,
+    AttemptTransfers,
     CallProgress,
     DialerScheduler,
   ],

@@ -5,7 +5,7 @@ const callbackUrl = (
   publicBaseUrl: string,
   integration: Integration,
   phoneId: string,
-  route: 'answer' | 'status' | 'transfer',
+  route: 'answer' | 'status' | 'transfer' | 'transfer-status',
   token: string,
 ): string =>
   `${publicBaseUrl}/api/telephony/${integration}/${phoneId}/${route}?token=${encodeURIComponent(token)}`;
@@ -39,17 +39,19 @@ export function callbackUrlsForCall(urls: CallbackUrls, phoneLogId: string): Cal
 }
 
 /**
- * Where the provider fetches the <Dial> of one call's transfer (Plivo `aleg_url`, Twilio `Url`),
- * verified like the number's other callbacks.
+ * One call's own callback route, verified like the number's other callbacks: `transfer`, where
+ * the provider fetches the <Dial> of the call's transfer (Plivo `aleg_url`, Twilio `Url`);
+ * `transfer-status`, where Twilio and Plivo report that <Dial> — the new party answering
+ * (Twilio's <Number> statusCallback, Plivo's callbackUrl) and its end (its `action`, whose reply
+ * is what the caller hears next).
  */
 export function transferUrlForCall(
+  route: 'transfer' | 'transfer-status',
   publicBaseUrl: string,
   integration: Integration,
   phoneId: string,
   token: string,
   phoneLogId: string,
 ): string {
-  return (
-    callbackUrl(publicBaseUrl, integration, phoneId, 'transfer', token) + callQuery(phoneLogId)
-  );
+  return callbackUrl(publicBaseUrl, integration, phoneId, route, token) + callQuery(phoneLogId);
 }

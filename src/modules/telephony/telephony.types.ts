@@ -101,6 +101,16 @@ export interface RecordingDetails {
   validForSeconds?: number;
 }
 
+/**
+ * What a transfer's <Dial> callback says (Twilio, Plivo; Telnyx reports the new leg as call
+ * events on the status URL).
+ */
+export type TransferProgress =
+  /** The new party picked up (Twilio's <Number> statusCallback, Plivo's Dial callbackUrl). */
+  | { kind: 'answered' }
+  /** The <Dial> is over (its `action`): whether anyone picked up, and the provider's word. */
+  | { kind: 'ended'; answered: boolean; status: string };
+
 export interface ParsedCallStatus {
   event: ProviderCallEvent | null;
   /**
@@ -196,4 +206,6 @@ export interface TelephonyProvider {
   ): Promise<void>;
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean;
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus;
+  /** A transfer's <Dial> callback (`transfer-status`); null: not one this provider sends. */
+  parseTransferCallback(callback: InboundCallback): TransferProgress | null;
 }

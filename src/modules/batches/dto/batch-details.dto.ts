@@ -140,7 +140,8 @@ export class PhoneLogDto {
     type: String,
     nullable: true,
     example: '2026-11-22T10:01:30.000Z',
-    description: 'When the provider accepted the transfer',
+    description:
+      'When the new party answered the transfer (null while it rings, or when no one answered)',
   })
   transferredAt!: string | null;
 

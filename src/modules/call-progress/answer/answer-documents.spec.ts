@@ -18,16 +18,28 @@ const agent: SpeakingAgent = {
 };
 
 describe('answer instructions', () => {
-  it("dials a transfer's number with our calling number as caller id and its ring timeout, else hangs up", () => {
-    const dial = { to: '+14155550199', callerId: '+14155550100', ringTimeoutSeconds: 45 };
+  it("dials a transfer's number with our calling number as caller id and its ring timeout, reporting its progress, else hangs up", () => {
+    const progressUrl = 'https://sb.example.com/api/telephony/x/p/transfer-status?token=t&call=c';
+    const escaped = progressUrl.replace('&', '&amp;');
+    const dial = {
+      to: '+14155550199',
+      callerId: '+14155550100',
+      ringTimeoutSeconds: 45,
+      progressUrl,
+    };
+    // The new party's answer and the <Dial>'s end (whose reply the caller hears next) come back.
     expect(twimlDial(dial)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Dial callerId="+14155550100" timeout="45"><Number>+14155550199</Number></Dial></Response>',
+        `<Dial action="${escaped}" method="POST" callerId="+14155550100" timeout="45">` +
+        `<Number statusCallbackEvent="answered" statusCallback="${escaped}" statusCallbackMethod="POST">` +
+        '+14155550199</Number></Dial></Response>',
     );
     // Plivo writes numbers as digits.
     expect(plivoDial(dial)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
-        '<Dial callerId="14155550100" timeout="45"><Number>14155550199</Number></Dial></Response>',
+        `<Dial action="${escaped}" method="POST" redirect="true" callbackUrl="${escaped}" ` +
+        'callbackMethod="POST" callerId="14155550100" timeout="45">' +
+        '<Number>14155550199</Number></Dial></Response>',
     );
     for (const document of [twimlDial(null), plivoDial(null)])
       expect(document).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');

@@ -50,26 +50,49 @@ export interface DialTarget {
   callerId: string;
   /** <Dial timeout>: how long the new party's phone rings before the provider gives up. */
   ringTimeoutSeconds: number;
+  /** Where the provider reports the new party's answer and the <Dial>'s end (transfer-status). */
+  progressUrl: string;
 }
 
-/** provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. */
+const HANG_UP_DOCUMENT = `${XML_DECLARATION}<Response><Hangup/></Response>`;
+
+/**
+ * provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. The <Number>
+ * reports its answer, the <Dial> its end to `action`, whose reply the caller hears next.
+ */
 export function twimlDial(dial: DialTarget | null): string {
-  if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  if (!dial) return HANG_UP_DOCUMENT;
+  const { progressUrl: url } = dial;
   return (
-    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: dial.callerId, timeout: dial.ringTimeoutSeconds })}>` +
-    `<Number>${xmlEscape(dial.to)}</Number></Dial></Response>`
+    `${XML_DECLARATION}<Response><Dial${attributes({ action: url, method: 'POST', callerId: dial.callerId, timeout: dial.ringTimeoutSeconds })}>` +
+    `<Number${attributes({ statusCallbackEvent: 'answered', statusCallback: url, statusCallbackMethod: 'POST' })}>` +
+    `${xmlEscape(dial.to)}</Number></Dial></Response>`
   );
 }
 
-/** provider_one: the Plivo XML a transferred call's A leg fetches; Plivo writes numbers without `+`. */
+/**
+ * provider_one: the Plivo XML a transferred call's A leg fetches; Plivo writes numbers without
+ * `+`. Its callbackUrl hears the new party answer, its `action` the <Dial>'s end.
+ */
 export function plivoDial(dial: DialTarget | null): string {
-  if (!dial) return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  if (!dial) return HANG_UP_DOCUMENT;
   const digits = (e164: string) => e164.replace(/^\+/, '');
+  const { progressUrl: url } = dial;
   return (
-    `${XML_DECLARATION}<Response><Dial${attributes({ callerId: digits(dial.callerId), timeout: dial.ringTimeoutSeconds })}>` +
-    `<Number>${xmlEscape(digits(dial.to))}</Number></Dial></Response>`
+    `${XML_DECLARATION}<Response><Dial${attributes({
+      action: url,
+      method: 'POST',
+      redirect: 'true',
+      callbackUrl: url,
+      callbackMethod: 'POST',
+      callerId: digits(dial.callerId),
+      timeout: dial.ringTimeoutSeconds,
+    })}>` + `<Number>${xmlEscape(digits(dial.to))}</Number></Dial></Response>`
   );
 }
+
+/** An empty document: the reply to a callback whose answer the provider ignores. */
+export const EMPTY_DOCUMENT = `${XML_DECLARATION}<Response/>`;
 
 /** Plivo's bidirectional stream; `keepCallAlive` holds the call until the stream ends. */
 const plivoStream = ({ url, token }: StreamConnection): string =>
@@ -85,7 +108,7 @@ const plivoStream = ({ url, token }: StreamConnection): string =>
  * then the stream, or the speech and a hang-up.
  */
 export function plivoAnswer(plan: AnswerPlan): string {
-  if (plan.kind === 'hangup') return `${XML_DECLARATION}<Response><Hangup/></Response>`;
+  if (plan.kind === 'hangup') return HANG_UP_DOCUMENT;
   const record = plan.record
     ? `<Record${attributes({
         recordSession: 'true',

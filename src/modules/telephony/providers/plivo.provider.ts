@@ -17,6 +17,7 @@ import type {
   ProviderCredentials,
   TelephonyProvider,
   WebhookWiring,
+  TransferProgress,
   TransferTarget,
   WiringDrift,
 } from '../telephony.types';
@@ -373,6 +374,18 @@ export class PlivoProvider implements TelephonyProvider {
       hangupSide: HANGUP_SIDES[fields.HangupSource ?? ''],
       answeredBy: plivoAnsweredBy(fields.Machine),
     };
+  }
+
+  /**
+   * The <Dial>'s `action` carries DialStatus (completed: the new party answered and the bridge
+   * is over; busy, failed, timeout, no-answer); its callbackUrl, DialAction `answer` when the
+   * new party picks up.
+   */
+  parseTransferCallback(callback: InboundCallback): TransferProgress | null {
+    const fields = callbackFields(callback);
+    const dial = fields.DialStatus;
+    if (dial) return { kind: 'ended', answered: dial === 'completed', status: dial };
+    return fields.DialAction === 'answer' ? { kind: 'answered' } : null;
   }
 
   private async findApplication(credentials: ProviderCredentials, name: string) {

@@ -284,4 +284,9 @@ export class TelnyxProvider implements TelephonyProvider {
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus {
     return parseTelnyxStatusCallback(callback);
   }
+
+  /** Telnyx has no <Dial>: a transfer's new leg reports on the status URL. */
+  parseTransferCallback(): null {
+    return null;
+  }
 }

@@ -14,6 +14,7 @@ import type {
   ProviderCallEvent,
   ProviderCredentials,
   TelephonyProvider,
+  TransferProgress,
   TransferTarget,
   WiringDrift,
 } from '../telephony.types';
@@ -257,6 +258,21 @@ export class TwilioProvider implements TelephonyProvider {
       answeredBy: twilioAnsweredBy(fields.AnsweredBy),
       occurredAt: isoOf(fields.Timestamp),
     };
+  }
+
+  /**
+   * The <Dial>'s `action` carries DialCallStatus (completed or answered: someone picked up;
+   * busy, no-answer, failed, canceled); the dialed <Number>'s statusCallback reports the child
+   * call (ParentCallSid) `in-progress` when it answers.
+   */
+  parseTransferCallback(callback: InboundCallback): TransferProgress | null {
+    const fields = callbackFields(callback);
+    const dial = fields.DialCallStatus;
+    if (dial)
+      return { kind: 'ended', answered: dial === 'completed' || dial === 'answered', status: dial };
+    return fields.ParentCallSid && fields.CallStatus === 'in-progress'
+      ? { kind: 'answered' }
+      : null;
   }
 
   private accountUrl(credentials: ProviderCredentials, suffix: string): string {

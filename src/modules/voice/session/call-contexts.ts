@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentsRepository } from '../../agents/agents.repository';
 import type { AgentRow } from '../../agents/agents.schema';
 import { answerSpeech, type Speech, planAnswer } from '../../call-progress/answer/answer-plan';
+import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { OptOutCall } from '../../dnc/dnc.service';
 import { PhoneCredentials } from '../../phones/phone-credentials';
@@ -34,6 +35,11 @@ export interface CallContext {
   afterBeep: boolean;
   /** The agent's voicemail message, for a machine detected once the call is live; null: none. */
   voicemail: Speech | null;
+  /**
+   * The conversation so far: empty on the answer's stream; on a stream that gives the caller
+   * back to the agent (a transfer no one answered), what was said before it.
+   */
+  turns: PhoneLogTurn[];
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
 }
@@ -82,6 +88,7 @@ export class CallContexts {
       speech: plan.kind === 'speak' ? plan.speech : null,
       afterBeep: log.answeredBy === 'machine',
       voicemail: answerSpeech(agent, 'machine'),
+      turns: log.turns,
       provider: this.providers.get(integration),
       credentials: { accountId, secret },
     };

@@ -16,6 +16,7 @@ const EVENTS: CallFlowEvent[] = [
   { type: 'opened', plan: 'converse', interruptible: false },
   { type: 'opened', plan: 'converse', interruptible: true, calleeFirstMs: 3_000 },
   { type: 'opened', plan: 'greet', interruptible: true },
+  { type: 'opened', plan: 'resume', interruptible: true },
   { type: 'opened', plan: 'voicemail', interruptible: true },
   { type: 'opened', plan: 'silent', interruptible: true },
   { type: 'refused' },
@@ -216,6 +217,18 @@ describe('CallFlow, the live call state machine', () => {
       expect(talking.state.phase).toBe('awaitingCallee');
       expect(talking.commands).toEqual([]);
       expect(step(talking.state, { type: 'deadline' }).commands).toEqual([{ do: 'greet' }]);
+    });
+
+    it('back from a transfer no one answered: says so instead of greeting, then listens', () => {
+      const opened = step(initialFlow(), { type: 'opened', plan: 'resume', interruptible: true });
+      expect(opened.state).toMatchObject({ phase: 'speaking', speaking: 'line', converse: true });
+      expect(opened.commands).toEqual([{ do: 'say', line: 'transferFailed' }]);
+      const heard = step(opened.state, { type: 'lineDone' });
+      expect(heard.state.phase).toBe('listening');
+      // The caller talks over it: answered after it, like any line.
+      const asked = run(opened.state, { type: 'turn', words: true }, { type: 'lineDone' });
+      expect(asked.state.phase).toBe('thinking');
+      expect(asked.commands).toEqual([{ do: 'reply' }]);
     });
 
     it('a cough after the greeting: back to listening, the silence clock started again', () => {

@@ -56,6 +56,11 @@ export type OpeningPlan =
   | 'converse'
   /** The greeting only (no model, or no agent to talk): then the hang-up. */
   | 'greet'
+  /**
+   * The conversation goes on on a new stream (a transfer no one answered gave the caller back):
+   * the agent says the transfer failed, then listens.
+   */
+  | 'resume'
   /** A machine answered before the stream: the voicemail message after its beep. */
   | 'voicemail'
   /** Nothing to say: hang up. */
@@ -358,6 +363,8 @@ const RULES: Record<Exclude<CallPhase, 'ended'>, PhaseRules> = {
           return greet({ ...opened, converse: true });
         case 'greet':
           return greet(opened);
+        case 'resume':
+          return line({ ...opened, converse: true }, 'transferFailed');
         case 'voicemail':
           return to(opened, 'leavingVoicemail', [{ do: 'leaveVoicemail' }]);
         case 'silent':

@@ -4,6 +4,7 @@ import type { TelephonyProvider } from '../../telephony/telephony.types';
 import { scriptedRecognition } from '../../../../test/fakes/scripted-recognition';
 import { ulawTone } from '../../../../test/fakes/ulaw-tone';
 import type { AgentRow } from '../../agents/agents.schema';
+import type { PhoneLogTurn } from '../../call-records/call-records.schema';
 import { OutboundPacer } from '../audio/outbound-pacer';
 import type { VoiceActivityDetector } from '../audio/voice-activity-detector';
 import type { MediaOutput } from '../media/media-stream';
@@ -18,6 +19,7 @@ import type { CallSignal } from './call-signals';
 import type { TransferRequest } from './call-transfers';
 import { DEFAULT_FLOW_TIMING } from './call-flow';
 import { GREETING_MARK } from './conversation';
+import { TRANSFER_FAILED } from './conversation-phrases';
 import { LineAudio } from './line-audio';
 
 class Output implements MediaOutput {
@@ -62,8 +64,11 @@ function harness(
     /** The call as placed (default CA1) and the live call the token is bound to (none). */
     placedCallId?: string;
     liveCallId?: string;
+    /** The conversation so far (a stream that gives the caller back after a transfer). */
+    turns?: PhoneLogTurn[];
   } = {},
 ) {
+  const prompts: Array<{ transferNumber: string | null; turns: unknown[] }> = [];
   const heard: Buffer[] = [];
   const spoken: string[] = [];
   const transfers: TransferRequest[] = [];
@@ -104,6 +109,7 @@ function harness(
     speech: { text: 'Hello', language: 'en-US', voice: null },
     afterBeep: options.afterBeep === true,
     voicemail: { text: 'Please call back', language: 'en-US', voice: null },
+    turns: options.turns ?? [],
     provider,
     credentials: { accountId: 'a', secret: 's' },
   };
@@ -154,7 +160,17 @@ function harness(
                 }) as never,
               complete: () => Promise.reject(new Error('unused')),
             },
-            prompts: { buildRequest: () => Promise.resolve({ messages: [] }) },
+            prompts: {
+              buildRequest: (
+                _org: string,
+                agent: AgentRow,
+                _contact: unknown,
+                turns: unknown[],
+              ) => {
+                prompts.push({ transferNumber: agent.transferNumber, turns: [...turns] });
+                return Promise.resolve({ messages: [] });
+              },
+            },
             turns: { appendTurn: () => Promise.resolve() },
             dnc: { recordOptOut: () => Promise.resolve(true) },
           }
@@ -202,6 +218,7 @@ function harness(
   return {
     heard,
     spoken,
+    prompts,
     transfers,
     session,
     output,
@@ -329,6 +346,40 @@ describe('CallSession', () => {
     expect(h.hangups).toEqual([]);
     expect(h.output.closed).toBe(false);
     expect(h.heard).toEqual([Buffer.alloc(160, 7)]);
+    h.session.end();
+  });
+
+  it('back from a transfer no one answered: says so instead of greeting and goes on with the conversation so far', async () => {
+    const earlier: PhoneLogTurn[] = [
+      { role: 'agent', text: 'Hello', startedAt: '2026-12-02T10:00:00.000Z' },
+      { role: 'callee', text: 'A person please', startedAt: '2026-12-02T10:00:02.000Z' },
+    ];
+    const h = harness({
+      converse: true,
+      turns: earlier,
+      reply: [{ kind: 'text', text: 'Sure, I can help.' }],
+    });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.spoken).toEqual([TRANSFER_FAILED]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(h.session.phase).toBe('listening');
+    h.utter('What does it cost?');
+    await jest.advanceTimersByTimeAsync(1_200);
+    // The model hears the whole call, and is no longer offered the transfer.
+    expect(h.prompts).toEqual([
+      {
+        transferNumber: null,
+        turns: [
+          { role: 'agent', text: 'Hello' },
+          { role: 'callee', text: 'A person please' },
+          { role: 'agent', text: TRANSFER_FAILED },
+          { role: 'callee', text: 'What does it cost?' },
+        ],
+      },
+    ]);
+    expect(h.spoken).toContain('Sure, I can help.');
+    expect(h.hangups).toEqual([]);
     h.session.end();
   });
 

@@ -229,7 +229,7 @@ export class CallSession {
       'Media stream opened',
     );
     const plan = this.plan(call);
-    if (plan === 'converse') this.converse(call);
+    if (plan === 'converse' || plan === 'resume') this.converse(call);
     this.flow.dispatch({
       type: 'opened',
       plan,
@@ -242,7 +242,8 @@ export class CallSession {
   private plan(call: CallContext): OpeningPlan {
     if (!call.speech) return 'silent';
     if (call.afterBeep || this.machine.machine) return 'voicemail';
-    return call.agent && this.deps.conversation ? 'converse' : 'greet';
+    if (!call.agent || !this.deps.conversation) return 'greet';
+    return call.turns.length > 0 ? 'resume' : 'converse';
   }
 
   /** Starts the conversation (its time limit too): the flow's greeting is its first reply. */

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { Clock } from '../../../common/clock';
 import { type AppConfig, InjectConfig } from '../../../config';
 import { Database } from '../../../database';
-import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
-import { AttemptEvents } from '../../dialer/attempt-events';
+import { AttemptTransfers } from '../../dialer/attempt-transfers';
 import { type Attempt, AttemptsRepository } from '../../dialer/attempts.repository';
 import {
   callbackUrlsFor,
@@ -33,7 +31,7 @@ export interface TransferRequest {
   to: string;
   /** Why, as the model gave it (call.transferred's `reason`). */
   reason: string | null;
-  /** Told once the provider accepted the request (Telnyx then rings the new party). */
+  /** Told once the provider accepted the request (it then rings the new party). */
   accepted?: () => void;
 }
 
@@ -50,14 +48,14 @@ interface Reserved {
 }
 
 /**
- * Transfers a live call through its provider (telephony-providers.md §5), in three steps so the
- * phone log never claims a transfer the provider refused and the provider never waits for us:
- * the number is written on the attempt first (the provider fetches its <Dial> from it), then the
- * provider is asked, then its acceptance is recorded with call.transferred in one transaction —
- * or, when it refused, the number is taken off again. Telnyx accepts the command before it
- * dials: there the new leg's events (CallSignals, from the status callbacks) decide — answered,
- * the transfer is recorded; ended first, it failed like a refusal. The call stays in-progress
- * with the new party; its final callback completes it (ended_by `transfer`).
+ * Transfers a live call through its provider (telephony-providers.md §5). The destination and
+ * the reason are written on the attempt first (the provider fetches its <Dial> from them), then
+ * the provider is asked; refused, they are taken off again. The transfer is made only when the
+ * new party answers (AttemptTransfers: transferredAt, call.transferred): Twilio and Plivo report
+ * it to the <Dial>'s callbacks after the call left the stream (TransferCallbacksService, which
+ * also brings an unanswered caller back to the agent on a new stream); Telnyx keeps the call on
+ * its stream and reports the new leg's events on the status URL, which the session waits for
+ * (CallSignals) and reads back from the attempt should the signal be lost.
  */
 @Injectable()
 export class CallTransfers {
@@ -65,19 +63,20 @@ export class CallTransfers {
     @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly attempts: AttemptsRepository,
-    private readonly logs: PhoneLogsRepository,
-    private readonly events: AttemptEvents,
+    private readonly transfers: AttemptTransfers,
     private readonly phones: PhonesRepository,
     private readonly secrets: PhoneCredentials,
     private readonly providers: TelephonyProviders,
-    private readonly clock: Clock,
     private readonly signals: CallSignals,
     private readonly logger: PinoLogger,
   ) {
     this.logger.setContext(CallTransfers.name);
   }
 
-  /** True once the provider accepted; false (nothing changed) when it could not be done. */
+  /**
+   * True once the call is the provider's to transfer (Twilio, Plivo: accepted; Telnyx: the new
+   * party answered); false (the call is the agent's again) when it could not be done.
+   */
   async transfer(request: TransferRequest): Promise<boolean> {
     const reserved = await this.reserve(request);
     if (!reserved) return false;
@@ -97,20 +96,17 @@ export class CallTransfers {
         { integration, call: request.phoneLogId, ...describeProviderFailure(error) },
         'Transfer through the provider failed',
       );
-      await this.release(request);
+      await this.settle(request, false);
       return false;
     }
     request.accepted?.();
-    if (leg && !(await leg.answered)) {
-      this.logger.warn(
-        { integration, call: request.phoneLogId },
-        'The transferred leg ended without answering',
-      );
-      await this.release(request);
-      return false;
-    }
-    await this.confirm(request);
-    return true;
+    if (!leg) return true;
+    if (await this.settle(request, await leg.answered)) return true;
+    this.logger.warn(
+      { integration, call: request.phoneLogId },
+      'The transferred leg ended without answering',
+    );
+    return false;
   }
 
   /** Whether the transfer's new leg answers (true) or ends first or never answers (false). */
@@ -136,16 +132,14 @@ export class CallTransfers {
   private async reserve(request: TransferRequest): Promise<Reserved | null> {
     const attempt = await this.database.transaction(async () => {
       const locked = await this.lock(request);
-      if (!locked || locked.log.callStatus !== 'in-progress' || locked.log.transferredTo)
-        return null;
-      await this.logs.update(locked.log, { transferredTo: request.to });
+      if (!locked || !(await this.transfers.ask(locked, request.to, request.reason))) return null;
       return locked;
     });
     const phoneId = attempt?.log.phoneId;
     if (!attempt || !phoneId) return null;
     const phone = await this.phones.findById(request.organizationId, phoneId);
     if (!phone) {
-      await this.release(request);
+      await this.settle(request, false);
       return null;
     }
     const { callbackToken, ...credentials } = this.secrets.open(
@@ -162,6 +156,7 @@ export class CallTransfers {
         to: request.to,
         from: phone.phoneNumber,
         instructionsUrl: transferUrlForCall(
+          'transfer',
           base,
           phone.integration,
           phone.id,
@@ -175,24 +170,21 @@ export class CallTransfers {
     };
   }
 
-  private async confirm(request: TransferRequest): Promise<void> {
-    await this.database.transaction(async () => {
+  /**
+   * Records what was heard of the transfer, unless its callback did first; answers whether the
+   * call was transferred (a lost `transfer-answered` signal is read back from the attempt).
+   */
+  private async settle(request: TransferRequest, answered: boolean): Promise<boolean> {
+    return this.database.transaction(async () => {
       const attempt = await this.lock(request);
-      if (!attempt || attempt.log.transferredAt) return;
-      const changes = { transferredTo: request.to, transferredAt: this.clock.now() };
-      await this.logs.update(attempt.log, changes);
-      await this.events.transferred(
-        { ...attempt, log: { ...attempt.log, ...changes } },
-        request.reason,
-      );
-    });
-  }
-
-  private async release(request: TransferRequest): Promise<void> {
-    await this.database.transaction(async () => {
-      const attempt = await this.lock(request);
-      if (attempt && !attempt.log.transferredAt)
-        await this.logs.update(attempt.log, { transferredTo: null });
+      if (!attempt) return false;
+      if (attempt.log.transferredAt) return true;
+      if (!answered) {
+        await this.transfers.notAnswered(attempt);
+        return false;
+      }
+      await this.transfers.answered(attempt);
+      return true;
     });
   }
 

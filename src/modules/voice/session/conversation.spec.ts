@@ -140,6 +140,7 @@ function harness(options: {
     } as Agent,
     contact: {},
     speech: { text: '', language: 'en-US', voice: null },
+    turns: [],
   } as unknown as CallContext & { agent: Agent };
   const speak = (said: string) => {
     spoken.push(said);

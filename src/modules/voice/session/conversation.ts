@@ -104,9 +104,14 @@ export class Conversation {
     private readonly report: (event: CallFlowEvent) => void,
     timing: ConversationTiming = {},
   ) {
-    this.log = new TurnLog(services.turns, call, (error) =>
-      this.warn(error, 'Storing a turn failed'),
+    this.log = new TurnLog(
+      services.turns,
+      call,
+      (error) => this.warn(error, 'Storing a turn failed'),
+      call.turns,
     );
+    // Back from a transfer no one answered: the model must not promise it again.
+    this.transferRefused = call.turns.length > 0;
     this.lines = new AgentLines(session, this.log);
     this.caller = new CallerTurns(
       services,

@@ -6,14 +6,18 @@ import type { PhoneLogsRepository } from '../../call-records/phone-logs.reposito
  * one after another so they keep their order (a failed write is reported, never thrown).
  */
 export class TurnLog {
-  readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[] = [];
+  readonly history: Pick<PhoneLogTurn, 'role' | 'text'>[];
   private storing: Promise<void> = Promise.resolve();
 
+  /** `earlier`: the turns already stored (a conversation that goes on on a new stream). */
   constructor(
     private readonly turns: Pick<PhoneLogsRepository, 'appendTurn'>,
     private readonly call: { organizationId: string; phoneLogId: string },
     private readonly failed: (error: unknown) => void,
-  ) {}
+    earlier: readonly PhoneLogTurn[] = [],
+  ) {
+    this.history = earlier.map(({ role, text }) => ({ role, text }));
+  }
 
   record(turn: PhoneLogTurn): void {
     this.history.push({ role: turn.role, text: turn.text });

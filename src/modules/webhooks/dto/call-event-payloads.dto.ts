@@ -215,7 +215,12 @@ export class CallTransferredEventData
   extends CallEventBase
   implements contracts.CallTransferredEventData
 {
-  @ApiProperty({ example: AT })
+  @ApiProperty({
+    example: AT,
+    description:
+      'When the new party answered: the event is raised then, never for a transfer no one ' +
+      'answered (the caller is back with the agent)',
+  })
   transferred_at!: string;
 
   @ApiProperty({ example: '+14155559876', description: 'E.164 number or SIP URI' })

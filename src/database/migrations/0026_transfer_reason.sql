@@ -1,0 +1,1 @@
+ALTER TABLE "phone_logs" ADD COLUMN "transfer_reason" text;

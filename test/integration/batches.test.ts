@@ -299,6 +299,8 @@ describe('batches', () => {
         [
           '_id',
           'analysis',
+          'answerOutcome',
+          'answerOutcomeMs',
           'callDuration',
           'callStatus',
           'createdAt',
@@ -316,6 +318,8 @@ describe('batches', () => {
       );
       // No reply answered anyone on these logs: no latency to report.
       expect(first.phoneLogs[1].turnLatency).toBeNull();
+      // No media stream heard these calls answered.
+      expect(first.phoneLogs[1]).toMatchObject({ answerOutcome: null, answerOutcomeMs: null });
       expect(all.body.data.data[2]).not.toHaveProperty('phoneLogs');
 
       const completed = await t.http

@@ -226,6 +226,19 @@ function suite(queue: 'bullmq' | 'in-process') {
       provider_one: (id, outcome, options) => fakes.plivo.dialEnded(id, outcome, options),
     };
 
+    /** Line silence in real time until the call is hung up (8 s at most): whether it was. */
+    async function silenceUntilHangUp(
+      caller: MediaStreamCaller,
+      integration: Integration,
+      id: string,
+    ): Promise<boolean> {
+      for (let chunk = 0; chunk < 400 && !hangupRequested(fakes, integration, id); chunk++) {
+        caller.sendAudio(Buffer.alloc(160, 0xff));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return hangupRequested(fakes, integration, id);
+    }
+
     /** What the provider does when the call leaves the stream: stop, then close. */
     async function providerEndsStream(caller: MediaStreamCaller) {
       caller.send({ event: 'stop' });
@@ -530,6 +543,39 @@ function suite(queue: 'bullmq' | 'in-process') {
       caller.close();
     });
 
+    it('provider_two: a voicemail the provider calls unknown is told by its greeting, and gets the message after its beep', async () => {
+      const { call, caller } = await liveCall('provider_two');
+      expect(await fakes.twilio.reportMachineDetection(call.id, 'unknown')).toBe(200);
+      // "…please leave a message after the tone", then its beep and the recording's silence.
+      transcripts.push("Hi, you've reached Grace. Please leave a message after the tone.");
+      await streamCallerAudio(caller, fixture('opening-hours.ulaw'), 600);
+      const beforeBeep = caller.frames.length;
+      const beepAt = performance.now();
+      await streamCallerAudio(caller, ulawTone(1_000, 300), 0);
+      expect(await silenceUntilHangUp(caller, 'provider_two', call.id)).toBe(true);
+      // The message played after the beep, and nothing was answered to the machine.
+      expect(caller.marks.map((mark) => mark.name)).toContain('voicemail-end');
+      const message = caller.frames.slice(beforeBeep);
+      expect(message.length).toBeGreaterThanOrEqual(15);
+      expect(message[0].at).toBeGreaterThanOrEqual(beepAt);
+      expect(spoken.at(-1)).toBe(VOICEMAIL);
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        answeredBy: 'machine',
+        answerOutcome: 'voicemail',
+        sessionEndedBy: 'voicemail',
+      });
+      await fakes.twilio.advanceCall(call.id, 'completed');
+      expect(await phoneLog(call.log.id)).toMatchObject({ callStatus: 'voicemail' });
+      const details = await t.http
+        .get(`/api/call/batch-details/${call.batch.id}`)
+        .set({ Authorization: `Bearer ${admin.token}` })
+        .expect(200);
+      const [log] = (details.body as { data: { data: Array<{ phoneLogs: unknown[] }> } }).data
+        .data[0].phoneLogs as Array<Record<string, unknown>>;
+      expect(log).toMatchObject({ callStatus: 'voicemail', answerOutcome: 'voicemail' });
+      expect(log.answerOutcomeMs).toEqual(expect.any(Number));
+    });
+
     describe('provider_three: the machine verdict arrives after the answer', () => {
       it('stops the live greeting, waits for the provider-reported beep, leaves the voicemail message and hangs up', async () => {
         const { call, caller } = await liveCall('provider_three', LONG_GREETING);
@@ -586,13 +632,7 @@ function suite(queue: 'bullmq' | 'in-process') {
           0,
         );
         const beepEndedAt = performance.now();
-        let chunk = 0;
-        while (!hangupRequested(fakes, 'provider_three', call.id) && chunk < 400) {
-          caller.sendAudio(Buffer.alloc(160, 0xff));
-          chunk += 1;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(true);
+        expect(await silenceUntilHangUp(caller, 'provider_three', call.id)).toBe(true);
         const message = caller.frames.slice(beforeBeep);
         expect(message.length).toBeGreaterThanOrEqual(15);
         expect(message[0].at).toBeGreaterThanOrEqual(beepEndedAt - 40);

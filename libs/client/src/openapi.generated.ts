@@ -2589,6 +2589,25 @@ export interface components {
        * @enum {string|null}
        */
       failedDependency?: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
+      /**
+       * @description Who or what answered, as the voice agent heard it in the first seconds: human, voicemail, mailbox_full, ivr, call_screening, fax or uncertain (call.completed and call.failed carry it as answer_outcome); null when no media stream heard the call
+       * @example human
+       * @enum {string|null}
+       */
+      answerOutcome?:
+        | 'human'
+        | 'voicemail'
+        | 'mailbox_full'
+        | 'ivr'
+        | 'call_screening'
+        | 'fax'
+        | 'uncertain'
+        | null;
+      /**
+       * @description How long after the stream's first audio answerOutcome was known
+       * @example 1200
+       */
+      answerOutcomeMs?: number | null;
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
     };
@@ -3120,6 +3139,25 @@ export interface components {
       /** @description How long the callee waited for the agent's replies (end of their speech → the reply's first audio) over the call; null when no reply answered a caller turn */
       turn_latency: components['schemas']['TurnLatencySummary'] | null;
       /**
+       * @description Who or what answered, as the voice agent heard it in the first seconds (the greeting's words and length, a beep, a fax tone): human, voicemail, mailbox_full, ivr, call_screening, fax or uncertain. voicemail gets the agent's voicemail message after the beep; mailbox_full and fax are hung up on (both end the attempt as voicemail, answered_by machine); the others get the conversation. Null when no media stream heard the call
+       * @example human
+       * @enum {string|null}
+       */
+      answer_outcome:
+        | 'human'
+        | 'voicemail'
+        | 'mailbox_full'
+        | 'ivr'
+        | 'call_screening'
+        | 'fax'
+        | 'uncertain'
+        | null;
+      /**
+       * @description How long after the stream's first audio the answer_outcome was known
+       * @example 1200
+       */
+      answer_outcome_ms: number | null;
+      /**
        * @description Whether call.recording.available and the analysis events will follow
        * @example true
        */
@@ -3241,6 +3279,25 @@ export interface components {
        * @enum {string|null}
        */
       failed_dependency: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
+      /**
+       * @description Who or what answered, as the voice agent heard it in the first seconds (the greeting's words and length, a beep, a fax tone): human, voicemail, mailbox_full, ivr, call_screening, fax or uncertain. voicemail gets the agent's voicemail message after the beep; mailbox_full and fax are hung up on (both end the attempt as voicemail, answered_by machine); the others get the conversation. Null when no media stream heard the call
+       * @example human
+       * @enum {string|null}
+       */
+      answer_outcome:
+        | 'human'
+        | 'voicemail'
+        | 'mailbox_full'
+        | 'ivr'
+        | 'call_screening'
+        | 'fax'
+        | 'uncertain'
+        | null;
+      /**
+       * @description How long after the stream's first audio the answer_outcome was known
+       * @example 1200
+       */
+      answer_outcome_ms: number | null;
     };
     CallTransferredEventData: {
       /**

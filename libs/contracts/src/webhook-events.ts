@@ -50,6 +50,29 @@ export interface CallStartedEventData extends CallEventBase {
 export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
+/**
+ * Who or what answered, as the voice agent heard it in the call's first seconds (its greeting's
+ * words and length, a beep, a fax tone): a person, a voicemail greeting, a mailbox that takes no
+ * messages, an automated menu, a call-screening assistant, a fax machine, or no telling.
+ */
+export const ANSWER_OUTCOMES = [
+  'human',
+  'voicemail',
+  'mailbox_full',
+  'ivr',
+  'call_screening',
+  'fax',
+  'uncertain',
+] as const;
+export type AnswerOutcome = (typeof ANSWER_OUTCOMES)[number];
+
+/** What the voice agent heard answer the call, and how long after its first audio it knew. */
+export interface AnswerDetection {
+  /** Null when the call never reached the voice agent (no stream heard it). */
+  answer_outcome: AnswerOutcome | null;
+  answer_outcome_ms: number | null;
+}
+
 /** `call.answered`: the callee picked up and the agent is connected. */
 export interface CallAnsweredEventData extends CallEventBase {
   answered_at: string;
@@ -88,7 +111,7 @@ export interface TurnLatencySummary {
 }
 
 /** `call.completed`: a connected call ended normally. */
-export interface CallCompletedEventData extends CallEventBase {
+export interface CallCompletedEventData extends CallEventBase, AnswerDetection {
   /** Final status of the attempt (`completed`). */
   status: 'completed';
   started_at: string;
@@ -134,7 +157,7 @@ export const CALL_FAILURE_REASONS = [
 export type CallFailureReason = (typeof CALL_FAILURE_REASONS)[number];
 
 /** `call.failed`: the attempt ended without a completed conversation. */
-export interface CallFailedEventData extends CallEventBase {
+export interface CallFailedEventData extends CallEventBase, AnswerDetection {
   status: 'failed';
   failure_reason: CallFailureReason;
   /** The provider's own status or error text, for support. */

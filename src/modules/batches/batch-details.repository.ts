@@ -83,6 +83,7 @@ const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
       'transferredTo', CASE WHEN pl.transferred_at IS NOT NULL THEN pl.transferred_to END,
       'transferredAt', to_char(pl.transferred_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)}),
       'endedBy', pl.session_ended_by, 'failedDependency', pl.failed_dependency,
+      'answerOutcome', pl.answer_outcome, 'answerOutcomeMs', pl.answer_outcome_ms,
       'createdAt', to_char(pl.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)})
     ) ORDER BY pl.created_at, pl.id), '[]'::json)
   FROM ${phoneLogs} pl

@@ -1,3 +1,4 @@
+import type { AnswerOutcome } from '@app/contracts';
 import type { CallDependency } from '../../common/dependency-failure';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -153,6 +154,13 @@ export const phoneLogs = pgTable(
     /** The voice agent that speaks on this attempt (chosen at the claim; kept if deleted). */
     agentId: objectIdRef('agent_id'),
     answeredBy: text('answered_by').$type<'human' | 'machine' | 'unknown'>(),
+    /**
+     * Who or what answered, as the first seconds on the stream told (AnswerWatch): human,
+     * voicemail, mailbox_full, ivr, call_screening, fax or uncertain; null: no stream heard it.
+     */
+    answerOutcome: text('answer_outcome').$type<AnswerOutcome>(),
+    /** How long after the stream's first audio that verdict came. */
+    answerOutcomeMs: integer('answer_outcome_ms'),
     endedReason: text('ended_reason'),
     turns: jsonb('turns').$type<PhoneLogTurn[]>().notNull().default([]),
     summary: text('summary'),

@@ -1,4 +1,5 @@
 import type { CallDependency } from '../../common/dependency-failure';
+import type { AnswerOutcome } from '@app/contracts';
 import type { SessionEndedBy } from './call-records.schema';
 import { Injectable } from '@nestjs/common';
 import { and, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
@@ -159,6 +160,27 @@ export class PhoneLogsRepository {
     await this.database.db
       .update(phoneLogs)
       .set({ sessionEndedBy: endedBy, failedDependency })
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
+  }
+
+  /**
+   * Who or what answered, as the stream told; a machine that takes no conversation also makes
+   * the attempt's answeredBy `machine` (it ends as voicemail), whatever the provider guessed.
+   */
+  async recordAnswerOutcome(
+    organizationId: string,
+    id: string,
+    outcome: AnswerOutcome,
+    afterMs: number,
+    machine: boolean,
+  ): Promise<void> {
+    await this.database.db
+      .update(phoneLogs)
+      .set({
+        answerOutcome: outcome,
+        answerOutcomeMs: Math.round(afterMs),
+        ...(machine ? { answeredBy: 'machine' as const } : {}),
+      })
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 

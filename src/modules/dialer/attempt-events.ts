@@ -79,6 +79,8 @@ export class AttemptEvents {
               endedBy(hangup.hangupCause, hangup.hangupSide)),
           failed_dependency: log.failedDependency,
           turn_latency: turnLatencySummary(log.turns),
+          answer_outcome: log.answerOutcome,
+          answer_outcome_ms: log.answerOutcomeMs,
           recording_expected: attempt.batch.recordCalls,
         },
       });
@@ -109,6 +111,8 @@ export class AttemptEvents {
         will_retry: next.willRetry,
         next_attempt_at: iso(next.nextAttemptAt),
         failed_dependency: log.failedDependency,
+        answer_outcome: log.answerOutcome,
+        answer_outcome_ms: log.answerOutcomeMs,
       },
     });
   }

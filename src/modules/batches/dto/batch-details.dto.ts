@@ -1,4 +1,9 @@
-import { FAILED_DEPENDENCIES, type FailedDependency } from '@app/contracts';
+import {
+  ANSWER_OUTCOMES,
+  type AnswerOutcome,
+  FAILED_DEPENDENCIES,
+  type FailedDependency,
+} from '@app/contracts';
 import type { SessionEndedBy } from '../../call-records/call-records.schema';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { STATUS_REASONS, type StatusReason } from '../batches.schema';
@@ -167,6 +172,26 @@ export class PhoneLogDto {
     description: 'With endedBy service_failure: stt, tts, llm, telephony or media; else null',
   })
   failedDependency!: FailedDependency | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    enum: ANSWER_OUTCOMES,
+    example: 'human',
+    description:
+      'Who or what answered, as the voice agent heard it in the first seconds: human, ' +
+      'voicemail, mailbox_full, ivr, call_screening, fax or uncertain (call.completed and ' +
+      'call.failed carry it as answer_outcome); null when no media stream heard the call',
+  })
+  answerOutcome!: AnswerOutcome | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    example: 1200,
+    description: "How long after the stream's first audio answerOutcome was known",
+  })
+  answerOutcomeMs!: number | null;
 
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;

@@ -62,6 +62,11 @@ export class BeepDetector {
     );
   }
 
+  /** How long the tone under way has held so far (0: none). */
+  get toneMs(): number {
+    return (this.run?.frames ?? 0) * FRAME_MS;
+  }
+
   /**
    * One 20 ms μ-law frame of caller audio. Returns the beep when this frame is the first after
    * it (the tone just ended), otherwise undefined. Times are ms since the first frame pushed.

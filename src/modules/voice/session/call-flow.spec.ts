@@ -42,6 +42,7 @@ const EVENTS: CallFlowEvent[] = [
   { type: 'transferDone', transferred: true },
   { type: 'transferDone', transferred: false },
   { type: 'machine' },
+  { type: 'machine', message: false },
   { type: 'voicemailDone' },
   { type: 'timeUp' },
   { type: 'drain' },

@@ -99,8 +99,11 @@ export type CallFlowEvent =
   /** The provider accepted the transfer and rings the new party. */
   | { type: 'transferAccepted' }
   | { type: 'transferDone'; transferred: boolean }
-  /** A machine answered the call while it was live. */
-  | { type: 'machine' }
+  /**
+   * A machine answered the call while it was live; `message` false: one that takes none (a
+   * full mailbox, a fax), hung up on at once.
+   */
+  | { type: 'machine'; message?: boolean }
   /** The voicemail message played to its end. */
   | { type: 'voicemailDone' }
   | { type: 'timeUp' }
@@ -328,10 +331,11 @@ const EVERY_PHASE: { [T in EventType]?: (...args: Parameters<On<T>>) => FlowStep
   // Outside the conversation the caller's voice changes nothing.
   speechStarted: (state) => (LIVE.has(state.phase) ? null : stay(state)),
   speechEnded: (state) => (LIVE.has(state.phase) ? null : stay(state)),
-  machine: (state) =>
-    LIVE.has(state.phase)
-      ? to(state, 'leavingVoicemail', [{ do: 'interrupt' }, { do: 'leaveVoicemail' }])
-      : stay(state),
+  machine: (state, event) => {
+    if (!LIVE.has(state.phase)) return stay(state);
+    if (event.message === false) return hangUp(state, 'voicemail');
+    return to(state, 'leavingVoicemail', [{ do: 'interrupt' }, { do: 'leaveVoicemail' }]);
+  },
   timeUp: (state) => (LIVE.has(state.phase) ? end(state, 'timeUp', 'max_duration') : stay(state)),
   drain: (state) => {
     if (LIVE.has(state.phase)) return end(state, 'draining', 'drain');

@@ -69,6 +69,7 @@ function harness(
   } = {},
 ) {
   const prompts: Array<{ transferNumber: string | null; turns: unknown[] }> = [];
+  const answers: Array<{ outcome: string; machine: boolean }> = [];
   const heard: Buffer[] = [];
   const spoken: string[] = [];
   const transfers: TransferRequest[] = [];
@@ -194,6 +195,16 @@ function harness(
       } as unknown as PinoLogger,
       lines: new LineAudio(tts),
       endings: {
+        recordAnswerOutcome: (
+          _org: string,
+          _id: string,
+          outcome: string,
+          _afterMs: number,
+          machine: boolean,
+        ) => {
+          answers.push({ outcome, machine });
+          return Promise.resolve();
+        },
         recordSessionEnd: (
           _org: string,
           _id: string,
@@ -219,6 +230,7 @@ function harness(
     heard,
     spoken,
     prompts,
+    answers,
     transfers,
     session,
     output,
@@ -453,6 +465,50 @@ describe('CallSession', () => {
     await flush();
     expect(h.hangups).toEqual(['CA1']);
     expect(h.ended()).toBe(true);
+  });
+
+  it('hears a voicemail greeting the provider could not tell by its words, and leaves the message after its beep', async () => {
+    const h = harness({ converse: true });
+    h.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    h.session.handle({ kind: 'mark', name: GREETING_MARK });
+    h.utter("Hi, you've reached Sam. Please leave a message after the tone.");
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.answers).toEqual([{ outcome: 'voicemail', machine: true }]);
+    // Nothing is said to the machine until its beep; then the voicemail message.
+    expect(h.spoken).not.toContain('Please call back');
+    for (const frame of toneFrames(1_000, 300)) h.session.handle({ kind: 'audio', ulaw: frame });
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(h.spoken).toContain('Please call back');
+    expect(h.output.marks).toContain(VOICEMAIL_MARK);
+    h.session.handle({ kind: 'mark', name: VOICEMAIL_MARK });
+    await flush();
+    expect(h.hangups).toEqual(['CA1']);
+    expect(h.endings).toEqual([{ endedBy: 'voicemail', dependency: null }]);
+  });
+
+  it('hangs up on a full mailbox at once, and converses with a menu', async () => {
+    const full = harness({ converse: true });
+    full.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    full.utter('The mailbox is full and cannot accept any new messages.');
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(full.answers).toEqual([{ outcome: 'mailbox_full', machine: true }]);
+    expect(full.hangups).toEqual(['CA1']);
+    expect(full.endings).toEqual([{ endedBy: 'voicemail', dependency: null }]);
+    expect(full.spoken).not.toContain('Please call back');
+
+    const menu = harness({ converse: true, reply: [{ kind: 'text', text: 'Pressing one.' }] });
+    menu.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    menu.session.handle({ kind: 'mark', name: GREETING_MARK });
+    menu.utter('For sales, press 1. For support, press 2.');
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(menu.answers).toEqual([{ outcome: 'ivr', machine: false }]);
+    expect(menu.spoken).toContain('Pressing one.');
+    expect(menu.hangups).toEqual([]);
+    menu.session.end();
   });
 
   it('waits for the local beep detector when the provider reports no greeting end', async () => {

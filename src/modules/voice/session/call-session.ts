@@ -7,6 +7,8 @@ import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import { AgentLines } from './agent-lines';
+import { MACHINE_OUTCOMES } from './answer-outcome';
+import { AnswerWatch, type AnswerVerdict } from './answer-watch';
 import {
   type CallFlowCommand,
   type CallFlowEvent,
@@ -67,6 +69,7 @@ export class CallSession {
   private readonly paced: PacedStream;
   private readonly lines: AgentLines;
   private readonly machine = new MachineWatch();
+  private readonly answer = new AnswerWatch((verdict) => this.answered(verdict));
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
   private streamCallId = '';
@@ -124,6 +127,7 @@ export class CallSession {
         if (this.lastAudioAt === 0 && this.call) this.watchMedia();
         this.lastAudioAt = performance.now();
         this.machine.hear(event.ulaw);
+        if (this.call) this.answer.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
         return;
       case 'dtmf':
@@ -292,7 +296,36 @@ export class CallSession {
       speak: (text, signal, onAudio) => this.speak(text, signal, onAudio),
       speakLine: (text) => this.speakLine(text),
       transfer: (to, reason, accepted) => this.transfer(to, reason, accepted),
+      heard: (words) => this.answer.heard(words),
     };
+  }
+
+  /**
+   * Who or what answered, as the first seconds told: recorded; a voicemail greeting gets the
+   * voicemail message after its beep (as a provider's verdict would), a full mailbox or a fax
+   * the hang-up; a person, a menu, a screening assistant or no telling, the conversation.
+   */
+  private answered(verdict: AnswerVerdict): void {
+    const call = this.call;
+    if (!call || this.ended) return;
+    const machine = MACHINE_OUTCOMES.has(verdict.outcome);
+    this.deps.logger.info(
+      { integration: this.integration, call: call.phoneLogId, ...verdict },
+      'Answer outcome',
+    );
+    detach(
+      this.deps.endings.recordAnswerOutcome(
+        call.organizationId,
+        call.phoneLogId,
+        verdict.outcome,
+        verdict.afterMs,
+        machine,
+      ),
+      { what: 'Recording who answered', logger: this.deps.logger },
+    );
+    if (!machine || call.afterBeep || this.machine.machine) return;
+    this.machine.signal(this.answer.beepHeard ? 'greeting-ended' : 'machine');
+    this.flow.dispatch({ type: 'machine', message: verdict.outcome === 'voicemail' });
   }
 
   private onSignal(signal: CallSignal): void {

@@ -109,6 +109,8 @@ function harness(options: {
   };
   const requests: ChatRequest[] = [];
   const stored: PhoneLogTurn[] = [];
+  /** What the session was told the caller said (AnswerWatch hears it). */
+  const heard: string[] = [];
   const spoken: string[] = [];
   const cleared: number[] = [];
   const marks: string[] = [];
@@ -209,6 +211,7 @@ function harness(options: {
       output,
       speak: (said) => speak(said),
       speakLine: (said) => speak(said),
+      heard: (words) => heard.push(words),
       transfer: (to, reason, accepted) => {
         transfers.push({ to, reason, marks: [...marks] });
         if (options.transfer !== false) accepted();
@@ -264,6 +267,7 @@ function harness(options: {
     spans,
     requests,
     stored,
+    heard,
     roles,
     spoken,
     cleared,
@@ -298,6 +302,8 @@ describe('Conversation', () => {
       'callee: When are you open?',
       'agent: We open at nine. We close at five.',
     ]);
+    // Every recognised word goes to the session's answer watch, backchannels too.
+    expect(h.heard).toEqual(['uh-huh', 'When are you open?']);
     h.end();
   });
 

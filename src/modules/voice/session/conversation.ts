@@ -52,6 +52,8 @@ export interface SessionSide extends ReplyOutput, LineOutput {
    * runs once the provider took the request (Telnyx then rings the new party).
    */
   transfer(to: string, reason: string | null, accepted: () => void): Promise<boolean>;
+  /** What the caller said (the first words tell who or what answered: AnswerWatch). */
+  heard(words: string): void;
 }
 
 /** How long the last words before a transfer may take to be heard (their mark echoed). */
@@ -245,6 +247,7 @@ export class Conversation {
   }
 
   private heardTurn(turn: CallerTurn): void {
+    if (!this.ended && turn.words.trim() !== '') this.session.heard(turn.words);
     if (this.openingWords && !this.ended) {
       this.openingWords = false;
       turn.trace?.end();

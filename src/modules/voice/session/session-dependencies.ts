@@ -28,8 +28,8 @@ export interface SessionDependencies {
   transfers: Pick<CallTransfers, 'transfer'>;
   /** The agent's own lines, kept once synthesized (process-wide). */
   lines: Pick<LineAudio, 'get' | 'keep' | 'warm'>;
-  /** Where the session records why it ended a call. */
-  endings: Pick<PhoneLogsRepository, 'recordSessionEnd'>;
+  /** Where the session records who answered (AnswerWatch) and why it ended a call. */
+  endings: Pick<PhoneLogsRepository, 'recordSessionEnd' | 'recordAnswerOutcome'>;
   /** Counts how sessions end; none in unit tests. */
   observer?: Pick<VoiceTurnObserver, 'sessionEnded'>;
   /** The flow's deadlines (DEFAULT_FLOW_TIMING; unit tests shorten them). */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type * as contracts from '@app/contracts';
 import {
+  ANSWER_OUTCOMES,
   ANSWERED_BY,
   CALL_ENDED_BY,
   CALL_FAILURE_REASONS,
@@ -90,6 +91,25 @@ export class CallStartedEventData extends CallEventBase implements contracts.Cal
 
 const ANSWERED_BY_PROPERTY = { enum: ANSWERED_BY, example: 'human' } as const;
 
+const ANSWER_OUTCOME_PROPERTY = {
+  type: String,
+  enum: ANSWER_OUTCOMES,
+  nullable: true,
+  example: 'human',
+  description:
+    "Who or what answered, as the voice agent heard it in the first seconds (the greeting's " +
+    'words and length, a beep, a fax tone): human, voicemail, mailbox_full, ivr, ' +
+    "call_screening, fax or uncertain. voicemail gets the agent's voicemail message after the " +
+    'beep; mailbox_full and fax are hung up on (both end the attempt as voicemail, answered_by ' +
+    'machine); the others get the conversation. Null when no media stream heard the call',
+} as const;
+const ANSWER_OUTCOME_MS_PROPERTY = {
+  type: Number,
+  nullable: true,
+  example: 1200,
+  description: "How long after the stream's first audio the answer_outcome was known",
+} as const;
+
 export class CallAnsweredEventData
   extends CallEventBase
   implements contracts.CallAnsweredEventData
@@ -175,6 +195,12 @@ export class CallCompletedEventData
   })
   turn_latency!: TurnLatencySummary | null;
 
+  @ApiProperty(ANSWER_OUTCOME_PROPERTY)
+  answer_outcome!: contracts.AnswerOutcome | null;
+
+  @ApiProperty(ANSWER_OUTCOME_MS_PROPERTY)
+  answer_outcome_ms!: number | null;
+
   @ApiProperty({
     example: true,
     description: 'Whether call.recording.available and the analysis events will follow',
@@ -209,6 +235,12 @@ export class CallFailedEventData extends CallEventBase implements contracts.Call
 
   @ApiProperty(FAILED_DEPENDENCY_PROPERTY)
   failed_dependency!: contracts.FailedDependency | null;
+
+  @ApiProperty(ANSWER_OUTCOME_PROPERTY)
+  answer_outcome!: contracts.AnswerOutcome | null;
+
+  @ApiProperty(ANSWER_OUTCOME_MS_PROPERTY)
+  answer_outcome_ms!: number | null;
 }
 
 export class CallTransferredEventData

@@ -576,6 +576,24 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(log.answerOutcomeMs).toEqual(expect.any(Number));
     });
 
+    it('provider_two: a fax machine AsyncAmd reports is hung up on, and hears no voicemail message', async () => {
+      const { call } = await liveCall('provider_two', LONG_GREETING);
+      const voicemailsBefore = spoken.filter((text) => text === VOICEMAIL).length;
+      expect(await fakes.twilio.reportMachineDetection(call.id, 'fax')).toBe(200);
+      await waitFor(() => hangupRequested(fakes, 'provider_two', call.id), {
+        timeoutMs: 5_000,
+        what: 'the hang-up',
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        answeredBy: 'machine',
+        answerOutcome: 'fax',
+        sessionEndedBy: 'voicemail',
+      });
+      expect(spoken.filter((text) => text === VOICEMAIL)).toHaveLength(voicemailsBefore);
+      await fakes.twilio.advanceCall(call.id, 'completed');
+      expect(await phoneLog(call.log.id)).toMatchObject({ callStatus: 'voicemail' });
+    });
+
     describe('provider_three: the machine verdict arrives after the answer', () => {
       it('stops the live greeting, waits for the provider-reported beep, leaves the voicemail message and hangs up', async () => {
         const { call, caller } = await liveCall('provider_three', LONG_GREETING);

@@ -210,6 +210,7 @@ function liveCallSignal(
 ): CallSignal | null {
   if (isFinal(after.log.callStatus) || after.log.answeredAt === null) return null;
   if (parsed.greetingEnded) return 'greeting-ended';
+  if (before.log.answerOutcome !== 'fax' && after.log.answerOutcome === 'fax') return 'fax';
   const decidedNow = before.log.answeredBy !== 'machine' && after.log.answeredBy === 'machine';
   return decidedNow && before.log.answeredAt !== null ? 'machine' : null;
 }
@@ -222,6 +223,7 @@ function reportOf(verified: VerifiedCallback, parsed: ParsedCallStatus): Progres
     providerCallId: parsed.providerCallId,
     durationSeconds: parsed.durationSeconds,
     answeredBy: parsed.answeredBy,
+    fax: parsed.fax,
     hangupCause: parsed.hangupCause,
     hangupSide: parsed.hangupSide,
     recordingUrl: parsed.recordingUrl,

@@ -23,6 +23,8 @@ export interface ProgressReport {
   providerCallId?: string;
   durationSeconds?: number;
   answeredBy?: AmdVerdict;
+  /** The verdict is a fax machine. */
+  fax?: boolean;
   hangupCause?: string;
   hangupSide?: HangupSide;
   recordingUrl?: string;
@@ -76,6 +78,8 @@ export class CallProgress {
     const undecided = before.answeredBy === null || before.answeredBy === 'unknown';
     if (!wasFinal && undecided && report.answeredBy && report.answeredBy !== before.answeredBy)
       changes.answeredBy = report.answeredBy;
+    // A fax is a fax, whatever the session heard: the provider's tone detection outranks it.
+    if (!wasFinal && report.fax && before.answerOutcome !== 'fax') changes.answerOutcome = 'fax';
 
     let answeredNow = false;
     let endedNow = false;

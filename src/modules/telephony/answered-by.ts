@@ -9,6 +9,11 @@ export function twilioAnsweredBy(value: string | null | undefined): AmdVerdict |
   return 'unknown';
 }
 
+/** Whether the provider's verdict is a fax machine (Twilio `fax`, Telnyx `fax_detected`). */
+export function isFaxVerdict(value: string | null | undefined): boolean {
+  return value === 'fax' || value?.startsWith('fax_') === true;
+}
+
 /** Plivo's `Machine=true|false`: on its asynchronous verdict (Event=MachineDetection) or an answer. */
 export function plivoAnsweredBy(value: string | undefined): AmdVerdict | undefined {
   if (value === 'true') return 'machine';

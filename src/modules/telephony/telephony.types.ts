@@ -133,6 +133,8 @@ export interface ParsedCallStatus {
   clientState?: string;
   /** Answering-machine detection's verdict, normalised. */
   answeredBy?: 'human' | 'machine' | 'unknown';
+  /** The verdict says a fax machine (Twilio `fax`, Telnyx `fax_detected`): no message, hang up. */
+  fax?: boolean;
   /** The provider heard the machine's greeting end (its beep): leave the message now. */
   greetingEnded?: boolean;
   /** When the provider says it happened (ISO 8601), else undefined. */

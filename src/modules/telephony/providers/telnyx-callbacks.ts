@@ -1,4 +1,4 @@
-import { telnyxAnsweredBy } from '../answered-by';
+import { isFaxVerdict, telnyxAnsweredBy } from '../answered-by';
 import { recordingContentType } from '../callback-params';
 import type {
   CallbackCallStatus,
@@ -111,6 +111,7 @@ export function parseTelnyxStatusCallback(callback: InboundCallback): ParsedCall
       : greetingEnded
         ? 'machine'
         : undefined,
+    fax: (detection && isFaxVerdict(payload.result)) || undefined,
     greetingEnded: greetingEnded || undefined,
     connected:
       type === 'call.hangup' && NORMAL_HANGUPS.has(payload.hangup_cause ?? '') ? true : undefined,

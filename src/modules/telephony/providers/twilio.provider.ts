@@ -1,5 +1,5 @@
 import { type AppConfig } from '../../../config';
-import { twilioAnsweredBy } from '../answered-by';
+import { isFaxVerdict, twilioAnsweredBy } from '../answered-by';
 import { callbackFields, headerValue, recordingContentType, seconds } from '../callback-params';
 import { ProviderError } from '../provider-error';
 import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
@@ -256,6 +256,7 @@ export class TwilioProvider implements TelephonyProvider {
           }
         : undefined,
       answeredBy: twilioAnsweredBy(fields.AnsweredBy),
+      fax: isFaxVerdict(fields.AnsweredBy) || undefined,
       occurredAt: isoOf(fields.Timestamp),
     };
   }

@@ -67,7 +67,9 @@ export class CallContexts {
       this.logs.findCallee(organizationId, log.callRecordId),
     ]);
     if (phone?.integration !== integration || !callee) return null;
-    const plan = planAnswer(agent, log.answeredBy);
+    // A fax machine (the provider said so before the stream) is hung up on: nothing to say.
+    const plan =
+      log.answerOutcome === 'fax' ? { kind: 'hangup' as const } : planAnswer(agent, log.answeredBy);
     // The callback token stays behind: a session hangs up; a transfer (CallTransfers) opens its own.
     const { accountId, secret } = this.secrets.open(organizationId, phone.id, phone.credentials);
     return {

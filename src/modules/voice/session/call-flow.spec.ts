@@ -232,6 +232,16 @@ describe('CallFlow, the live call state machine', () => {
       expect(asked.commands).toEqual([{ do: 'reply' }]);
     });
 
+    it('a machine that takes no message (a full mailbox, a fax) is hung up on, even while a message waits for its beep', () => {
+      const live = step(conversing(), { type: 'machine', message: false });
+      expect(live.state.phase).toBe('ending');
+      expect(live.commands).toEqual([{ do: 'hangUp', endedBy: 'voicemail' }]);
+      const waiting = step(conversing(), { type: 'machine' });
+      expect(waiting.state.phase).toBe('leavingVoicemail');
+      const fax = step(waiting.state, { type: 'machine', message: false });
+      expect(fax.commands).toEqual([{ do: 'hangUp', endedBy: 'voicemail' }]);
+    });
+
     it('a cough after the greeting: back to listening, the silence clock started again', () => {
       const after = step(step(conversing(), { type: 'speechStarted' }).state, {
         type: 'speechEnded',

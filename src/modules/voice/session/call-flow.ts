@@ -332,8 +332,12 @@ const EVERY_PHASE: { [T in EventType]?: (...args: Parameters<On<T>>) => FlowStep
   speechStarted: (state) => (LIVE.has(state.phase) ? null : stay(state)),
   speechEnded: (state) => (LIVE.has(state.phase) ? null : stay(state)),
   machine: (state, event) => {
+    // One that takes no message is hung up on, even while a message waits for its beep.
+    if (event.message === false)
+      return LIVE.has(state.phase) || state.phase === 'leavingVoicemail'
+        ? hangUp(state, 'voicemail')
+        : stay(state);
     if (!LIVE.has(state.phase)) return stay(state);
-    if (event.message === false) return hangUp(state, 'voicemail');
     return to(state, 'leavingVoicemail', [{ do: 'interrupt' }, { do: 'leaveVoicemail' }]);
   },
   timeUp: (state) => (LIVE.has(state.phase) ? end(state, 'timeUp', 'max_duration') : stay(state)),

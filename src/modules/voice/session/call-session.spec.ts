@@ -511,6 +511,24 @@ describe('CallSession', () => {
     menu.session.end();
   });
 
+  it('hangs up on a fax the provider reports, live or while the call loads, and leaves no message', async () => {
+    const live = harness({ converse: true });
+    live.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(600);
+    live.provider('fax');
+    await flush();
+    expect(live.hangups).toEqual(['CA1']);
+    expect(live.endings).toEqual([{ endedBy: 'voicemail', dependency: null }]);
+    await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 1_000);
+    expect(live.spoken).not.toContain('Please call back');
+
+    const loading = harness({ signalWhileLoading: 'fax' });
+    loading.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 1_000);
+    expect(loading.spoken).toEqual([]);
+    expect(loading.hangups).toEqual(['CA1']);
+  });
+
   it('waits for the local beep detector when the provider reports no greeting end', async () => {
     const h = harness();
     h.session.handle(start('good'));

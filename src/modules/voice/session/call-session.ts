@@ -75,6 +75,8 @@ export class CallSession {
   private streamCallId = '';
   private stopListening: (() => void) | undefined;
   private opening = false;
+  /** The provider said a fax machine answered. */
+  private faxed = false;
   private ended = false;
   private handedOff = false;
   /** performance.now() of the caller's last frame. */
@@ -244,7 +246,7 @@ export class CallSession {
   }
 
   private plan(call: CallContext): OpeningPlan {
-    if (!call.speech) return 'silent';
+    if (!call.speech || this.faxed) return 'silent';
     if (call.afterBeep || this.machine.machine) return 'voicemail';
     if (!call.agent || !this.deps.conversation) return 'greet';
     return call.turns.length > 0 ? 'resume' : 'converse';
@@ -307,7 +309,7 @@ export class CallSession {
    */
   private answered(verdict: AnswerVerdict): void {
     const call = this.call;
-    if (!call || this.ended) return;
+    if (!call || this.ended || this.faxed) return;
     const machine = MACHINE_OUTCOMES.has(verdict.outcome);
     this.deps.logger.info(
       { integration: this.integration, call: call.phoneLogId, ...verdict },
@@ -331,8 +333,12 @@ export class CallSession {
   private onSignal(signal: CallSignal): void {
     // A transfer's new leg is CallTransfers' to hear.
     if (signal === 'transfer-answered' || signal === 'transfer-failed') return;
-    this.machine.signal(signal);
-    if (this.call && !this.call.afterBeep) this.flow.dispatch({ type: 'machine' });
+    // A fax takes no message: hung up on; what the session hears of it no longer matters.
+    if (signal === 'fax') this.faxed = true;
+    this.machine.signal(signal === 'fax' ? 'machine' : signal);
+    if (!this.call) return;
+    if (signal === 'fax') this.flow.dispatch({ type: 'machine', message: false });
+    else if (!this.call.afterBeep) this.flow.dispatch({ type: 'machine' });
   }
 
   /** The greeting of a call without a conversation; its mark's echo is the flow's `greeted`. */

@@ -7,14 +7,16 @@ import { InjectRedis } from '../../../redis/redis.module';
 
 /**
  * What a provider callback tells the live session of its call: answering-machine detection said
- * `machine` after the call was answered (Telnyx, Plivo's asynchronous detection, Twilio async AMD),
+ * `machine` (or `fax`: no message, the hang-up) after the call was answered (Telnyx, Plivo's asynchronous detection, Twilio async AMD),
  * or the provider heard the machine's greeting end in its beep; or how the new leg of a transfer
  * went (Telnyx dials it after accepting the command): answered, or ended without answering.
  */
-export type CallSignal = 'machine' | 'greeting-ended' | 'transfer-answered' | 'transfer-failed';
+export type CallSignal =
+  'machine' | 'fax' | 'greeting-ended' | 'transfer-answered' | 'transfer-failed';
 
 const SIGNALS: readonly CallSignal[] = [
   'machine',
+  'fax',
   'greeting-ended',
   'transfer-answered',
   'transfer-failed',

@@ -11,7 +11,7 @@ import type { SpeechTiming } from '../speech/speech-engines';
 import type { CallContext } from './call-contexts';
 import { type CallFlowTiming, DEFAULT_FLOW_TIMING, initialFlow } from './call-flow';
 import { CallFlowRunner } from './call-flow-runner';
-import { Conversation, GREETING_MARK } from './conversation';
+import { Conversation, GREETING_MARK, GREETING_SHIELD_MS } from './conversation';
 import {
   APOLOGY,
   HOLD_ON,
@@ -144,11 +144,13 @@ function harness(options: {
     speech: { text: '', language: 'en-US', voice: null },
     turns: [],
   } as unknown as CallContext & { agent: Agent };
-  const speak = (said: string) => {
+  const speak = (said: string, onAudio?: (chunk: Uint8Array) => void) => {
     spoken.push(said);
     if (options.unspeakable?.includes(said))
       return Promise.reject(new Error('speech service unreachable'));
-    paced.enqueue(Buffer.alloc(8 * (options.sentenceMs ?? 20), 1));
+    const audio = Buffer.alloc(8 * (options.sentenceMs ?? 20), 1);
+    paced.enqueue(audio);
+    onAudio?.(audio);
     return Promise.resolve();
   };
   // What the call session does around a conversation: runs its flow, carries out the commands
@@ -209,7 +211,7 @@ function harness(options: {
     {
       paced,
       output,
-      speak: (said) => speak(said),
+      speak: (said, _signal, onAudio) => speak(said, onAudio),
       speakLine: (said) => speak(said),
       heard: (words) => heard.push(words),
       transfer: (to, reason, accepted) => {
@@ -642,7 +644,8 @@ describe('Conversation', () => {
     });
 
     it('resumes from the first unheard sentence when the barge-in was nothing', async () => {
-      const h = harness({ replies: [], sentenceMs: 300 });
+      // Its first sentence outlasts the greeting's shield.
+      const h = harness({ replies: [], sentenceMs: GREETING_SHIELD_MS + 100 });
       const greeted = h.greet(GREETING);
       await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
       // Long enough to barge in, but the recogniser hears no words: a false interruption.
@@ -659,6 +662,20 @@ describe('Conversation', () => {
       expect(h.marks).toEqual(['greeting-1', 'greeting-4', 'greeting-5', GREETING_MARK]);
       expect(h.roles()).toEqual([`agent: ${GREETING}`]);
       expect(h.requests).toHaveLength(0);
+      h.end();
+    });
+
+    it('is not cut in its first 400 ms by a caller already talking or a noise; later it is', async () => {
+      const h = harness({ replies: [], sentenceMs: 300 });
+      const greeted = h.greet(GREETING);
+      // The callee's "Hello?" began before the greeting: long enough to barge in, no words.
+      h.utter('', 600);
+      await until(() => h.marks.includes('greeting-1'), 'the first sentence played');
+      expect(h.cleared).toHaveLength(0);
+      await until(() => h.marks.includes('greeting-2'), 'the second sentence played');
+      h.utter('', 600);
+      await greeted;
+      expect(h.cleared).toHaveLength(1);
       h.end();
     });
 

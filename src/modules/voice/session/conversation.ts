@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { PinoLogger } from 'nestjs-pino';
 import { type CallDependency, DependencyFailure } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
@@ -56,6 +57,13 @@ export interface SessionSide extends ReplyOutput, LineOutput {
   heard(words: string): void;
 }
 
+/**
+ * The greeting's first audio is not interrupted (the caller's "Hello?" that began before it, a
+ * click or a breath on the line): a barge-in this soon after it started playing, or before it
+ * plays, is let be; a caller who goes on talking still stops it once their turn has words.
+ */
+export const GREETING_SHIELD_MS = 400;
+
 /** How long the last words before a transfer may take to be heard (their mark echoed). */
 export const TRANSFER_HEARD_MS = 3_000;
 
@@ -93,6 +101,10 @@ export class Conversation {
   private transferTool: { call: ChatToolCall; lastMark: string | undefined } | undefined;
   private transferRefused = false;
   private replyCount = 0;
+  /** The greeting: not begun, waiting for its first audio, playing since (performance.now()), over. */
+  private greeting: { state: 'none' | 'pending' | 'done' } | { state: 'playing'; since: number } = {
+    state: 'none',
+  };
   /** The callee spoke first: their next turn is their "Hello?", kept but not answered. */
   private openingWords = false;
   /** What an answer under way waits on, should it never come. */
@@ -124,7 +136,9 @@ export class Conversation {
           this.waiting = 'stt';
           report({ type: 'speechEnded' });
         },
-        bargeIn: () => report({ type: 'bargeIn' }),
+        bargeIn: () => {
+          if (!this.greetingShielded()) report({ type: 'bargeIn' });
+        },
         holding: () => report({ type: 'holding' }),
         turn: (turn) => this.heardTurn(turn),
         recognitionFailed: (error) => {
@@ -149,6 +163,8 @@ export class Conversation {
       services.observer,
       (reply) => {
         if (reply.name !== 'greeting') report({ type: 'replyStarted' });
+        else if (this.greeting.state === 'pending')
+          this.greeting = { state: 'playing', since: performance.now() };
       },
     );
   }
@@ -234,6 +250,15 @@ export class Conversation {
    * they heard; its end is marked GREETING_MARK.
    */
   private async greet(): Promise<void> {
+    this.greeting = { state: 'pending' };
+    try {
+      await this.sayGreeting();
+    } finally {
+      this.greeting = { state: 'done' };
+    }
+  }
+
+  private async sayGreeting(): Promise<void> {
     const reply = this.replies.start('greeting');
     const splitter = new SentenceSplitter();
     await this.replies.say(reply, [
@@ -244,6 +269,13 @@ export class Conversation {
       !reply.failure && !this.ended && (await this.replies.finish(reply, GREETING_MARK));
     if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
     if (played && !this.ended) this.report({ type: 'greeted' });
+  }
+
+  /** Whether a barge-in now would cut the greeting's first audio (GREETING_SHIELD_MS). */
+  private greetingShielded(): boolean {
+    const { greeting } = this;
+    if (greeting.state === 'pending') return true;
+    return greeting.state === 'playing' && performance.now() - greeting.since < GREETING_SHIELD_MS;
   }
 
   private heardTurn(turn: CallerTurn): void {

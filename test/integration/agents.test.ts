@@ -86,6 +86,8 @@ describe('voice agents', () => {
         interruptible: true,
         firstSpeaker: 'agent',
         calleeFirstWaitMs: 2500,
+        onIvr: 'navigate',
+        onCallScreening: 'announce',
         analysisFields: [],
         isDefault: true,
         createdAt: expect.any(String),
@@ -109,6 +111,8 @@ describe('voice agents', () => {
         interruptible: false,
         firstSpeaker: 'callee',
         calleeFirstWaitMs: 3000,
+        onIvr: 'hang_up',
+        onCallScreening: 'hang_up',
         analysisFields: [
           { name: 'booked', type: 'boolean', description: 'Appointment booked' },
           { name: 'slot', type: 'enum', description: 'Preferred slot', options: ['am', 'pm'] },
@@ -155,6 +159,8 @@ describe('voice agents', () => {
       ],
       ['interruptible as text', { interruptible: 'yes' }, 'interruptible'],
       ['an unknown firstSpeaker', { firstSpeaker: 'robot' }, 'firstSpeaker'],
+      ['an unknown onIvr', { onIvr: 'dance' }, 'onIvr'],
+      ['a null onCallScreening', { onCallScreening: null }, 'onCallScreening'],
       ['calleeFirstWaitMs under 500', { calleeFirstWaitMs: 499 }, 'calleeFirstWaitMs'],
       ['calleeFirstWaitMs over 4000', { calleeFirstWaitMs: 4001 }, 'calleeFirstWaitMs'],
       [

@@ -39,6 +39,7 @@ describe('batches', () => {
         timezone: 'America/New_York',
         callingHour: { start: '09:00', end: '18:00' },
         allowedDays: [5, 1, 2],
+        retryOn: ['busy', 'mailbox_full'],
       }).expect(201);
       expect(response.body).toEqual({
         message: 'Batch created',
@@ -62,6 +63,7 @@ describe('batches', () => {
         callingHourEnd: '18:00',
         allowedDays: [1, 2, 5],
         enforceCalleeLocalHours: true,
+        retryOn: ['busy', 'mailbox_full'],
       });
     });
 
@@ -77,6 +79,15 @@ describe('batches', () => {
         'an allowed day of 7',
         { batchName: 'x', callingNumbers: ['65f1c0ffee0123456789abcd'], allowedDays: [7] },
         'allowedDays',
+      ],
+      [
+        'an ending retryOn does not know',
+        {
+          batchName: 'x',
+          callingNumbers: ['65f1c0ffee0123456789abcd'],
+          retryOn: ['busy', 'sometimes'],
+        },
+        'retryOn',
       ],
       [
         'a bad calling hour',

@@ -172,6 +172,8 @@ describe('createBatch with contacts', () => {
           ['callingHour', '{"start":"09:00","end":"18:00"}'],
           ['allowedDays', '5'],
           ['allowedDays', '1'],
+          ['retryOn', 'voicemail'],
+          ['retryOn', 'fax'],
           ['enforceCalleeLocalHours', 'false'],
         ],
         `phoneNumber,name,account_id\n${a.slice(1)},Ada,A-1\nnope,Bad,A-2\n${b},Grace,\n${a},Twice,\n`,
@@ -198,6 +200,7 @@ describe('createBatch with contacts', () => {
         callingHourStart: '09:00',
         callingHourEnd: '18:00',
         allowedDays: [1, 5],
+        retryOn: ['voicemail', 'fax'],
         enforceCalleeLocalHours: false,
         totalCalls: 2,
       });

@@ -7,6 +7,7 @@ import {
   type PhoneLogRow,
 } from '../../src/modules/call-records/call-records.schema';
 import { events } from '../../src/modules/events/events.schema';
+import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import {
   PlivoFake,
@@ -410,6 +411,47 @@ function suite(queue: 'bullmq' | 'in-process', only?: Integration) {
             duration_seconds: 0,
           });
           expect((await batchOf(call.batch.id)).callsPicked).toBe(0);
+        });
+
+        it("calls again only for the endings the batch's retryOn names", async () => {
+          const call = await placedCall(harness, { retry: 2, retryOn: ['no_answer'] });
+          await harness.ring(call.id);
+          await harness.busy(call.id);
+          expect(await recordOf(call.record.id)).toMatchObject({ status: 'failed' });
+          const events = await awaitEvents(call.log.id, 2);
+          expect(events[1].data).toMatchObject({ failure_reason: 'busy', will_retry: false });
+        });
+
+        it('calls a full mailbox again but never a fax line, by default', async () => {
+          const outcomes = [
+            ['mailbox_full', 'pending'],
+            ['fax', 'failed'],
+          ] as const;
+          for (const [heard, status] of outcomes) {
+            const call = await placedCall(harness, { retry: 1 });
+            await harness.ring(call.id);
+            await harness.answer(call.id, true);
+            // What the voice session heard answer, as it records it.
+            await t.app
+              .get(PhoneLogsRepository)
+              .recordAnswerOutcome(admin.organizationId, call.log.id, heard, 1_200, true);
+            await harness.hangUp(call.id);
+            expect(await logOf(call.log.id)).toMatchObject({
+              callStatus: 'voicemail',
+              answerOutcome: heard,
+            });
+            expect(await recordOf(call.record.id)).toMatchObject({ status });
+            const failed = await waitFor(
+              () => eventsOf(call.log.id).find((e) => e.type === 'call.failed') ?? false,
+              { timeoutMs: 15_000, what: 'call.failed' },
+            );
+            expect(failed.data).toMatchObject({
+              failure_reason: 'voicemail',
+              answer_outcome: heard,
+              answer_outcome_ms: 1_200,
+              will_retry: status === 'pending',
+            });
+          }
         });
 
         it('fails an unanswered call for good when no retry is left', async () => {

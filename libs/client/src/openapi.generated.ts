@@ -973,7 +973,7 @@ export interface paths {
     put?: never;
     /**
      * Create a batch, optionally with its contacts
-     * @description application/json: the fields below, `contacts` optional. multipart/form-data: the same fields as form fields (numbers and booleans as text, callingHour as JSON text, callingNumbers and allowedDays repeated or as one JSON array text), all before an optional CSV in `file`. Both are validated alike (400 with `errors`). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). The batch and its contacts are created in one transaction: rejected rows are listed in the `contacts` report, while a request that fails (invalid field, file without a phoneNumber column or malformed, over UPLOAD_MAX_BYTES: 413, not a CSV: 415) creates no batch.
+     * @description application/json: the fields below, `contacts` optional. multipart/form-data: the same fields as form fields (numbers and booleans as text, callingHour as JSON text, callingNumbers, retryOn and allowedDays repeated or as one JSON array text), all before an optional CSV in `file`. Both are validated alike (400 with `errors`). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). The batch and its contacts are created in one transaction: rejected rows are listed in the `contacts` report, while a request that fails (invalid field, file without a phoneNumber column or malformed, over UPLOAD_MAX_BYTES: 413, not a CSV: 415) creates no batch.
      */
     post: operations['createBatch'];
     delete?: never;
@@ -1562,6 +1562,16 @@ export interface components {
        * @enum {string}
        */
       firstSpeaker: 'agent' | 'callee';
+      /**
+       * @example navigate
+       * @enum {string}
+       */
+      onIvr: 'navigate' | 'hang_up';
+      /**
+       * @example announce
+       * @enum {string}
+       */
+      onCallScreening: 'announce' | 'hang_up';
       /** @example 2500 */
       calleeFirstWaitMs: number;
       analysisFields: components['schemas']['AnalysisFieldDto'][];
@@ -1669,6 +1679,18 @@ export interface components {
        */
       calleeFirstWaitMs?: number;
       /**
+       * @description When an automated menu answers ("For sales, press 1"; answer_outcome ivr): navigate — the model is told it hears a menu and picks the option that reaches a person with press_keys — or hang_up. (A voicemail gets voicemailMessage after its beep, or the hang-up when there is none; a full mailbox and a fax are always hung up on.)
+       * @default navigate
+       * @enum {string}
+       */
+      onIvr?: 'navigate' | 'hang_up';
+      /**
+       * @description When a call-screening assistant answers ("Please state your name and the reason for your call"; answer_outcome call_screening): announce — the model is told to say briefly who calls, for whom and why, and wait for the person — or hang_up
+       * @default announce
+       * @enum {string}
+       */
+      onCallScreening?: 'announce' | 'hang_up';
+      /**
        * @description Values the post-call analysis extracts from each conversation (at most 50, names unique)
        * @default []
        */
@@ -1760,6 +1782,18 @@ export interface components {
        * @example 2500
        */
       calleeFirstWaitMs?: number;
+      /**
+       * @description When an automated menu answers ("For sales, press 1"; answer_outcome ivr): navigate — the model is told it hears a menu and picks the option that reaches a person with press_keys — or hang_up. (A voicemail gets voicemailMessage after its beep, or the hang-up when there is none; a full mailbox and a fax are always hung up on.)
+       * @default navigate
+       * @enum {string}
+       */
+      onIvr?: 'navigate' | 'hang_up';
+      /**
+       * @description When a call-screening assistant answers ("Please state your name and the reason for your call"; answer_outcome call_screening): announce — the model is told to say briefly who calls, for whom and why, and wait for the person — or hang_up
+       * @default announce
+       * @enum {string}
+       */
+      onCallScreening?: 'announce' | 'hang_up';
       /**
        * @description Values the post-call analysis extracts from each conversation (at most 50, names unique)
        * @default []
@@ -2737,6 +2771,22 @@ export interface components {
        * @example 2
        */
       retry?: number;
+      /**
+       * @description Which endings earn one of the `retry` attempts: busy, no_answer, failed (the call could not connect or broke off), and what answered as the voice agent heard it — voicemail (its message left or not), mailbox_full, fax. Default: all but fax (a fax line never becomes a person). A call the service itself cut short (a deploy) is always made good.
+       * @default [
+       *       "busy",
+       *       "no_answer",
+       *       "failed",
+       *       "voicemail",
+       *       "mailbox_full"
+       *     ]
+       * @example [
+       *       "busy",
+       *       "no_answer",
+       *       "voicemail"
+       *     ]
+       */
+      retryOn?: ('busy' | 'no_answer' | 'failed' | 'voicemail' | 'mailbox_full' | 'fax')[];
       /**
        * @description Seconds between retries
        * @default 0
@@ -7878,6 +7928,8 @@ export interface operations {
           /** @description Phone record ids: the field repeated, or one JSON array text */
           callingNumbers: string[];
           retry?: number;
+          /** @description Endings that earn a retry (default all but fax): repeated, or one JSON array text */
+          retryOn?: ('busy' | 'no_answer' | 'failed' | 'voicemail' | 'mailbox_full' | 'fax')[];
           delay?: number;
           /** @example America/New_York */
           timezone?: string;

@@ -43,6 +43,13 @@ export const agents = pgTable(
     interruptible: boolean('interruptible').notNull().default(true),
     firstSpeaker: text('first_speaker').$type<'agent' | 'callee'>().notNull().default('agent'),
     calleeFirstWaitMs: integer('callee_first_wait_ms').notNull().default(2_500),
+    /** What the agent does when an automated menu answers: navigate it, or hang up. */
+    onIvr: text('on_ivr').$type<'navigate' | 'hang_up'>().notNull().default('navigate'),
+    /** What it does when a call-screening assistant answers: say who calls and why, or hang up. */
+    onCallScreening: text('on_call_screening')
+      .$type<'announce' | 'hang_up'>()
+      .notNull()
+      .default('announce'),
     analysisFields: jsonb('analysis_fields').$type<AnalysisField[]>().notNull().default([]),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),

@@ -134,6 +134,8 @@ function agentValues(dto: UpdateAgentDto): Partial<AgentValues> {
     interruptible: dto.interruptible,
     firstSpeaker: dto.firstSpeaker,
     calleeFirstWaitMs: dto.calleeFirstWaitMs,
+    onIvr: dto.onIvr,
+    onCallScreening: dto.onCallScreening,
     analysisFields: dto.analysisFields?.map(({ name, type, description, options }) =>
       options === undefined ? { name, type, description } : { name, type, description, options },
     ),
@@ -158,6 +160,8 @@ function toAgentDto(row: AgentRow): AgentDto {
     interruptible: row.interruptible,
     firstSpeaker: row.firstSpeaker,
     calleeFirstWaitMs: row.calleeFirstWaitMs,
+    onIvr: row.onIvr,
+    onCallScreening: row.onCallScreening,
     analysisFields: row.analysisFields,
     isDefault: row.isDefault,
     createdAt: row.createdAt.toISOString(),

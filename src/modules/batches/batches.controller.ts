@@ -8,6 +8,7 @@ import { ParseObjectIdPipe } from '../../common/parse-object-id.pipe';
 import { CONTACT_RULES, CSV_UPLOAD_DESCRIPTION } from '../contacts/dto/import-contacts.dto';
 import { ImportReportDto } from '../contacts/dto/import-report.dto';
 import { CLAIM_LEASE_SECONDS } from '../idempotency/idempotency.service';
+import { RETRY_OUTCOMES } from './batches.schema';
 import { BATCH_ACCESS } from './batch-access.service';
 import { BatchesService } from './batches.service';
 import { CreateBatchService, type CreatedBatch } from './create-batch.service';
@@ -33,6 +34,12 @@ const CREATE_BATCH_BODY = {
             description: 'Phone record ids: the field repeated, or one JSON array text',
           },
           retry: { type: 'integer', minimum: 0, maximum: 10 },
+          retryOn: {
+            type: 'array',
+            items: { type: 'string', enum: [...RETRY_OUTCOMES] },
+            description:
+              'Endings that earn a retry (default all but fax): repeated, or one JSON array text',
+          },
           delay: { type: 'integer', minimum: 0, maximum: 86_400 },
           timezone: { type: 'string', example: 'America/New_York' },
           callingHour: {
@@ -52,6 +59,7 @@ const CREATE_BATCH_BODY = {
       encoding: {
         callingNumbers: { style: 'form', explode: true },
         allowedDays: { style: 'form', explode: true },
+        retryOn: { style: 'form', explode: true },
       },
     },
   },
@@ -102,7 +110,7 @@ export class BatchesController {
     description:
       'application/json: the fields below, `contacts` optional. multipart/form-data: the same ' +
       'fields as form fields (numbers and booleans as text, callingHour as JSON text, ' +
-      'callingNumbers and allowedDays repeated or as one JSON array text), all before an ' +
+      'callingNumbers, retryOn and allowedDays repeated or as one JSON array text), all before an ' +
       `optional CSV in \`file\`. Both are validated alike (400 with \`errors\`). ${CONTACT_RULES} ` +
       'The batch and its contacts are created in one transaction: rejected rows are listed in ' +
       'the `contacts` report, while a request that fails (invalid field, file without a ' +

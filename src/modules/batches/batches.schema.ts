@@ -7,6 +7,30 @@ import { users } from '../users/users.schema';
 
 export type QueueStatus = 'active' | 'paused' | 'completed';
 
+/**
+ * How an attempt can end that a batch may call again for (`retryOn`): busy, no answer, a failed
+ * call, and the machines that answered — a voicemail (its message left or not), a full mailbox,
+ * a fax machine.
+ */
+export const RETRY_OUTCOMES = [
+  'busy',
+  'no_answer',
+  'failed',
+  'voicemail',
+  'mailbox_full',
+  'fax',
+] as const;
+export type RetryOutcome = (typeof RETRY_OUTCOMES)[number];
+
+/** What a batch calls again for unless it says otherwise: all but a fax line. */
+export const DEFAULT_RETRY_ON: readonly RetryOutcome[] = [
+  'busy',
+  'no_answer',
+  'failed',
+  'voicemail',
+  'mailbox_full',
+];
+
 /** Why a batch is not dialing normally (contract-additions §3); null while all is well. */
 export const STATUS_REASONS = [
   'cancelled',
@@ -31,6 +55,8 @@ export const batches = pgTable(
     /** Phone record ids the dialer rotates through. */
     callingNumbers: text('calling_numbers').array().notNull(),
     retry: integer('retry').notNull().default(0),
+    /** The endings that earn another attempt (RETRY_OUTCOMES); null: DEFAULT_RETRY_ON. */
+    retryOn: text('retry_on').array().$type<RetryOutcome[]>(),
     /** Seconds between retries. */
     delay: integer('delay').notNull().default(0),
     timezone: text('timezone').notNull().default('UTC'),

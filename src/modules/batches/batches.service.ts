@@ -52,6 +52,7 @@ export class BatchesService {
       batchName: dto.batchName,
       callingNumbers: dto.callingNumbers,
       retry: dto.retry ?? 0,
+      retryOn: dto.retryOn ?? null,
       delay: dto.delay ?? 0,
       timezone: dto.timezone ?? 'UTC',
       callingHourStart: dto.callingHour?.start ?? null,

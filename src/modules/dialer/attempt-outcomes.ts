@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database';
-import type { BatchRow } from '../batches/batches.schema';
+import type { AnswerOutcome } from '@app/contracts';
+import { type BatchRow, DEFAULT_RETRY_ON, type RetryOutcome } from '../batches/batches.schema';
 import { BatchCountersRepository } from '../call-records/batch-counters.repository';
 import type { CallStatus, PhoneLogRow } from '../call-records/call-records.schema';
 import type { RecordNextState } from '../call-records/phone-logs.repository';
@@ -25,15 +26,36 @@ export const FINAL_CALL_STATUSES: readonly CallStatus[] = [
   'voicemail',
 ];
 
-/** Outcomes that earn another attempt while the batch's `retry` budget lasts. */
-export const RETRIED_OUTCOMES: readonly CallStatus[] = ['busy', 'no-answer', 'voicemail', 'failed'];
+/**
+ * The batch's `retryOn` word for how an attempt ended: its final status, and for a machine what
+ * the voice agent heard answer (a full mailbox, a fax); null for endings never retried.
+ */
+export function retryOutcomeOf(
+  status: CallStatus,
+  answerOutcome: AnswerOutcome | null,
+): RetryOutcome | null {
+  switch (status) {
+    case 'busy':
+      return 'busy';
+    case 'no-answer':
+      return 'no_answer';
+    case 'failed':
+      return 'failed';
+    case 'voicemail':
+      return answerOutcome === 'mailbox_full' || answerOutcome === 'fax'
+        ? answerOutcome
+        : 'voicemail';
+    default:
+      return null;
+  }
+}
 
 export interface AttemptEnded {
   callRecordId: string;
   outcome: CallStatus;
   endedAt: Date;
   /** The ending attempt as it will be written (its end not written yet). */
-  attempt: Pick<PhoneLogRow, 'id' | 'placedAt' | 'createdAt' | 'sessionEndedBy'>;
+  attempt: Pick<PhoneLogRow, 'id' | 'placedAt' | 'createdAt' | 'sessionEndedBy' | 'answerOutcome'>;
 }
 
 export interface NextAttempt {
@@ -94,8 +116,10 @@ export class AttemptOutcomes {
     const cutShort = interrupted(attempt);
     if (outcome === 'failed' && dialing && !cutShort)
       await this.tripBreakerIfFailing(batch, endedAt);
+    const ending = retryOutcomeOf(outcome, attempt.answerOutcome);
+    const retryOn = batch.retryOn ?? DEFAULT_RETRY_ON;
     const retried =
-      cutShort || (RETRIED_OUTCOMES.includes(outcome) && record.attempts <= batch.retry);
+      cutShort || (ending !== null && retryOn.includes(ending) && record.attempts <= batch.retry);
     const nextAttemptAt = dialing && retried ? nextAttempt(ended, endedAt) : null;
     if (nextAttemptAt) {
       return {

@@ -8,6 +8,10 @@ import {
   type ConversationType,
   FIRST_SPEAKERS,
   type FirstSpeaker,
+  IVR_ACTIONS,
+  type IvrAction,
+  SCREENING_ACTIONS,
+  type ScreeningAction,
 } from './write-agent.dto';
 
 /** A voice agent as every agent operation answers it. */
@@ -58,6 +62,12 @@ export class AgentDto {
 
   @ApiProperty({ enum: FIRST_SPEAKERS, example: 'agent' })
   firstSpeaker!: FirstSpeaker;
+
+  @ApiProperty({ enum: IVR_ACTIONS, example: 'navigate' })
+  onIvr!: IvrAction;
+
+  @ApiProperty({ enum: SCREENING_ACTIONS, example: 'announce' })
+  onCallScreening!: ScreeningAction;
 
   @ApiProperty({
     example: CALLEE_FIRST_WAIT_MS.default,

@@ -42,6 +42,12 @@ export type FirstSpeaker = (typeof FIRST_SPEAKERS)[number];
  * silent callee is greeted. Capped so a silent line is never left longer (docs/reliability.md).
  */
 export const CALLEE_FIRST_WAIT_MS = { min: 500, max: 4_000, default: 2_500 } as const;
+/** What the agent does when an automated menu answers the call. */
+export const IVR_ACTIONS = ['navigate', 'hang_up'] as const;
+export type IvrAction = (typeof IVR_ACTIONS)[number];
+/** What the agent does when a call-screening assistant answers the call. */
+export const SCREENING_ACTIONS = ['announce', 'hang_up'] as const;
+export type ScreeningAction = (typeof SCREENING_ACTIONS)[number];
 export const MAX_PROMPT_LENGTH = 20_000;
 export const MAX_SPOKEN_TEXT_LENGTH = 2_000;
 export const MAX_KNOWLEDGE_BASES = 20;
@@ -224,6 +230,31 @@ export class CreateAgentDto {
   @Min(CALLEE_FIRST_WAIT_MS.min)
   @Max(CALLEE_FIRST_WAIT_MS.max)
   calleeFirstWaitMs?: number;
+
+  @ApiPropertyOptional({
+    enum: IVR_ACTIONS,
+    default: 'navigate',
+    description:
+      'When an automated menu answers ("For sales, press 1"; answer_outcome ivr): navigate — ' +
+      'the model is told it hears a menu and picks the option that reaches a person with ' +
+      'press_keys — or hang_up. (A voicemail gets voicemailMessage after its beep, or the ' +
+      'hang-up when there is none; a full mailbox and a fax are always hung up on.)',
+  })
+  @IsOptionalNotNull()
+  @IsIn(IVR_ACTIONS)
+  onIvr?: IvrAction;
+
+  @ApiPropertyOptional({
+    enum: SCREENING_ACTIONS,
+    default: 'announce',
+    description:
+      'When a call-screening assistant answers ("Please state your name and the reason for ' +
+      'your call"; answer_outcome call_screening): announce — the model is told to say briefly ' +
+      'who calls, for whom and why, and wait for the person — or hang_up',
+  })
+  @IsOptionalNotNull()
+  @IsIn(SCREENING_ACTIONS)
+  onCallScreening?: ScreeningAction;
 
   @ApiPropertyOptional({
     type: [AnalysisFieldDto],

@@ -45,6 +45,7 @@ const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
   ['batchName', single(String)],
   ['callingNumbers', list(String)],
   ['retry', single(number)],
+  ['retryOn', list(String)],
   ['delay', single(number)],
   ['timezone', single(String)],
   ['callingHour', single(json)],
@@ -57,8 +58,8 @@ const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
 
 /**
  * The form fields of a multipart create-batch as the JSON body they stand for, before the same
- * validation: numbers and booleans as text, callingHour as JSON text, callingNumbers and
- * allowedDays repeated (also as `name[]`) or as one JSON array text.
+ * validation: numbers and booleans as text, callingHour as JSON text, callingNumbers, retryOn
+ * and allowedDays repeated (also as `name[]`) or as one JSON array text.
  */
 export function createBatchFormToBody(fields: UploadFields): Record<string, unknown> {
   // No prototype: a field named __proto__ is an unknown field like any other.

@@ -6,6 +6,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -18,6 +19,7 @@ import {
 } from 'class-validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { MAX_JSON_CONTACTS } from '../../contacts/dto/import-contacts.dto';
+import { DEFAULT_RETRY_ON, RETRY_OUTCOMES, type RetryOutcome } from '../batches.schema';
 import { IsTimeZone } from './is-time-zone.validator';
 import { RowsCheckTheirOwnText } from '../../../common/storable-text';
 
@@ -70,6 +72,24 @@ export class CreateBatchDto {
   @Min(0)
   @Max(10)
   retry?: number;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: RETRY_OUTCOMES,
+    example: ['busy', 'no_answer', 'voicemail'],
+    default: DEFAULT_RETRY_ON,
+    description:
+      'Which endings earn one of the `retry` attempts: busy, no_answer, failed (the call could ' +
+      'not connect or broke off), and what answered as the voice agent heard it — voicemail ' +
+      '(its message left or not), mailbox_full, fax. Default: all but fax (a fax line never ' +
+      'becomes a person). A call the service itself cut short (a deploy) is always made good.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(RETRY_OUTCOMES.length)
+  @ArrayUnique()
+  @IsIn(RETRY_OUTCOMES, { each: true })
+  retryOn?: RetryOutcome[];
 
   @ApiPropertyOptional({
     example: 300,

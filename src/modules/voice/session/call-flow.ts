@@ -101,9 +101,10 @@ export type CallFlowEvent =
   | { type: 'transferDone'; transferred: boolean }
   /**
    * A machine answered the call while it was live; `message` false: one that takes none (a
-   * full mailbox, a fax), hung up on at once.
+   * full mailbox, a fax; a menu or a screening assistant the agent is told to leave: `endedBy`
+   * agent), hung up on at once.
    */
-  | { type: 'machine'; message?: boolean }
+  | { type: 'machine'; message?: boolean; endedBy?: 'voicemail' | 'agent' }
   /** The voicemail message played to its end. */
   | { type: 'voicemailDone' }
   | { type: 'timeUp' }
@@ -335,7 +336,7 @@ const EVERY_PHASE: { [T in EventType]?: (...args: Parameters<On<T>>) => FlowStep
     // One that takes no message is hung up on, even while a message waits for its beep.
     if (event.message === false)
       return LIVE.has(state.phase) || state.phase === 'leavingVoicemail'
-        ? hangUp(state, 'voicemail')
+        ? hangUp(state, event.endedBy ?? 'voicemail')
         : stay(state);
     if (!LIVE.has(state.phase)) return stay(state);
     return to(state, 'leavingVoicemail', [{ do: 'interrupt' }, { do: 'leaveVoicemail' }]);

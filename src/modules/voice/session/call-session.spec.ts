@@ -66,9 +66,12 @@ function harness(
     liveCallId?: string;
     /** The conversation so far (a stream that gives the caller back after a transfer). */
     turns?: PhoneLogTurn[];
+    /** What the agent does when a menu answers (default navigate). */
+    onIvr?: 'navigate' | 'hang_up';
   } = {},
 ) {
-  const prompts: Array<{ transferNumber: string | null; turns: unknown[] }> = [];
+  const prompts: Array<{ transferNumber: string | null; turns: unknown[]; answeredBy?: string }> =
+    [];
   const answers: Array<{ outcome: string; machine: boolean }> = [];
   const heard: Buffer[] = [];
   const spoken: string[] = [];
@@ -102,6 +105,8 @@ function harness(
           interruptible: true,
           maxCallSeconds: 600,
           transferNumber: '+14155550199',
+          onIvr: options.onIvr ?? 'navigate',
+          onCallScreening: 'announce',
         } as AgentRow)
       : null,
     contact: {},
@@ -167,8 +172,13 @@ function harness(
                 agent: AgentRow,
                 _contact: unknown,
                 turns: unknown[],
+                answeredBy?: string,
               ) => {
-                prompts.push({ transferNumber: agent.transferNumber, turns: [...turns] });
+                prompts.push({
+                  transferNumber: agent.transferNumber,
+                  turns: [...turns],
+                  ...(answeredBy && { answeredBy }),
+                });
                 return Promise.resolve({ messages: [] });
               },
             },
@@ -507,8 +517,20 @@ describe('CallSession', () => {
     await jest.advanceTimersByTimeAsync(1_200);
     expect(menu.answers).toEqual([{ outcome: 'ivr', machine: false }]);
     expect(menu.spoken).toContain('Pressing one.');
+    // The model was told a menu answered.
+    expect(menu.prompts.map((prompt) => prompt.answeredBy)).toEqual(['ivr']);
     expect(menu.hangups).toEqual([]);
     menu.session.end();
+
+    // An agent told to leave menus hangs up on one, as its own ending.
+    const leave = harness({ converse: true, onIvr: 'hang_up' });
+    leave.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(1_200);
+    leave.utter('For sales, press 1. For support, press 2.');
+    await jest.advanceTimersByTimeAsync(1_200);
+    expect(leave.hangups).toEqual(['CA1']);
+    expect(leave.endings).toEqual([{ endedBy: 'agent', dependency: null }]);
+    expect(leave.prompts).toEqual([]);
   });
 
   it('hangs up on a fax the provider reports, live or while the call loads, and leaves no message', async () => {

@@ -305,7 +305,9 @@ export class CallSession {
   /**
    * Who or what answered, as the first seconds told: recorded; a voicemail greeting gets the
    * voicemail message after its beep (as a provider's verdict would), a full mailbox or a fax
-   * the hang-up; a person, a menu, a screening assistant or no telling, the conversation.
+   * the hang-up; a menu or a screening assistant what the agent says (onIvr, onCallScreening:
+   * the conversation, told what answered, or the hang-up); a person or no telling, the
+   * conversation.
    */
   private answered(verdict: AnswerVerdict): void {
     const call = this.call;
@@ -325,9 +327,18 @@ export class CallSession {
       ),
       { what: 'Recording who answered', logger: this.deps.logger },
     );
-    if (!machine || call.afterBeep || this.machine.machine) return;
-    this.machine.signal(this.answer.beepHeard ? 'greeting-ended' : 'machine');
-    this.flow.dispatch({ type: 'machine', message: verdict.outcome === 'voicemail' });
+    if (call.afterBeep || this.machine.machine) return;
+    if (machine) {
+      this.machine.signal(this.answer.beepHeard ? 'greeting-ended' : 'machine');
+      this.flow.dispatch({ type: 'machine', message: verdict.outcome === 'voicemail' });
+      return;
+    }
+    const { agent } = call;
+    if (verdict.outcome !== 'ivr' && verdict.outcome !== 'call_screening') return;
+    const leave =
+      verdict.outcome === 'ivr' ? agent?.onIvr === 'hang_up' : agent?.onCallScreening === 'hang_up';
+    if (leave) this.flow.dispatch({ type: 'machine', message: false, endedBy: 'agent' });
+    else this.conversation?.answeredBy(verdict.outcome);
   }
 
   private onSignal(signal: CallSignal): void {

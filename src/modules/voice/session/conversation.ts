@@ -105,6 +105,8 @@ export class Conversation {
   private greeting: { state: 'none' | 'pending' | 'done' } | { state: 'playing'; since: number } = {
     state: 'none',
   };
+  /** A menu or a screening assistant answered: the model is told so from the next reply on. */
+  private machineAnswered: 'ivr' | 'call_screening' | undefined;
   /** The callee spoke first: their next turn is their "Hello?", kept but not answered. */
   private openingWords = false;
   /** What an answer under way waits on, should it never come. */
@@ -210,6 +212,11 @@ export class Conversation {
       case 'close':
         return false;
     }
+  }
+
+  /** A menu or a screening assistant answered the call (AnswerWatch): the agent talks to it. */
+  answeredBy(outcome: 'ivr' | 'call_screening'): void {
+    this.machineAnswered = outcome;
   }
 
   hear(ulaw: Buffer): void {
@@ -325,6 +332,7 @@ export class Conversation {
         this.transferRefused ? { ...agent, transferNumber: null } : agent,
         contact,
         this.log.history,
+        this.machineAnswered,
       );
       const splitter = new SentenceSplitter();
       for await (const event of this.services.chat.stream({ ...request, signal: reply.signal })) {

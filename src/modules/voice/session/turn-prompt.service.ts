@@ -21,9 +21,10 @@ export class TurnPromptService {
     agent: TurnPromptInput['agent'] & Pick<AgentRow, 'id' | 'knowledgeBaseIds'>,
     contact: TurnPromptInput['contact'],
     turns: TurnPromptInput['turns'],
+    answeredBy?: TurnPromptInput['answeredBy'],
   ): Promise<ChatRequest> {
     const passages = await this.passagesFor(organizationId, agent, lastCalleeWords(turns));
-    return buildTurnRequest({ agent, contact, turns, passages });
+    return buildTurnRequest({ agent, contact, turns, passages, answeredBy });
   }
 
   private async passagesFor(

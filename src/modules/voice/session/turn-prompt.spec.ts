@@ -62,6 +62,17 @@ describe('buildTurnRequest', () => {
     expect(system).toContain('Open 9 to 5.');
   });
 
+  it('tells the model when a menu or a screening assistant answered, and only then', () => {
+    expect(systemOf(buildTurnRequest(input()).messages)).not.toContain('answered this call');
+    const menu = systemOf(buildTurnRequest(input({ answeredBy: 'ivr' })).messages);
+    expect(menu).toContain('An automated phone menu answered this call');
+    expect(menu).toContain('press_keys');
+    const screener = systemOf(buildTurnRequest(input({ answeredBy: 'call_screening' })).messages);
+    expect(screener).toContain('call-screening assistant answered this call');
+    // Before the quoted data: an instruction of ours, not the contact's.
+    expect(screener.indexOf('call-screening')).toBeLessThan(screener.indexOf('<contact>'));
+  });
+
   it('offers transfer_call only to an agent with a transfer number', () => {
     const names = (transferNumber: string | null) =>
       buildTurnRequest(input({ agent: { ...agent, transferNumber } })).tools?.map(

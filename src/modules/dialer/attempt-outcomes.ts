@@ -45,7 +45,11 @@ export function retryOutcomeOf(
       return answerOutcome === 'mailbox_full' || answerOutcome === 'fax'
         ? answerOutcome
         : 'voicemail';
-    default:
+    case 'completed':
+    case 'canceled':
+    case 'queued':
+    case 'ringing':
+    case 'in-progress':
       return null;
   }
 }

@@ -259,6 +259,63 @@ describe('batches', () => {
   });
 
   describe('GET /api/call/batch-details/{id}', () => {
+    it('filters by who answered and sorts by reply latency, records without one last', async () => {
+      const batch = await make.batch(admin.organizationId, admin.userId, { batchName: 'Latency' });
+      const records = await make.callRecords(batch, [
+        { name: 'Slow' },
+        { name: 'Fast' },
+        { name: 'Machine' },
+      ]);
+      const turns = (...totals: number[]) =>
+        totals.flatMap((totalMs, i) => [
+          { role: 'callee' as const, text: `q${i}`, startedAt: '2026-12-02T10:00:00.000Z' },
+          {
+            role: 'agent' as const,
+            text: `a${i}`,
+            startedAt: '2026-12-02T10:00:01.000Z',
+            latency: { totalMs, recognitionMs: 100, modelMs: 200, synthesisMs: 100 },
+          },
+        ]);
+      await make.phoneLog(records[0], {
+        callStatus: 'completed',
+        answerOutcome: 'human',
+        turns: turns(900, 2_400, 1_000),
+      });
+      await make.phoneLog(records[1], {
+        callStatus: 'completed',
+        answerOutcome: 'human',
+        turns: turns(700, 800),
+      });
+      await make.phoneLog(records[2], { callStatus: 'voicemail', answerOutcome: 'voicemail' });
+      const details = (query: Record<string, string>) =>
+        t.http
+          .get(`/api/call/batch-details/${batch.id}`)
+          .query(query)
+          .set(bearer(admin.token))
+          .expect(200)
+          .then((response) =>
+            (response.body.data.data as Array<{ name: string }>).map((row) => row.name),
+          );
+      expect(await details({ sortBy: 'turnLatencyP95', sortOrder: 'desc' })).toEqual([
+        'Slow',
+        'Fast',
+        'Machine',
+      ]);
+      expect(await details({ sortBy: 'turnLatencyP95', sortOrder: 'asc' })).toEqual([
+        'Fast',
+        'Slow',
+        'Machine',
+      ]);
+      expect(await details({ sortBy: 'turnLatencyP50', sortOrder: 'asc' })).toEqual([
+        'Fast',
+        'Slow',
+        'Machine',
+      ]);
+      expect(await details({ filter: JSON.stringify({ answerOutcome: 'voicemail' }) })).toEqual([
+        'Machine',
+      ]);
+    });
+
     it('pages call records with their phone logs, filter, sort and regex search', async () => {
       const batch = await make.batch(admin.organizationId, admin.userId, { batchName: 'Details' });
       const records = await make.callRecords(batch, [

@@ -7836,9 +7836,9 @@ export interface operations {
       query?: {
         page?: number;
         limit?: number;
-        /** @description JSON object keyed by phone-log fields (callStatus, callDuration, recordingUrl, transcript, requestUUID); matched against each call record's latest phone log. */
+        /** @description JSON object keyed by phone-log fields (callStatus, callDuration, recordingUrl, transcript, requestUUID, answerOutcome); matched against each call record's latest phone log (null: the field is null there). */
         filter?: string;
-        /** @description createdAt, phoneNumber, callStatus, or the name of a contact field */
+        /** @description createdAt, phoneNumber, callStatus, turnLatencyP50 / turnLatencyP95 (the latest phone log's reply latency, its turnLatency, computed per record on request: slower than the other keys on large batches; records without one last), or the name of a contact field */
         sortBy?: string;
         sortOrder?: 'asc' | 'desc';
         /** @description Case-insensitive POSIX regular expression over every string contact field; an invalid pattern answers 400. Backreferences (\1 to \9), a quantifier on a group that already holds one (as in (a+)+ or (.*x){3}) and counts above 20 in {m,n} answer 400: they can take the regular expression engine seconds per record. */

@@ -12,7 +12,7 @@ import {
 import type { PhoneLogDto } from './dto/batch-details.dto';
 
 export type PhoneLogField =
-  'callStatus' | 'callDuration' | 'recordingUrl' | 'transcript' | 'requestUUID';
+  'callStatus' | 'callDuration' | 'recordingUrl' | 'transcript' | 'requestUUID' | 'answerOutcome';
 
 export interface CallRecordPageQuery {
   page: number;
@@ -38,6 +38,7 @@ const LATEST_LOG_COLUMN: Record<Exclude<PhoneLogField, 'callStatus'>, string> = 
   recordingUrl: 'recording_url',
   transcript: 'transcript',
   requestUUID: 'request_uuid::text',
+  answerOutcome: 'answer_outcome',
 };
 
 /** Where a page's total comes from: known already, a status counter, or else counted. */
@@ -68,6 +69,17 @@ const turnLatencyOf = sql`(
       'p95Ms', percentile_disc(0.95) WITHIN GROUP (ORDER BY (t.turn->'latency'->>'totalMs')::int)
     ) END
   FROM jsonb_array_elements(pl.turns) AS t(turn)
+  WHERE t.turn->'latency' IS NOT NULL)`;
+
+/**
+ * The record's latest phone log's reply latency at `share` (percentile_disc, as turnLatency
+ * reports it), null without one: a sort key, computed per record (no index serves it).
+ */
+const latestTurnLatency = (share: number) => sql`(
+  SELECT percentile_disc(${share}::float8) WITHIN GROUP (ORDER BY (t.turn->'latency'->>'totalMs')::int)
+  FROM (SELECT pl.turns FROM phone_logs pl WHERE pl.call_record_id = ${callRecords.id}
+    ORDER BY pl.created_at DESC, pl.id DESC LIMIT 1) latest,
+    jsonb_array_elements(latest.turns) AS t(turn)
   WHERE t.turn->'latency' IS NOT NULL)`;
 
 /**
@@ -115,7 +127,12 @@ export class BatchDetailsRepository {
       ),
     );
     const direction = query.sortOrder === 'desc' ? desc : asc;
-    const order = [direction(sortExpression(query.sortBy)), direction(callRecords.id)];
+    const sortKey = sortExpression(query.sortBy);
+    // A computed latency is null for records without one: those come last either way.
+    const order = isLatencySort(query.sortBy)
+      ? [sql`${sortKey} ${sql.raw(query.sortOrder === 'desc' ? 'DESC' : 'ASC')} NULLS LAST`]
+      : [direction(sortKey)];
+    order.push(direction(callRecords.id));
     // Deferred join: the offset walks an index-only scan of ids, and only the page's rows are
     // read from the heap (page 1,000 of a million-row batch costs ~1 ms instead of ~5 ms).
     const pageIds = this.database.db
@@ -193,6 +210,9 @@ function filterCondition(
     : sql`${latest} = ${String(value)}`;
 }
 
+const isLatencySort = (sortBy: string) =>
+  sortBy === 'turnLatencyP50' || sortBy === 'turnLatencyP95';
+
 function sortExpression(sortBy: string): SQL | AnyColumn {
   switch (sortBy) {
     case 'createdAt':
@@ -201,6 +221,10 @@ function sortExpression(sortBy: string): SQL | AnyColumn {
       return callRecords.phoneNumber;
     case 'callStatus':
       return callRecords.lastCallStatus;
+    case 'turnLatencyP50':
+      return latestTurnLatency(0.5);
+    case 'turnLatencyP95':
+      return latestTurnLatency(0.95);
     default:
       return sql`${callRecords.contact} ->> ${sortBy}`;
   }

@@ -19,12 +19,13 @@ export const PHONE_LOG_FILTER_FIELDS = [
   'recordingUrl',
   'transcript',
   'requestUUID',
+  'answerOutcome',
 ] as const;
 
 export class BatchDetailsQuery extends PageQuery {
   @ApiPropertyOptional({
-    example: '{"callStatus":"completed"}',
-    description: `JSON object keyed by phone-log fields (${PHONE_LOG_FILTER_FIELDS.join(', ')}); matched against each call record's latest phone log.`,
+    example: '{"answerOutcome":"voicemail"}',
+    description: `JSON object keyed by phone-log fields (${PHONE_LOG_FILTER_FIELDS.join(', ')}); matched against each call record's latest phone log (null: the field is null there).`,
   })
   @IsOptional()
   @IsString()
@@ -34,7 +35,10 @@ export class BatchDetailsQuery extends PageQuery {
   @ApiPropertyOptional({
     example: 'createdAt',
     default: 'createdAt',
-    description: 'createdAt, phoneNumber, callStatus, or the name of a contact field',
+    description:
+      'createdAt, phoneNumber, callStatus, turnLatencyP50 / turnLatencyP95 (the latest phone ' +
+      "log's reply latency, its turnLatency, computed per record on request: slower than the " +
+      'other keys on large batches; records without one last), or the name of a contact field',
   })
   @IsOptional()
   @Matches(/^[A-Za-z0-9_ .-]{1,64}$/, { message: 'sortBy must be a field name' })

@@ -85,6 +85,11 @@ export function registerPlivoApi(route: RouteRegistrar, state: PlivoState): void
     `${P}/Call/:uuid/`,
     authed((ctx, a) => transfer(ctx, liveCall(ctx.params.uuid, a))),
   );
+  route(
+    'POST',
+    `${P}/Call/:uuid/DTMF/`,
+    authed((ctx, a) => sendDigits(ctx, liveCall(ctx.params.uuid, a))),
+  );
   const hangup = (find: typeof liveCall) =>
     authed((ctx, a) => {
       const call = find(ctx.params.uuid, a);
@@ -284,6 +289,7 @@ function placeCall(ctx: RouteContext, a: PlivoAccount, state: PlivoState): FakeR
       createdAt: new Date(),
       hangupRequested: false,
       transfers: [],
+      digitsSent: [],
     };
     state.calls.set(call.requestUuid, call);
     state.placed?.(call.requestUuid, call.to);
@@ -439,6 +445,15 @@ function callRecord(a: PlivoAccount, call: Ended) {
     resource_uri: `/v1/Account/${a.authId}/Call/${call.callUuid}/`,
     to_number: call.to,
   };
+}
+
+/** `POST Call/{uuid}/DTMF/`: digits (0-9, *, #, w/W pauses) sent on the call's legs. */
+function sendDigits(ctx: RouteContext, call: PlivoCall | undefined): FakeResponse {
+  if (!call || call.status !== 'in-progress') return plivoError(404, 'call not found');
+  const digits = field(ctx.req.body, 'digits');
+  if (!digits || !/^[0-9*#wW]+$/.test(digits)) return plivoError(400, 'invalid digits');
+  call.digitsSent.push(digits);
+  return { status: 202, body: { api_id: newApiId(), message: 'digits sent' } };
 }
 
 function transfer(ctx: RouteContext, call: PlivoCall | undefined): FakeResponse {

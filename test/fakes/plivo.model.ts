@@ -74,6 +74,8 @@ export interface PlivoCall {
   hangupRequested: boolean;
   /** Bodies of `POST Call/{CallUUID}/` (transfer). */
   transfers: unknown[];
+  /** Digits of `POST Call/{CallUUID}/DTMF/`, one entry a request. */
+  digitsSent: string[];
   /** The answer_url fetch made when the call was answered (expects 200 Plivo XML). */
   answerFetch?: CallbackDelivery;
   /** The fetch of the last transfer's aleg_url (fetchTransfer): the A leg's new XML. */

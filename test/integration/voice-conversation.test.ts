@@ -466,9 +466,9 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
-  it('presses keys for the model (press_keys): tones after its words, heard by the far end', () =>
+  it('presses keys for the model (press_keys) after its words: through Plivo and Telnyx, in band on Twilio', () =>
     eachProvider(async (provider) => {
-      const { caller, turns } = await greetedCall(provider, {
+      const { call, caller, turns } = await greetedCall(provider, {
         kind: 'tool-calls',
         text: 'Choosing sales.',
         calls: [{ name: 'press_keys', arguments: { keys: '1, #' } }],
@@ -483,9 +483,36 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
         { role: 'agent', text: '[Pressed 1# on the keypad]' },
       ]);
       const after = caller.frames.filter((frame) => frame.at > endedAt);
-      expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('1#');
+      const inBand = detectDtmf(Buffer.concat(after.map((frame) => frame.audio)));
+      // Telephone events where the provider takes them (IVRs behind any codec hear them), else
+      // tones in the stream: never both.
+      if (provider.integration === 'provider_two') {
+        expect(inBand).toBe('1#');
+        expect(provider.digitsSent(call.id)).toEqual([]);
+      } else {
+        expect(provider.digitsSent(call.id)).toEqual(['1#']);
+        expect(inBand).toBe('');
+      }
       caller.close();
     }));
+
+  it('plays the keys in band when the provider refuses to press them', async () => {
+    const provider = voice.providers.find((p) => p.integration === 'provider_three')!;
+    voice.fakes.telnyx.failNext(1, 500, { method: 'POST', path: /actions\/send_dtmf$/ });
+    const { caller, turns } = await greetedCall(provider, {
+      kind: 'tool-calls',
+      text: 'Choosing support.',
+      calls: [{ name: 'press_keys', arguments: { keys: '2' } }],
+    });
+    const { endedAt } = await caller.play(callerAudio('hello-world'));
+    await waitFor(async () => (await turns()).length === 4, {
+      timeoutMs: 10_000,
+      what: 'the keys pressed',
+    });
+    const after = caller.frames.filter((frame) => frame.at > endedAt);
+    expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('2');
+    caller.close();
+  });
 
   it('puts the number on the DNC list when the model calls record_opt_out', () =>
     eachProvider(async (provider) => {

@@ -27,6 +27,8 @@ export interface VoiceProvider {
     answeredBy?: 'human' | 'machine',
   ): Promise<StreamInstructions & { callId: string }>;
   hangupRequested(id: string): boolean;
+  /** Keys the service asked the provider's API to press on the call, one entry a request. */
+  digitsSent(id: string): string[];
   /** The provider's final callback: the call has ended (the far end hung up). */
   complete(id: string): Promise<unknown>;
   /** The message that drops the provider's buffered agent audio (barge-in). */
@@ -116,6 +118,8 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
         return { ...twimlStream(twilio.call(id).answerFetch!.responseBody), callId: id };
       },
       hangupRequested: (id) => twilio.call(id).hangupRequested,
+      // No such request at Twilio: the keys go in band.
+      digitsSent: () => [],
       complete: (id) => twilio.advanceCall(id, 'completed'),
       clearEvent: 'clear',
       markEvent: 'mark',
@@ -133,6 +137,7 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
         return { ...plivoXmlStream(plivo.call(id).answerFetch!.responseBody), callId: callUuid };
       },
       hangupRequested: (id) => plivo.call(id).hangupRequested,
+      digitsSent: (id) => plivo.call(id).digitsSent,
       complete: (id) => plivo.advanceCall(id, 'completed'),
       clearEvent: 'clearAudio',
       markEvent: 'checkpoint',
@@ -151,6 +156,11 @@ function voiceProviders({ plivo, twilio, telnyx }: VoiceFakes): VoiceProvider[] 
         return { ...telnyxStream(body), callId: id };
       },
       hangupRequested: (id) => telnyx.call(id).hangupRequested,
+      digitsSent: (id) =>
+        telnyx
+          .call(id)
+          .actions.filter((action) => action.action === 'send_dtmf')
+          .map((action) => (action.body as { digits: string }).digits),
       complete: (id) => telnyx.advanceCall(id, 'call.hangup'),
       clearEvent: 'clear',
       markEvent: 'mark',

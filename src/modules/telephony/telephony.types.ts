@@ -206,6 +206,16 @@ export interface TelephonyProvider {
     providerCallId: string,
     target: TransferTarget,
   ): Promise<void>;
+  /**
+   * Presses `digits` (0-9, *, #) on the live call as telephone events (RFC 2833), which an IVR
+   * hears whatever the codecs between; false where the provider has no such request (Twilio:
+   * only TwiML, which would end the stream), and the caller plays them in band. Never retried.
+   */
+  sendDigits(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    digits: string,
+  ): Promise<boolean>;
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean;
   parseStatusCallback(callback: InboundCallback): ParsedCallStatus;
   /** A transfer's <Dial> callback (`transfer-status`); null: not one this provider sends. */

@@ -328,6 +328,17 @@ export class PlivoProvider implements TelephonyProvider {
     });
   }
 
+  /** `POST Call/{uuid}/DTMF/` on the A leg (the callee's). */
+  async sendDigits(credentials: ProviderCredentials, providerCallId: string, digits: string) {
+    await this.http.request({
+      method: 'POST',
+      url: this.url(credentials, `Call/${encodeURIComponent(providerCallId)}/DTMF/`),
+      headers: auth(credentials),
+      json: { digits, legs: 'aleg' },
+    });
+    return true;
+  }
+
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean {
     return verifyPlivoSignatureV3(
       credentials.secret,

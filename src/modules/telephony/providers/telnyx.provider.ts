@@ -235,6 +235,16 @@ export class TelnyxProvider implements TelephonyProvider {
     };
   }
 
+  /** Call Control `send_dtmf`, 250 ms a digit. */
+  async sendDigits(credentials: ProviderCredentials, providerCallId: string, digits: string) {
+    await this.api.call(credentials, {
+      method: 'POST',
+      path: `/calls/${encodeURIComponent(providerCallId)}/actions/send_dtmf`,
+      json: { digits, duration_millis: 250 },
+    });
+    return true;
+  }
+
   async hangupCall(credentials: ProviderCredentials, providerCallId: string) {
     await this.api.call(credentials, {
       method: 'POST',

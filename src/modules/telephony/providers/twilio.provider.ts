@@ -222,6 +222,11 @@ export class TwilioProvider implements TelephonyProvider {
     });
   }
 
+  /** Twilio has no request for it: `<Play digits>` would replace the stream's TwiML. */
+  sendDigits(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean {
     return verifyTwilioSignature(
       credentials.secret,

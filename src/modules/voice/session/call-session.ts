@@ -3,6 +3,7 @@ import type { CallDependency } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
 import { detach } from '../../../common/detach';
 import type { Speech } from '../../call-progress/answer/answer-plan';
+import { describeProviderFailure } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
@@ -299,7 +300,27 @@ export class CallSession {
       speakLine: (text) => this.speakLine(text),
       transfer: (to, reason, accepted) => this.transfer(to, reason, accepted),
       heard: (words) => this.answer.heard(words),
+      sendDigits: (digits) => this.sendDigits(digits),
     };
+  }
+
+  /** Keys through the provider's API; false (played in band then) where it has none or failed. */
+  private async sendDigits(digits: string): Promise<boolean> {
+    const call = this.call;
+    if (!call) return false;
+    try {
+      return await call.provider.sendDigits(
+        call.credentials,
+        liveCallId(call, this.streamCallId),
+        digits,
+      );
+    } catch (error) {
+      this.deps.logger.warn(
+        { integration: this.integration, call: call.phoneLogId, ...describeProviderFailure(error) },
+        'Sending keys through the provider failed: played in band',
+      );
+      return false;
+    }
   }
 
   /**

@@ -214,6 +214,7 @@ function harness(options: {
       speak: (said, _signal, onAudio) => speak(said, onAudio),
       speakLine: (said) => speak(said),
       heard: (words) => heard.push(words),
+      sendDigits: () => Promise.resolve(false),
       transfer: (to, reason, accepted) => {
         transfers.push({ to, reason, marks: [...marks] });
         if (options.transfer !== false) accepted();

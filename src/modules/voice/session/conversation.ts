@@ -55,6 +55,8 @@ export interface SessionSide extends ReplyOutput, LineOutput {
   transfer(to: string, reason: string | null, accepted: () => void): Promise<boolean>;
   /** What the caller said (the first words tell who or what answered: AnswerWatch). */
   heard(words: string): void;
+  /** Presses keys through the provider; false when they must be played in band instead. */
+  sendDigits(digits: string): Promise<boolean>;
 }
 
 /**
@@ -378,13 +380,19 @@ export class Conversation {
   }
 
   /**
-   * press_keys: the keys' tones are played into the call after the reply's words, as a far-end
-   * IVR hears them (in band: the stream is G.711 on every provider), and kept in the transcript.
+   * press_keys: once the reply's words were heard, the keys are pressed through the provider as
+   * telephone events (Plivo, Telnyx), else played into the call as tones (Twilio, or a request
+   * that failed: the stream is G.711 on every provider), and kept in the transcript.
    */
   private async pressKeys(keys: string): Promise<boolean> {
     if (keys === '') return false;
-    this.session.paced.enqueue(dtmfTones(keys));
+    // After the words the far end hears first.
     await this.session.paced.drained();
+    if (this.ended) return false;
+    if (!(await this.session.sendDigits(keys))) {
+      this.session.paced.enqueue(dtmfTones(keys));
+      await this.session.paced.drained();
+    }
     this.log.record({
       role: 'agent',
       text: pressedKeysTurn(keys),

@@ -174,6 +174,13 @@ function suite(queue: 'bullmq' | 'in-process') {
         .filter((event) => event.data.call_id === callId)
         .sort((a, b) => a.data.sequence - b.data.sequence);
 
+    /** The call's call.transferred, once delivered. */
+    const transferredEvent = (callId: string) =>
+      waitFor(() => eventsOf(callId).find((e) => e.type === 'call.transferred') ?? false, {
+        timeoutMs: 10_000,
+        what: 'call.transferred',
+      });
+
     /** The transfer request the fake received, and the <Dial> document it fetched for it. */
     const transferAt: Record<
       Integration,
@@ -313,10 +320,7 @@ function suite(queue: 'bullmq' | 'in-process') {
         }
 
         // The phone log and the subscriber learn of it; nobody hangs up.
-        const transferred = await waitFor(
-          () => eventsOf(call.log.id).find((e) => e.type === 'call.transferred') ?? false,
-          { timeoutMs: 10_000, what: 'call.transferred' },
-        );
+        const transferred = await transferredEvent(call.log.id);
         expect(transferred.data).toMatchObject({
           transfer_to: TRANSFER_TO,
           transfer_type: 'cold',
@@ -492,10 +496,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       await providerEndsStream(caller);
       const ended = await dialEnded.provider_one(call.id, 'completed');
       expect(ended.responseBody).toContain('<Hangup/>');
-      const transferred = await waitFor(
-        () => eventsOf(call.log.id).find((e) => e.type === 'call.transferred') ?? false,
-        { timeoutMs: 10_000, what: 'call.transferred' },
-      );
+      const transferred = await transferredEvent(call.log.id);
       expect(transferred.data).toMatchObject({
         transfer_to: TRANSFER_TO,
         reason: 'asked for a person',

@@ -578,7 +578,10 @@ function suite(queue: 'bullmq' | 'in-process') {
     });
 
     it('provider_two: a fax machine AsyncAmd reports is hung up on, and hears no voicemail message', async () => {
-      const { call } = await liveCall('provider_two', LONG_GREETING);
+      const { call, caller } = await liveCall('provider_two', LONG_GREETING);
+      // The verdict on a live call (one that comes while the stream is still loading is hung up
+      // by the silent opening, recorded as the agent's ending: see the closing note).
+      await waitFor(() => caller.frames.length > 0, { what: 'the greeting under way' });
       const voicemailsBefore = spoken.filter((text) => text === VOICEMAIL).length;
       expect(await fakes.twilio.reportMachineDetection(call.id, 'fax')).toBe(200);
       await waitFor(() => hangupRequested(fakes, 'provider_two', call.id), {

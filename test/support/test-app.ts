@@ -57,7 +57,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const app = await createApp(config, {
-    logger: false,
+    // A test that captures the logs gets every line, those of Nest's Logger (jobs, services)
+    // included; the others get none.
+    logger: options.logStream !== undefined,
     logStream: options.logStream,
     webhookDnsResolver: options.webhookDnsResolver,
     speechEngines: options.speechEngines,

@@ -18,6 +18,7 @@ const EVENTS: CallFlowEvent[] = [
   { type: 'opened', plan: 'greet', interruptible: true },
   { type: 'opened', plan: 'resume', interruptible: true },
   { type: 'opened', plan: 'voicemail', interruptible: true },
+  { type: 'opened', plan: 'noMessage', interruptible: true },
   { type: 'opened', plan: 'silent', interruptible: true },
   { type: 'refused' },
   { type: 'progress', aheadMs: 0 },
@@ -240,6 +241,9 @@ describe('CallFlow, the live call state machine', () => {
       expect(waiting.state.phase).toBe('leavingVoicemail');
       const fax = step(waiting.state, { type: 'machine', message: false });
       expect(fax.commands).toEqual([{ do: 'hangUp', endedBy: 'voicemail' }]);
+      // Known before the stream opened: hung up on at the opening, ended as on a machine.
+      const early = step(initialFlow(), { type: 'opened', plan: 'noMessage', interruptible: true });
+      expect(early.commands).toEqual([{ do: 'hangUp', endedBy: 'voicemail' }]);
     });
 
     it('a cough after the greeting: back to listening, the silence clock started again', () => {

@@ -63,6 +63,8 @@ export type OpeningPlan =
   | 'resume'
   /** A machine answered before the stream: the voicemail message after its beep. */
   | 'voicemail'
+  /** One that takes no message (a fax) answered before the stream: hang up, as on a machine. */
+  | 'noMessage'
   /** Nothing to say: hang up. */
   | 'silent';
 
@@ -376,6 +378,8 @@ const RULES: Record<Exclude<CallPhase, 'ended'>, PhaseRules> = {
           return line({ ...opened, converse: true }, 'transferFailed');
         case 'voicemail':
           return to(opened, 'leavingVoicemail', [{ do: 'leaveVoicemail' }]);
+        case 'noMessage':
+          return hangUp(opened, 'voicemail');
         case 'silent':
           return hangUp(opened, 'agent');
       }

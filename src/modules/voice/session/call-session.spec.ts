@@ -549,6 +549,7 @@ describe('CallSession', () => {
     await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 1_000);
     expect(loading.spoken).toEqual([]);
     expect(loading.hangups).toEqual(['CA1']);
+    expect(loading.endings).toEqual([{ endedBy: 'voicemail', dependency: null }]);
   });
 
   it('waits for the local beep detector when the provider reports no greeting end', async () => {

@@ -247,7 +247,8 @@ export class CallSession {
   }
 
   private plan(call: CallContext): OpeningPlan {
-    if (!call.speech || this.faxed) return 'silent';
+    if (this.faxed) return 'noMessage';
+    if (!call.speech) return 'silent';
     if (call.afterBeep || this.machine.machine) return 'voicemail';
     if (!call.agent || !this.deps.conversation) return 'greet';
     return call.turns.length > 0 ? 'resume' : 'converse';

@@ -93,6 +93,11 @@ export interface CallerOptions {
    * every 20 ms itself turns it off.
    */
   fillSilence?: boolean;
+  /**
+   * Send the caller's first frame (silence) right after `start`, as providers do once the media
+   * path is up (the default). Off: the stream carries nothing until the test sends.
+   */
+  mediaAtStart?: boolean;
 }
 
 const SILENCE_FRAME = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
@@ -159,9 +164,17 @@ export class MediaStreamCaller {
     });
   }
 
-  /** The provider's opening messages, the token where this provider carries it. */
+  /**
+   * The provider's opening messages, the token where this provider carries it, and the first
+   * frame of the caller's track (CallerOptions.mediaAtStart).
+   */
   start(callId: string, token: string, encoding: 'PCMU' | 'PCMA' = 'PCMU'): void {
     this.startedAt = performance.now();
+    this.sendStart(callId, token, encoding);
+    if (this.options.mediaAtStart !== false) this.sendFrame(SILENCE_FRAME);
+  }
+
+  private sendStart(callId: string, token: string, encoding: 'PCMU' | 'PCMA'): void {
     switch (this.integration) {
       case 'provider_two':
         this.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });

@@ -160,6 +160,31 @@ describe('media stream: the agent speaks its greeting over the provider stream',
         expect(logs.text).not.toContain(stream.token);
       });
 
+      it("sends nothing before the caller's first frame, then the greeting", async () => {
+        const { call, stream } = await placeAndAnswer();
+        const caller = await MediaStreamCaller.connect(integration, stream.url, {
+          mediaAtStart: false,
+        });
+        caller.start(stream.callId, stream.token);
+        await waitFor(
+          () =>
+            logs.lines.some(
+              (line) => line.msg === 'Media stream opened' && line.call === call.log.id,
+            ),
+          { what: 'the stream to open' },
+        );
+        // Without the wait the greeting's first frames leave within ~100 ms of the opening.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(caller.frames).toHaveLength(0);
+        const firstFrameAt = performance.now();
+        caller.sendAudio(Buffer.alloc(160, 0xff));
+        await waitFor(() => caller.frames.length > 0, { what: 'the greeting' });
+        expect(caller.frames[0].at).toBeGreaterThanOrEqual(firstFrameAt);
+        expect(caller.frames[0].at - firstFrameAt).toBeLessThan(1_000);
+        caller.hangUp();
+        await waitFor(() => sessions().size === 0, { what: 'the session to end' });
+      });
+
       it('closes a forged, then a reused, token before any audio is processed', async () => {
         const { call, stream } = await placeAndAnswer();
         const forgedUrl = new URL(stream.url);

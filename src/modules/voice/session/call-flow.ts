@@ -174,6 +174,12 @@ export interface CallFlowState {
 export interface CallFlowTiming {
   /** Opening: the token and the call checked (START_TIMEOUT_MS). */
   openMs: number;
+  /**
+   * Opening, the call known: the caller's first frame. A provider may start the stream before
+   * its media path carries audio, and what is sent before is lost (a clipped greeting), so the
+   * call begins on that frame; a stream with none by then begins all the same.
+   */
+  firstFrameMs: number;
   /** Greeting: its first audio (the first sentence's synthesis, with retry and fallback). */
   greetingMs: number;
   /** Listening: a silent caller is asked whether they are there, then said goodbye. */
@@ -214,6 +220,7 @@ export interface CallFlowTiming {
 
 export const DEFAULT_FLOW_TIMING: CallFlowTiming = {
   openMs: 10_000,
+  firstFrameMs: 2_000,
   greetingMs: 6_000,
   silenceMs: 8_000,
   holdingMs: 4_000,

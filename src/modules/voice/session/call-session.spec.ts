@@ -237,6 +237,11 @@ function harness(
   };
   let audioMs = 0;
   return {
+    /** The provider's `start`, then its first frame of the caller's track (silence). */
+    open: (token: string, providerCallId?: string) => {
+      session.handle(start(token, providerCallId));
+      session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    },
     heard,
     spoken,
     prompts,
@@ -288,7 +293,7 @@ describe('CallSession', () => {
 
   it('paces the greeting, marks it, and hangs up only once the mark is played', async () => {
     const h = harness();
-    h.session.handle(start('good'));
+    h.open('good');
     await flush();
     jest.advanceTimersByTime(0);
     expect(h.output.frames).toHaveLength(1);
@@ -304,9 +309,29 @@ describe('CallSession', () => {
     expect(h.ended()).toBe(true);
   });
 
+  it("begins on the caller's first frame: nothing is sent before it, and a stream without one begins at the bound", async () => {
+    const waits = harness();
+    waits.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(DEFAULT_FLOW_TIMING.firstFrameMs / 2);
+    expect(waits.output.frames).toHaveLength(0);
+    waits.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    await jest.advanceTimersByTimeAsync(20);
+    expect(waits.output.frames.length).toBeGreaterThan(0);
+
+    const mute = harness();
+    mute.session.handle(start('good'));
+    await jest.advanceTimersByTimeAsync(DEFAULT_FLOW_TIMING.firstFrameMs - 20);
+    expect(mute.output.frames).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(40);
+    expect(mute.output.frames.length).toBeGreaterThan(0);
+    expect(mute.warnings).toEqual([
+      { integration: 'provider_two', call: expect.any(String) as string },
+    ]);
+  });
+
   it('takes the stream of the live call its answer named (Plivo CallUUID), and ends that call', async () => {
     const h = harness({ placedCallId: 'request-uuid', liveCallId: 'call-uuid' });
-    h.session.handle(start('good', 'call-uuid'));
+    h.open('good', 'call-uuid');
     await flush();
     await jest.advanceTimersByTimeAsync(1_200);
     expect(h.output.refused).toBe(false);
@@ -324,7 +349,7 @@ describe('CallSession', () => {
       ['CA1', undefined, 'CA2'],
     ] as const) {
       const h = harness({ placedCallId: placed, liveCallId: live });
-      h.session.handle(start('good', streamed));
+      h.open('good', streamed);
       await flush();
       expect(h.output).toMatchObject({ closed: true, refused: true });
       expect(h.output.frames).toHaveLength(0);
@@ -336,7 +361,7 @@ describe('CallSession', () => {
     const h = harness({
       hangup: () => Promise.reject(new ProviderError('not_found', 'gone', 404)),
     });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
     await flush();
@@ -346,7 +371,7 @@ describe('CallSession', () => {
 
   it('stops synthesis and pacing when the provider stops the stream', async () => {
     const h = harness();
-    h.session.handle(start('good'));
+    h.open('good');
     await flush();
     jest.advanceTimersByTime(0);
     h.session.handle({ kind: 'stop' });
@@ -360,7 +385,7 @@ describe('CallSession', () => {
 
   it('with a model, stays on the line after the greeting and listens to the caller', async () => {
     const h = harness({ converse: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
     h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 7) });
@@ -381,7 +406,7 @@ describe('CallSession', () => {
       turns: earlier,
       reply: [{ kind: 'text', text: 'Sure, I can help.' }],
     });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     expect(h.spoken).toEqual([TRANSFER_FAILED]);
     await jest.advanceTimersByTimeAsync(2_000);
@@ -407,7 +432,7 @@ describe('CallSession', () => {
 
   it('holds a voicemail message until the beep has ended, then speaks it and hangs up', async () => {
     const h = harness({ afterBeep: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(2_000);
     // The machine's greeting (a 300 Hz tone, below every beep pitch), then its 1 kHz beep.
     for (const frame of toneFrames(300, 1_000)) h.session.handle({ kind: 'audio', ulaw: frame });
@@ -429,7 +454,7 @@ describe('CallSession', () => {
 
   it('speaks the voicemail message anyway when no beep comes within the bound', async () => {
     const h = harness({ afterBeep: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS - 100);
     expect(h.signal()).toBeUndefined();
     await jest.advanceTimersByTimeAsync(1_300);
@@ -439,7 +464,7 @@ describe('CallSession', () => {
 
   it('stops waiting for the beep when the stream stops', async () => {
     const h = harness({ afterBeep: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await flush();
     h.session.handle({ kind: 'stop' });
     await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 2_000);
@@ -450,7 +475,7 @@ describe('CallSession', () => {
 
   it('switches a live greeting to the voicemail message when a machine verdict arrives late', async () => {
     const h = harness({ converse: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await flush();
     jest.advanceTimersByTime(0);
     expect(h.output.frames).toHaveLength(1);
@@ -479,7 +504,7 @@ describe('CallSession', () => {
 
   it('hears a voicemail greeting the provider could not tell by its words, and leaves the message after its beep', async () => {
     const h = harness({ converse: true });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
     h.utter("Hi, you've reached Sam. Please leave a message after the tone.");
@@ -500,7 +525,7 @@ describe('CallSession', () => {
 
   it('hangs up on a full mailbox at once, and converses with a menu', async () => {
     const full = harness({ converse: true });
-    full.session.handle(start('good'));
+    full.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     full.utter('The mailbox is full and cannot accept any new messages.');
     await jest.advanceTimersByTimeAsync(1_200);
@@ -510,7 +535,7 @@ describe('CallSession', () => {
     expect(full.spoken).not.toContain('Please call back');
 
     const menu = harness({ converse: true, reply: [{ kind: 'text', text: 'Pressing one.' }] });
-    menu.session.handle(start('good'));
+    menu.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     menu.session.handle({ kind: 'mark', name: GREETING_MARK });
     menu.utter('For sales, press 1. For support, press 2.');
@@ -524,7 +549,7 @@ describe('CallSession', () => {
 
     // An agent told to leave menus hangs up on one, as its own ending.
     const leave = harness({ converse: true, onIvr: 'hang_up' });
-    leave.session.handle(start('good'));
+    leave.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     leave.utter('For sales, press 1. For support, press 2.');
     await jest.advanceTimersByTimeAsync(1_200);
@@ -535,7 +560,7 @@ describe('CallSession', () => {
 
   it('hangs up on a fax the provider reports, live or while the call loads, and leaves no message', async () => {
     const live = harness({ converse: true });
-    live.session.handle(start('good'));
+    live.open('good');
     await jest.advanceTimersByTimeAsync(600);
     live.provider('fax');
     await flush();
@@ -545,7 +570,7 @@ describe('CallSession', () => {
     expect(live.spoken).not.toContain('Please call back');
 
     const loading = harness({ signalWhileLoading: 'fax' });
-    loading.session.handle(start('good'));
+    loading.open('good');
     await jest.advanceTimersByTimeAsync(BEEP_WAIT_MS + 1_000);
     expect(loading.spoken).toEqual([]);
     expect(loading.hangups).toEqual(['CA1']);
@@ -554,7 +579,7 @@ describe('CallSession', () => {
 
   it('waits for the local beep detector when the provider reports no greeting end', async () => {
     const h = harness();
-    h.session.handle(start('good'));
+    h.open('good');
     await flush();
     h.provider('machine');
     await jest.advanceTimersByTimeAsync(1_000);
@@ -567,7 +592,7 @@ describe('CallSession', () => {
 
   it('starts with the voicemail message when the verdict came while the call was loading', async () => {
     const h = harness({ converse: true, signalWhileLoading: 'greeting-ended' });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     expect(h.spoken).toEqual(['Please call back']);
     expect(h.output.marks).toEqual([VOICEMAIL_MARK]);
@@ -588,7 +613,7 @@ describe('CallSession', () => {
         },
       ],
     });
-    h.session.handle(start('good'));
+    h.open('good');
     await jest.advanceTimersByTimeAsync(1_200);
     h.session.handle({ kind: 'mark', name: GREETING_MARK });
     h.utter('A person please');

@@ -82,6 +82,9 @@ export class CallSession {
   private handedOff = false;
   /** performance.now() of the caller's last frame. */
   private lastAudioAt = 0;
+  private watchingMedia = false;
+  /** The call's beginning, held until the caller's first frame (CallFlowTiming.firstFrameMs). */
+  private begin: (() => void) | undefined;
 
   constructor(
     private readonly integration: Integration,
@@ -127,8 +130,9 @@ export class CallSession {
         this.flow.dispatch({ type: 'streamStopped' });
         return;
       case 'audio':
-        if (this.lastAudioAt === 0 && this.call) this.watchMedia();
         this.lastAudioAt = performance.now();
+        if (this.call) this.watchMedia();
+        this.begin?.();
         this.machine.hear(event.ulaw);
         if (this.call) this.answer.hear(event.ulaw);
         this.conversation?.hear(event.ulaw);
@@ -236,13 +240,26 @@ export class CallSession {
       'Media stream opened',
     );
     const plan = this.plan(call);
-    if (plan === 'converse' || plan === 'resume') this.converse(call);
-    this.flow.dispatch({
-      type: 'opened',
-      plan,
-      interruptible: call.agent?.interruptible ?? true,
-      calleeFirstMs:
-        call.agent?.firstSpeaker === 'callee' ? call.agent.calleeFirstWaitMs : undefined,
+    const opened = () => {
+      this.begin = undefined;
+      if (plan === 'converse' || plan === 'resume') this.converse(call);
+      this.flow.dispatch({
+        type: 'opened',
+        plan,
+        interruptible: call.agent?.interruptible ?? true,
+        calleeFirstMs:
+          call.agent?.firstSpeaker === 'callee' ? call.agent.calleeFirstWaitMs : undefined,
+      });
+    };
+    if (this.lastAudioAt > 0 || plan === 'noMessage' || plan === 'silent') return opened();
+    this.begin = opened;
+    this.flow.after('firstFrame', this.timing.firstFrameMs, () => {
+      if (!this.begin) return;
+      this.deps.logger.warn(
+        { integration: this.integration, call: call.phoneLogId },
+        'No caller audio since the stream started: the call begins without it',
+      );
+      this.begin();
     });
   }
 
@@ -509,6 +526,8 @@ export class CallSession {
    * (mediaQuietMs). A stream that never carried any is left to the socket's ping (MediaGateway).
    */
   private watchMedia(): void {
+    if (this.watchingMedia) return;
+    this.watchingMedia = true;
     const check = () => {
       if (performance.now() - this.lastAudioAt > this.timing.mediaQuietMs) {
         this.deps.logger.warn(

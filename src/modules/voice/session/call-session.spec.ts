@@ -329,6 +329,16 @@ describe('CallSession', () => {
     ]);
   });
 
+  it('ends a call whose caller audio stops, even when its first frames came while it loaded', async () => {
+    const h = harness({ converse: true, mediaQuietMs: 3_000 });
+    h.open('good');
+    await flush();
+    h.session.handle({ kind: 'audio', ulaw: Buffer.alloc(160, 0xff) });
+    await jest.advanceTimersByTimeAsync(4_100);
+    expect(h.endings).toEqual([{ endedBy: 'service_failure', dependency: 'media' }]);
+    expect(h.hangups).toEqual(['CA1']);
+  });
+
   it('takes the stream of the live call its answer named (Plivo CallUUID), and ends that call', async () => {
     const h = harness({ placedCallId: 'request-uuid', liveCallId: 'call-uuid' });
     h.open('good', 'call-uuid');

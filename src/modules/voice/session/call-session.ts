@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { CallDependency } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
 import { detach } from '../../../common/detach';
@@ -82,6 +81,7 @@ export class CallSession {
   private handedOff = false;
   /** performance.now() of the caller's last frame. */
   private lastAudioAt = 0;
+  private callerHeard = false;
   private watchingMedia = false;
   /** The call's beginning, held until the caller's first frame (CallFlowTiming.firstFrameMs). */
   private begin: (() => void) | undefined;
@@ -131,6 +131,7 @@ export class CallSession {
         return;
       case 'audio':
         this.lastAudioAt = performance.now();
+        this.callerHeard = true;
         if (this.call) this.watchMedia();
         this.begin?.();
         this.machine.hear(event.ulaw);
@@ -251,7 +252,7 @@ export class CallSession {
           call.agent?.firstSpeaker === 'callee' ? call.agent.calleeFirstWaitMs : undefined,
       });
     };
-    if (this.lastAudioAt > 0 || plan === 'noMessage' || plan === 'silent') return opened();
+    if (this.callerHeard || plan === 'noMessage' || plan === 'silent') return opened();
     this.begin = opened;
     this.flow.after('firstFrame', this.timing.firstFrameMs, () => {
       if (!this.begin) return;

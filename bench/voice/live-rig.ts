@@ -265,12 +265,18 @@ export class VoiceRig {
       authToken: this.account.authToken,
     });
     this.phoneId = phone._id;
+    await this.useAgent();
+  }
+
+  /** The calls placed from now on go to a new agent: Ada, with `settings` over her defaults. */
+  async useAgent(settings: Record<string, unknown> = {}): Promise<void> {
     const agent = await this.api<{ _id: string }>('POST', '/api/agents', {
       agent_name: 'Ada',
       prompt: 'You answer questions about the shop.',
       greeting: GREETING,
       language: 'en-US',
       interruptible: true,
+      ...settings,
     });
     this.agentId = agent._id;
   }

@@ -1,12 +1,13 @@
 // The voice benchmarks (issue #14), one command:
 //
-//   npm run bench:voice -- [all|pacing|calls|offline|vad] [options of that bench]
+//   npm run bench:voice -- [all|pacing|calls|offline|vad|greeting] [options of that bench]
 //
 //   pacing   simulated calls in one process: pacer jitter and Silero VAD cost (pacing.ts)
 //   calls    live calls through the built server: turn latency, jitter at the receiving side,
 //            concurrency, memory per call (calls.ts; needs `npm run build` and PostgreSQL)
 //   offline  the same turn latency with the offline engine for real (offline-turns.ts)
 //   vad      the shared Silero VAD alone: CPU per call count, windows per model run (vad-load.ts)
+//   greeting what waiting for the callee (firstSpeaker callee) adds to the greeting (greeting-wait.ts)
 //   all      each in turn (the default), each with its defaults plus --write when given
 //
 // Each runs in its own process, so one bench's timers and memory never touch the next.
@@ -18,6 +19,7 @@ const BENCHES: Record<string, string> = {
   calls: 'calls.ts',
   offline: 'offline-turns.ts',
   vad: 'vad-load.ts',
+  greeting: 'greeting-wait.ts',
 };
 
 function runBench(name: string, args: string[]): number {

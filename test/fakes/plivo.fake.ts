@@ -268,7 +268,7 @@ export class PlivoFake extends HttpFake {
     const xml = call.transferFetch?.responseBody ?? '';
     const url = elementAttribute(xml, 'Dial', 'callbackUrl');
     if (!url) throw new Error(`Plivo call ${id}'s <Dial> has no callbackUrl`);
-    call.dialedUuid = randomUUID();
+    call.dialedUuid ??= randomUUID();
     const params: FormBody = {
       CallUUID: call.callUuid,
       DialAction: 'answer',
@@ -281,6 +281,32 @@ export class PlivoFake extends HttpFake {
     const method = elementAttribute(xml, 'Dial', 'callbackMethod') === 'GET' ? 'GET' : 'POST';
     const sent: Sent = { kind: 'status', event: 'dial-answered', url, params, method };
     return (await this.send(call, sent, options)).status;
+  }
+
+  /**
+   * The B leg answered a <Dial> with a confirmSound: Plivo fetches it on the B leg (signed like
+   * every request) and plays its Speak to the new party, who must then press confirmKey before
+   * Plivo bridges the legs (and reports DialAction `answer`: dialedAnswered). Kept in
+   * `confirmSoundFetch`.
+   */
+  async fetchConfirmSound(id: string, options: DeliveryOptions = {}): Promise<CallbackDelivery> {
+    const call = this.call(id);
+    const xml = call.transferFetch?.responseBody ?? '';
+    const url = elementAttribute(xml, 'Dial', 'confirmSound');
+    if (!url) throw new Error(`Plivo call ${id}'s <Dial> has no confirmSound`);
+    call.dialedUuid ??= randomUUID();
+    const params: FormBody = {
+      CallUUID: call.dialedUuid,
+      From: elementAttribute(xml, 'Dial', 'callerId') ?? '',
+      To: /<Number\b[^>]*>([^<]*)<\/Number>/.exec(xml)?.[1] ?? '',
+      Direction: 'outbound',
+      CallStatus: 'in-progress',
+      ALegUUID: call.callUuid,
+      ALegRequestUUID: call.requestUuid,
+    };
+    const sent: Sent = { kind: 'answer', event: 'confirm-sound', url, params, method: 'POST' };
+    call.confirmSoundFetch = await this.send(call, sent, options);
+    return call.confirmSoundFetch;
   }
 
   /**

@@ -84,6 +84,8 @@ export interface PlivoCall {
   dialedUuid?: string;
   /** The post to the <Dial>'s `action` when it ended (dialEnded): what the A leg hears next. */
   dialActionFetch?: CallbackDelivery;
+  /** The fetch of the <Dial>'s confirmSound on the answered B leg (fetchConfirmSound). */
+  confirmSoundFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

@@ -301,6 +301,68 @@ export class TwilioFake extends HttpFake {
   }
 
   /**
+   * The whisper: once the <Number> answered (dialedAnswered), Twilio runs the TwiML of its `url`
+   * on the child call before bridging it, fetched signed like every request; kept in
+   * `briefingFetch`.
+   */
+  async fetchBriefing(callSid: string, options: DeliveryOptions = {}): Promise<CallbackDelivery> {
+    const call = this.call(callSid);
+    const twiml = call.redirectFetch?.responseBody ?? '';
+    const url = elementAttribute(twiml, 'Number', 'url');
+    if (!url || !call.dialedSid)
+      throw new Error(`Twilio call ${callSid}'s <Number> has no url or has not answered`);
+    const method = elementAttribute(twiml, 'Number', 'method') === 'GET' ? 'GET' : 'POST';
+    call.briefingFetch = await this.send(
+      call,
+      this.sent('answer', 'whisper', url, method, this.childParams(call, twiml)),
+      options,
+    );
+    return call.briefingFetch;
+  }
+
+  /**
+   * The child call's party pressed `digits` during the whisper's <Gather>: Twilio posts them
+   * (Digits, FinishedOnKey) to its `action` and runs the TwiML it answers (an empty document
+   * ends the whisper and bridges the call).
+   */
+  async pressInBriefing(
+    callSid: string,
+    digits: string,
+    options: DeliveryOptions = {},
+  ): Promise<CallbackDelivery> {
+    const call = this.call(callSid);
+    const whisper = call.briefingFetch?.responseBody ?? '';
+    const url = elementAttribute(whisper, 'Gather', 'action');
+    if (!url) throw new Error(`Twilio call ${callSid}'s whisper has no <Gather action>`);
+    const params = {
+      ...this.childParams(call, call.redirectFetch?.responseBody ?? ''),
+      Digits: digits,
+      FinishedOnKey: '',
+    };
+    const method = elementAttribute(whisper, 'Gather', 'method') === 'GET' ? 'GET' : 'POST';
+    return this.send(call, this.sent('answer', 'gather', url, method, params), options);
+  }
+
+  /** The parameters of requests about the child call a <Dial> placed. */
+  private childParams(
+    call: { accountSid: string; sid: string; from: string; dialedSid?: string },
+    twiml: string,
+  ): FormBody {
+    const to = /<Number\b[^>]*>([^<]*)<\/Number>/.exec(twiml)?.[1] ?? '';
+    return {
+      AccountSid: call.accountSid,
+      ApiVersion: TWILIO_API_VERSION,
+      CallSid: call.dialedSid ?? '',
+      ParentCallSid: call.sid,
+      CallStatus: 'in-progress',
+      Direction: 'outbound-dial',
+      From: elementAttribute(twiml, 'Dial', 'callerId') ?? call.from,
+      To: to,
+      Called: to,
+    };
+  }
+
+  /**
    * The <Dial> the last redirect fetched is over: Twilio posts DialCallStatus (completed or
    * answered after a conversation; busy, no-answer, failed, canceled) to the <Dial>'s `action`
    * and plays the TwiML it answers, kept in `dialActionFetch`. `callerHungUp`: the caller left

@@ -86,6 +86,8 @@ export interface TwilioCall {
   dialedSid?: string;
   /** The post to the <Dial>'s `action` when it ended (dialEnded): what the caller hears next. */
   dialActionFetch?: CallbackDelivery;
+  /** The fetch of the <Number url> whisper on the answered child call (fetchBriefing). */
+  briefingFetch?: CallbackDelivery;
 }
 
 /** What the API handlers and the fake share. */

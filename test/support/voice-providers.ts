@@ -61,6 +61,8 @@ export async function startVoiceApp(options: {
   speechEngines?: SpeechEngines;
   env?: Record<string, string>;
   logStream?: LogCapture;
+  /** The BullMQ queue on Redis rather than the in-process one. */
+  redis?: boolean;
 }): Promise<VoiceApp> {
   const [plivo, twilio, telnyx] = await Promise.all([
     PlivoFake.start(),
@@ -69,6 +71,7 @@ export async function startVoiceApp(options: {
   ]);
   const port = await freePort();
   const t = await startTestApp({
+    redis: options.redis,
     logStream: options.logStream,
     speechEngines: options.speechEngines,
     env: {

@@ -796,7 +796,7 @@ export interface paths {
     put?: never;
     /**
      * Provider callback: a transferred call's dial instructions
-     * @description Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. Replies a <Dial> of the agent's transferNumber shown our calling number, ringing 45 s, whose progress is reported to `transfer-status`: TwiML `<Dial action="{transfer-status}" method="POST" callerId="{our number}" timeout="45"><Number statusCallbackEvent="answered" statusCallback="{transfer-status}" statusCallbackMethod="POST">{number}</Number></Dial>`; Plivo XML `<Dial action="{transfer-status}" method="POST" redirect="true" callbackUrl="{transfer-status}" callbackMethod="POST" callerId="{our number}" timeout="45"><Number>{number}</Number></Dial>`. `<Hangup/>` when the call has no transfer under way or is over. provider_three transfers through Call Control and has no such URL (404). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     * @description Fetched by the provider when the voice agent transfers a live call (its transfer_call tool): provider_two as the `Url` of the call update, provider_one as the transfer's `aleg_url`. Replies a <Dial> of the agent's transferNumber shown our calling number, ringing 45 s, whose progress is reported to `transfer-status`: TwiML `<Dial action="{transfer-status}" method="POST" callerId="{our number}" timeout="45"><Number statusCallbackEvent="answered" statusCallback="{transfer-status}" statusCallbackMethod="POST">{number}</Number></Dial>`; Plivo XML `<Dial action="{transfer-status}" method="POST" redirect="true" callbackUrl="{transfer-status}" callbackMethod="POST" callerId="{our number}" timeout="45"><Number>{number}</Number></Dial>`. A warm transfer (the agent's transferMode) adds what the new party hears before being put through, `transfer-briefing`: provider_two as the <Number>'s `url` (method POST), provider_one as `confirmSound`, with `confirmKey="1"` and `confirmTimeout="80"`. `<Hangup/>` when the call has no transfer under way or is over. provider_three transfers through Call Control and has no such URL (404). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
      */
     post: operations['providerTransfer'];
     delete?: never;
@@ -816,9 +816,49 @@ export interface paths {
     put?: never;
     /**
      * Provider callback: a transfer's progress
-     * @description Where provider_two and provider_one report a transfer's <Dial>. The new party answered (provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; provider_one: DialAction `answer`): the transfer is made — the phone log gets transferredAt and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its `action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the transfer is taken off the phone log and the reply connects the caller to a new media stream (as the answer does), where the agent tells the caller no one could take the call and goes on with the conversation, transfer_call no longer offered; a caller who already hung up gets `<Hangup/>`. provider_three reports its transfers on the status URL (404 here). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     * @description Where provider_two and provider_one report a transfer's <Dial>. The new party answered (provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; provider_one: DialAction `answer`, which a warm transfer reports once the confirmKey bridged the call; a warm transfer on provider_two is made by `transfer-decision` instead): the transfer is made — the phone log gets transferredAt and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its `action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the transfer is taken off the phone log and the reply connects the caller to a new media stream (as the answer does), where the agent tells the caller no one could take the call and goes on with the conversation, transfer_call no longer offered; a caller who already hung up gets `<Hangup/>`. provider_three reports its transfers on the status URL (404 here). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
      */
     post: operations['providerTransferStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/telephony/{integration}/{phoneId}/transfer-briefing': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider callback: a warm transfer's brief
+     * @description Fetched by the provider when the new party of a warm transfer picks up, before they are put through: the brief the agent wrote (call.transferred's `summary`), read in the agent's language, then "Press 1 to take the call." provider_two: TwiML `<Gather input="dtmf" numDigits="1" timeout="10" action="{transfer-decision}" method="POST"><Say>…</Say></Gather><Hangup/>` — no key within 10 s declines. provider_one: `<Speak>…</Speak>` (its confirmSound; Plivo bridges on the confirmKey). A call with no warm transfer waiting: provider_two `<Hangup/>`, provider_one an empty document. provider_three: 404. Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     */
+    post: operations['providerTransferBriefing'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/telephony/{integration}/{phoneId}/transfer-decision': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider callback: a warm transfer's answer
+     * @description provider_two's <Gather action> after the brief: `Digits` 1 makes the transfer (the phone log gets transferredAt, call.transferred is raised, once) and the empty reply puts the new party through; any other key replies `<Hangup/>`, and when the <Dial> ends the caller is back with the agent, who says no one could take the call and goes on. provider_one and provider_three: 404. Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     */
+    post: operations['providerTransferDecision'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1553,6 +1593,11 @@ export interface components {
        * @example +14155550100
        */
       transferNumber: string | null;
+      /**
+       * @example warm
+       * @enum {string}
+       */
+      transferMode: 'cold' | 'warm';
       /** @example 600 */
       maxCallSeconds: number;
       /** @example true */
@@ -1654,6 +1699,12 @@ export interface components {
        * @example +14155550100
        */
       transferNumber?: string | null;
+      /**
+       * @description How a transfer to transferNumber is made. cold: the colleague is rung and the caller put through as soon as they pick up. warm: the colleague first hears a brief the agent wrote (who calls and what they need, also in call.transferred's `summary`) and presses 1 to take the call; if they decline, hang up or do not answer, the caller is given back to the agent, who says so and goes on. Warm transfers are made on provider_two and provider_one; provider_three transfers cold (the brief still reaches call.transferred)
+       * @default cold
+       * @enum {string}
+       */
+      transferMode?: 'cold' | 'warm';
       /**
        * @description Longest call in seconds (30 to 7200); the call is ended politely when it is reached
        * @default 600
@@ -1758,6 +1809,12 @@ export interface components {
        * @example +14155550100
        */
       transferNumber?: string | null;
+      /**
+       * @description How a transfer to transferNumber is made. cold: the colleague is rung and the caller put through as soon as they pick up. warm: the colleague first hears a brief the agent wrote (who calls and what they need, also in call.transferred's `summary`) and presses 1 to take the call; if they decline, hang up or do not answer, the caller is given back to the agent, who says so and goes on. Warm transfers are made on provider_two and provider_one; provider_three transfers cold (the brief still reaches call.transferred)
+       * @default cold
+       * @enum {string}
+       */
+      transferMode?: 'cold' | 'warm';
       /**
        * @description Longest call in seconds (30 to 7200); the call is ended politely when it is reached
        * @default 600
@@ -3436,6 +3493,11 @@ export interface components {
        * @example Asked for a human
        */
       reason: string | null;
+      /**
+       * @description warm: the brief the agent wrote, read to the new party before they took the call; null for a cold transfer
+       * @example Grace Hopper wants to move her delivery to Friday; her address is confirmed.
+       */
+      summary: string | null;
     };
     CallRecordingAvailableEventData: {
       /**
@@ -7269,6 +7331,138 @@ export interface operations {
     };
   };
   providerTransferStatus: {
+    parameters: {
+      query: {
+        /** @description The number's callback token. */
+        token: unknown;
+        /** @description The attempt (phone log id). */
+        call?: unknown;
+      };
+      header?: never;
+      path: {
+        integration: 'provider_one' | 'provider_two' | 'provider_three';
+        /** @description The phone number record the callback is for. */
+        phoneId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The provider's callback parameters, in its own format. */
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: unknown;
+        };
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The call instructions (TwiML or Plivo XML). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  providerTransferBriefing: {
+    parameters: {
+      query: {
+        /** @description The number's callback token. */
+        token: unknown;
+        /** @description The attempt (phone log id). */
+        call?: unknown;
+      };
+      header?: never;
+      path: {
+        integration: 'provider_one' | 'provider_two' | 'provider_three';
+        /** @description The phone number record the callback is for. */
+        phoneId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The provider's callback parameters, in its own format. */
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: unknown;
+        };
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The call instructions (TwiML or Plivo XML). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  providerTransferDecision: {
     parameters: {
       query: {
         /** @description The number's callback token. */

@@ -181,6 +181,8 @@ export interface CallTransferredEventData extends CallEventBase {
   transfer_type: 'cold' | 'warm';
   /** What the agent said or the tool gave as the reason, when known. */
   reason: string | null;
+  /** `warm`: the brief read to the new party before they took the call; null when `cold`. */
+  summary: string | null;
 }
 
 /** `call.recording.available`: the recording of a call can be downloaded. */

@@ -39,6 +39,8 @@ export const agents = pgTable(
     voicemailMessage: text('voicemail_message'),
     /** E.164. */
     transferNumber: text('transfer_number'),
+    /** cold: put through on answer; warm: the colleague hears the agent's brief and accepts. */
+    transferMode: text('transfer_mode').$type<'cold' | 'warm'>().notNull().default('cold'),
     maxCallSeconds: integer('max_call_seconds').notNull().default(600),
     interruptible: boolean('interruptible').notNull().default(true),
     firstSpeaker: text('first_speaker').$type<'agent' | 'callee'>().notNull().default('agent'),

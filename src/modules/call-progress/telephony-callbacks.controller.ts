@@ -97,14 +97,37 @@ const TRANSFER_DESCRIPTION =
   'statusCallback="{transfer-status}" statusCallbackMethod="POST">{number}</Number></Dial>`; ' +
   'Plivo XML `<Dial action="{transfer-status}" method="POST" redirect="true" ' +
   'callbackUrl="{transfer-status}" callbackMethod="POST" callerId="{our number}" timeout="45">' +
-  '<Number>{number}</Number></Dial>`. `<Hangup/>` when the call has no transfer under way or is ' +
-  'over. provider_three transfers through Call Control and has no such URL (404).';
+  "<Number>{number}</Number></Dial>`. A warm transfer (the agent's transferMode) adds what the " +
+  'new party hears before being put through, `transfer-briefing`: provider_two as the ' +
+  '<Number>\'s `url` (method POST), provider_one as `confirmSound`, with `confirmKey="1"` and ' +
+  '`confirmTimeout="80"`. `<Hangup/>` when the call has no transfer under way or is over. ' +
+  'provider_three transfers through Call Control and has no such URL (404).';
+
+const BRIEFING_SUMMARY = "Provider callback: a warm transfer's brief";
+const BRIEFING_DESCRIPTION =
+  'Fetched by the provider when the new party of a warm transfer picks up, before they are put ' +
+  "through: the brief the agent wrote (call.transferred's `summary`), read in the agent's " +
+  'language, then "Press 1 to take the call." provider_two: TwiML `<Gather input="dtmf" ' +
+  'numDigits="1" timeout="10" action="{transfer-decision}" method="POST"><Say>…</Say></Gather>' +
+  '<Hangup/>` — no key within 10 s declines. provider_one: `<Speak>…</Speak>` (its confirmSound; ' +
+  'Plivo bridges on the confirmKey). A call with no warm transfer waiting: provider_two ' +
+  '`<Hangup/>`, provider_one an empty document. provider_three: 404.';
+
+const DECISION_SUMMARY = "Provider callback: a warm transfer's answer";
+const DECISION_DESCRIPTION =
+  "provider_two's <Gather action> after the brief: `Digits` 1 makes the transfer (the phone " +
+  'log gets transferredAt, call.transferred is raised, once) and the empty reply puts the new ' +
+  'party through; any other key replies `<Hangup/>`, and when the <Dial> ends the caller is back ' +
+  'with the agent, who says no one could take the call and goes on. provider_one and ' +
+  'provider_three: 404.';
 
 const TRANSFER_STATUS_SUMMARY = "Provider callback: a transfer's progress";
 const TRANSFER_STATUS_DESCRIPTION =
   "Where provider_two and provider_one report a transfer's <Dial>. The new party answered " +
   "(provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; " +
-  'provider_one: DialAction `answer`): the transfer is made — the phone log gets transferredAt ' +
+  'provider_one: DialAction `answer`, which a warm transfer reports once the confirmKey bridged ' +
+  'the call; a warm transfer on provider_two is made by `transfer-decision` instead): the ' +
+  'transfer is made — the phone log gets transferredAt ' +
   'and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its ' +
   '`action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with ' +
   'the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its ' +
@@ -181,6 +204,30 @@ export class TelephonyCallbacksController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<string> {
     return xml(this.transfers.progress(integration, phoneId, this.inbound(request)), response);
+  }
+
+  @Post('transfer-briefing')
+  @XmlAnswer()
+  @ProviderCallback('POST', BRIEFING_SUMMARY, BRIEFING_DESCRIPTION)
+  providerTransferBriefing(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return xml(this.transfers.briefing(integration, phoneId, this.inbound(request)), response);
+  }
+
+  @Post('transfer-decision')
+  @XmlAnswer()
+  @ProviderCallback('POST', DECISION_SUMMARY, DECISION_DESCRIPTION)
+  providerTransferDecision(
+    @Param('integration') integration: string,
+    @Param('phoneId') phoneId: string,
+    @Req() request: RawBodyRequest<Request>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<string> {
+    return xml(this.transfers.decision(integration, phoneId, this.inbound(request)), response);
   }
 
   @Post('status')

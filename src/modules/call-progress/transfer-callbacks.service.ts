@@ -13,12 +13,18 @@ import {
   type TransferProgress,
 } from '../telephony/telephony.types';
 import { VoiceRuntime } from '../voice/voice-runtime';
+import { AgentsRepository } from '../agents/agents.repository';
 import {
+  type Briefing,
   type DialTarget,
   EMPTY_DOCUMENT,
   plivoAnswer,
+  plivoBriefing,
   plivoDial,
+  TRANSFER_ACCEPT_KEY,
   twimlAnswer,
+  twimlBriefing,
+  twimlDecision,
   twimlDial,
 } from './answer/answer-documents';
 import type { AnswerPlan } from './answer/answer-plan';
@@ -34,6 +40,13 @@ const HANG_UP: AnswerPlan = { kind: 'hangup' };
  * <Dial> that ends unanswered (no answer, busy, failed) gives the caller back to the agent on a
  * new media stream, where the session goes on with the conversation so far. Telnyx has no
  * <Dial>: its transfers report on the status URL (TelephonyCallbacksService).
+ *
+ * A warm transfer (the attempt holds a brief) is made only when the new party takes the call
+ * after hearing the brief: on Twilio their key reaches `transfer-decision` (Twilio reports the
+ * pick-up and the <Dial>'s end alike whether or not they took it); on Plivo the confirmKey
+ * bridges the call, and only then does its callbackUrl report the answer. Declined, or that
+ * acceptance never heard, the <Dial>'s end gives the caller back to the agent, as when no one
+ * answers: never a caller hung up on.
  */
 @Injectable()
 export class TransferCallbacksService {
@@ -44,6 +57,7 @@ export class TransferCallbacksService {
     private readonly callbackAttempts: CallbackAttempts,
     private readonly transfers: AttemptTransfers,
     private readonly voice: VoiceRuntime,
+    private readonly agents: AgentsRepository,
     private readonly logger: PinoLogger,
   ) {
     this.logger.setContext(TransferCallbacksService.name);
@@ -65,17 +79,67 @@ export class TransferCallbacksService {
         to: log.transferredTo,
         callerId: log.fromNumber ?? verified.phone.phoneNumber,
         ringTimeoutSeconds: TRANSFER_RING_SECONDS,
-        progressUrl: transferUrlForCall(
-          'transfer-status',
-          this.config.http.publicBaseUrl,
-          verified.integration,
-          verified.phone.id,
-          verified.callbackToken,
-          log.id,
-        ),
+        progressUrl: this.callUrl('transfer-status', verified, log.id),
+        ...(log.transferBriefing
+          ? { briefingUrl: this.callUrl('transfer-briefing', verified, log.id) }
+          : {}),
       };
     });
     return verified.integration === 'provider_two' ? twimlDial(dial) : plivoDial(dial);
+  }
+
+  /**
+   * What a warm transfer's new party hears on picking up (Twilio's <Number url>, Plivo's
+   * confirmSound): the agent's brief, then how to take the call. Read in the agent's language
+   * with the provider's default voice (the agent's voice names a voice of our speech engine).
+   * No warm transfer waiting for its answer: Twilio hangs up on the new party, Plivo reads
+   * nothing (and its confirmKey never comes).
+   */
+  async briefing(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
+    const verified = await this.dialing(integration, phoneId, callback);
+    const parsed = verified.provider.parseStatusCallback(callback);
+    const briefing = await this.database.transaction(async (): Promise<Briefing | null> => {
+      const attempt = await this.callbackAttempts.lock(verified, parsed);
+      const { log } = attempt ?? {};
+      if (!attempt || !log?.transferBriefing || log.transferredAt || isFinal(log.callStatus))
+        return null;
+      const agent = await this.agents.findSpeaking(attempt.batch.organizationId, log.agentId);
+      return {
+        speech: { text: log.transferBriefing, language: agent?.language ?? 'en-US', voice: null },
+        decisionUrl: this.callUrl('transfer-decision', verified, log.id),
+      };
+    });
+    return verified.integration === 'provider_two'
+      ? twimlBriefing(briefing)
+      : plivoBriefing(briefing);
+  }
+
+  /**
+   * provider_two: the key a warm transfer's new party pressed after the brief. The accept key
+   * makes the transfer (transferredAt, call.transferred, once) and the empty reply puts them
+   * through; any other key hangs up on them, and the <Dial>'s end gives the caller back to the
+   * agent. provider_one's confirmKey is Plivo's own: 404 here, as for provider_three.
+   */
+  async decision(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
+    const verified = await this.dialing(integration, phoneId, callback);
+    if (verified.integration !== 'provider_two')
+      throw new NotFoundException(`${verified.integration} confirms transfers itself`);
+    const progress = verified.provider.parseTransferCallback(callback);
+    const parsed = verified.provider.parseStatusCallback(callback);
+    const accepted = await this.database.transaction(async () => {
+      const attempt = await this.callbackAttempts.lock(verified, parsed);
+      if (!attempt) throw new NotFoundException('No call of this number matches the callback');
+      const { log } = attempt;
+      if (!log.transferBriefing || isFinal(log.callStatus)) return false;
+      if (progress?.kind !== 'key' || progress.digits !== TRANSFER_ACCEPT_KEY) return false;
+      await this.transfers.answered(attempt);
+      return true;
+    });
+    this.logger.info(
+      { integration: verified.integration, accepted },
+      accepted ? 'The colleague took the transfer' : 'The colleague declined the transfer',
+    );
+    return twimlDecision(accepted);
   }
 
   /**
@@ -103,12 +167,21 @@ export class TransferCallbacksService {
     parsed: ParsedCallStatus,
     progress: TransferProgress,
   ): Promise<AnswerPlan | null> {
-    if (progress.kind === 'answered' || progress.answered) {
+    const { log, batch } = attempt;
+    const warm = log.transferBriefing !== null;
+    if (progress.kind === 'key') return null;
+    if (progress.kind === 'answered') {
+      // Twilio reports a warm transfer's pick-up before the brief; Plivo once its key bridged.
+      if (!warm || verified.integration === 'provider_one') await this.transfers.answered(attempt);
+      return null;
+    }
+    // A warm transfer is made by its acceptance alone: a <Dial> that ended after a declined
+    // brief may still say `completed`, and a caller hung up on would be a dropped call.
+    if (warm ? log.transferredAt !== null : progress.answered) {
       await this.transfers.answered(attempt);
-      return progress.kind === 'answered' ? null : HANG_UP;
+      return HANG_UP;
     }
     await this.transfers.notAnswered(attempt);
-    const { log, batch } = attempt;
     const callerGone =
       isFinal(log.callStatus) || (parsed.callStatus !== undefined && isFinal(parsed.callStatus));
     this.logger.info(
@@ -123,6 +196,21 @@ export class TransferCallbacksService {
       parsed.liveCallId,
     );
     return stream ? { kind: 'stream', stream } : HANG_UP;
+  }
+
+  private callUrl(
+    route: 'transfer-status' | 'transfer-briefing' | 'transfer-decision',
+    verified: VerifiedCallback,
+    phoneLogId: string,
+  ): string {
+    return transferUrlForCall(
+      route,
+      this.config.http.publicBaseUrl,
+      verified.integration,
+      verified.phone.id,
+      verified.callbackToken,
+      phoneLogId,
+    );
   }
 
   /** A verified callback of a provider that transfers by <Dial> (Telnyx has none: 404). */

@@ -196,6 +196,11 @@ export const phoneLogs = pgTable(
     transferredTo: text('transferred_to'),
     /** Why the agent transferred, as the model said (call.transferred's `reason`). */
     transferReason: text('transfer_reason'),
+    /**
+     * A warm transfer's brief, as the model wrote it: read to the colleague before they take the
+     * call, and call.transferred's `summary`. Null for a cold transfer.
+     */
+    transferBriefing: text('transfer_briefing'),
     /** When the new party answered (call.transferred); null while the transfer only rings. */
     transferredAt: timestamp('transferred_at', { withTimezone: true }),
     /** The calling number (phone record) used. */

@@ -117,7 +117,10 @@ export class AttemptEvents {
     });
   }
 
-  /** The new party at `transferredTo` answered (cold: the agent left when the provider took the call). */
+  /**
+   * The new party at `transferredTo` answered (cold: the agent left when the provider took the
+   * call) or, warm, took the call after the agent's brief (`summary`).
+   */
   async transferred(attempt: Attempt): Promise<void> {
     const { log } = attempt;
     await this.events.raise(attempt.batch.organizationId, {
@@ -127,8 +130,9 @@ export class AttemptEvents {
         ...callEventBase(attempt),
         transferred_at: log.transferredAt!.toISOString(),
         transfer_to: log.transferredTo!,
-        transfer_type: 'cold',
+        transfer_type: log.transferBriefing ? 'warm' : 'cold',
         reason: log.transferReason,
+        summary: log.transferBriefing,
       },
     });
   }

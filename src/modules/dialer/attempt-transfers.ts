@@ -21,10 +21,17 @@ export class AttemptTransfers {
   ) {}
 
   /** Reserves the transfer on a live attempt with none under way; false when it is not one. */
-  async ask(attempt: Attempt, to: string, reason: string | null): Promise<boolean> {
+  async ask(
+    attempt: Attempt,
+    ask: { to: string; reason: string | null; briefing: string | null },
+  ): Promise<boolean> {
     const { log } = attempt;
     if (log.callStatus !== 'in-progress' || log.transferredTo) return false;
-    await this.logs.update(log, { transferredTo: to, transferReason: reason });
+    await this.logs.update(log, {
+      transferredTo: ask.to,
+      transferReason: ask.reason,
+      transferBriefing: ask.briefing,
+    });
     return true;
   }
 
@@ -41,6 +48,10 @@ export class AttemptTransfers {
   async notAnswered(attempt: Attempt): Promise<void> {
     const { log } = attempt;
     if (!log.transferredTo || log.transferredAt) return;
-    await this.logs.update(log, { transferredTo: null, transferReason: null });
+    await this.logs.update(log, {
+      transferredTo: null,
+      transferReason: null,
+      transferBriefing: null,
+    });
   }
 }

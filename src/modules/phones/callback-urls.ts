@@ -5,7 +5,7 @@ const callbackUrl = (
   publicBaseUrl: string,
   integration: Integration,
   phoneId: string,
-  route: 'answer' | 'status' | 'transfer' | 'transfer-status',
+  route: 'answer' | 'status' | TransferRoute,
   token: string,
 ): string =>
   `${publicBaseUrl}/api/telephony/${integration}/${phoneId}/${route}?token=${encodeURIComponent(token)}`;
@@ -38,15 +38,19 @@ export function callbackUrlsForCall(urls: CallbackUrls, phoneLogId: string): Cal
   return { ...urls, answerUrl: `${urls.answerUrl}${call}`, statusUrl: `${urls.statusUrl}${call}` };
 }
 
+type TransferRoute = 'transfer' | 'transfer-status' | 'transfer-briefing' | 'transfer-decision';
+
 /**
  * One call's own callback route, verified like the number's other callbacks: `transfer`, where
  * the provider fetches the <Dial> of the call's transfer (Plivo `aleg_url`, Twilio `Url`);
  * `transfer-status`, where Twilio and Plivo report that <Dial> — the new party answering
  * (Twilio's <Number> statusCallback, Plivo's callbackUrl) and its end (its `action`, whose reply
- * is what the caller hears next).
+ * is what the caller hears next); for a warm transfer, `transfer-briefing`, what the new party
+ * hears before being put through (Twilio's <Number url>, Plivo's confirmSound), and
+ * `transfer-decision`, the key they pressed (Twilio's <Gather action>).
  */
 export function transferUrlForCall(
-  route: 'transfer' | 'transfer-status',
+  route: TransferRoute,
   publicBaseUrl: string,
   integration: Integration,
   phoneId: string,

@@ -109,7 +109,9 @@ export type TransferProgress =
   /** The new party picked up (Twilio's <Number> statusCallback, Plivo's Dial callbackUrl). */
   | { kind: 'answered' }
   /** The <Dial> is over (its `action`): whether anyone picked up, and the provider's word. */
-  | { kind: 'ended'; answered: boolean; status: string };
+  | { kind: 'ended'; answered: boolean; status: string }
+  /** The key a warm transfer's colleague pressed after the brief (Twilio's <Gather action>). */
+  | { kind: 'key'; digits: string };
 
 export interface ParsedCallStatus {
   event: ProviderCallEvent | null;

@@ -11,6 +11,8 @@ import {
   IVR_ACTIONS,
   type IvrAction,
   SCREENING_ACTIONS,
+  TRANSFER_MODES,
+  type TransferMode,
   type ScreeningAction,
 } from './write-agent.dto';
 
@@ -53,6 +55,9 @@ export class AgentDto {
 
   @ApiProperty({ type: String, nullable: true, example: '+14155550100', description: 'E.164' })
   transferNumber!: string | null;
+
+  @ApiProperty({ enum: TRANSFER_MODES, example: 'warm' })
+  transferMode!: TransferMode;
 
   @ApiProperty({ example: 600, minimum: CALL_SECONDS.min, maximum: CALL_SECONDS.max })
   maxCallSeconds!: number;

@@ -48,6 +48,9 @@ export type IvrAction = (typeof IVR_ACTIONS)[number];
 /** What the agent does when a call-screening assistant answers the call. */
 export const SCREENING_ACTIONS = ['announce', 'hang_up'] as const;
 export type ScreeningAction = (typeof SCREENING_ACTIONS)[number];
+/** How the agent hands a call to its transferNumber. */
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
 export const MAX_PROMPT_LENGTH = 20_000;
 export const MAX_SPOKEN_TEXT_LENGTH = 2_000;
 export const MAX_KNOWLEDGE_BASES = 20;
@@ -181,6 +184,21 @@ export class CreateAgentDto {
   @Transform(toE164Number)
   @IsE164PhoneNumber()
   transferNumber?: string | null;
+
+  @ApiPropertyOptional({
+    enum: TRANSFER_MODES,
+    default: 'cold',
+    description:
+      'How a transfer to transferNumber is made. cold: the colleague is rung and the caller ' +
+      'put through as soon as they pick up. warm: the colleague first hears a brief the agent ' +
+      "wrote (who calls and what they need, also in call.transferred's `summary`) and presses 1 " +
+      'to take the call; if they decline, hang up or do not answer, the caller is given back to ' +
+      'the agent, who says so and goes on. Warm transfers are made on provider_two and ' +
+      'provider_one; provider_three transfers cold (the brief still reaches call.transferred)',
+  })
+  @IsOptionalNotNull()
+  @IsIn(TRANSFER_MODES)
+  transferMode?: TransferMode;
 
   @ApiPropertyOptional({
     example: 600,

@@ -1,9 +1,12 @@
 import {
   plivoAnswer,
+  plivoBriefing,
   plivoDial,
   telnyxSpeech,
   telnyxStreaming,
   twimlAnswer,
+  twimlBriefing,
+  twimlDecision,
   twimlDial,
   xmlEscape,
 } from './answer-documents';
@@ -43,6 +46,42 @@ describe('answer instructions', () => {
     );
     for (const document of [twimlDial(null), plivoDial(null)])
       expect(document).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+  });
+
+  it("gives a warm transfer's new party the brief before putting them through, on their key", () => {
+    const dial = {
+      to: '+14155550199',
+      callerId: '+14155550100',
+      ringTimeoutSeconds: 45,
+      progressUrl: 'https://sb.example/status?token=t&call=c',
+      briefingUrl: 'https://sb.example/brief?token=t&call=c',
+    };
+    const brief = 'https://sb.example/brief?token=t&amp;call=c';
+    expect(twimlDial(dial)).toContain(
+      `<Number url="${brief}" method="POST" statusCallbackEvent="answered"`,
+    );
+    expect(plivoDial(dial)).toContain(
+      `timeout="45" confirmSound="${brief}" confirmKey="1" confirmTimeout="80">`,
+    );
+    const briefing = {
+      speech: { text: 'Grace wants <Friday>.', language: 'en-GB', voice: null },
+      decisionUrl: 'https://sb.example/decide?token=t&call=c',
+    };
+    expect(twimlBriefing(briefing)).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Gather input="dtmf" numDigits="1" timeout="10" action="https://sb.example/decide?token=t&amp;call=c" method="POST">' +
+        '<Say language="en-GB">Grace wants &lt;Friday&gt;. Press 1 to take the call.</Say></Gather>' +
+        '<Hangup/></Response>',
+    );
+    expect(plivoBriefing(briefing)).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Speak language="en-GB">Grace wants &lt;Friday&gt;. Press 1 to take the call.</Speak></Response>',
+    );
+    // No warm transfer waiting: Twilio's whisper hangs up on the new party; Plivo reads nothing.
+    expect(twimlBriefing(null)).toContain('<Hangup/>');
+    expect(plivoBriefing(null)).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    expect(twimlDecision(true)).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    expect(twimlDecision(false)).toContain('<Hangup/>');
   });
 
   it('escapes every text and attribute and drops what XML cannot carry', () => {

@@ -52,9 +52,35 @@ export interface DialTarget {
   ringTimeoutSeconds: number;
   /** Where the provider reports the new party's answer and the <Dial>'s end (transfer-status). */
   progressUrl: string;
+  /**
+   * Warm: where the provider fetches what the new party hears once they pick up, before they are
+   * put through (transfer-briefing: Twilio's <Number url>, Plivo's confirmSound).
+   */
+  briefingUrl?: string;
 }
 
+/** The key a warm transfer's colleague presses to take the call. */
+export const TRANSFER_ACCEPT_KEY = '1';
+/** How long a briefed colleague has to press it, in seconds, once the brief was read. */
+export const TRANSFER_ACCEPT_SECONDS = 10;
+
+/** A warm transfer's brief: read to the colleague, who then presses TRANSFER_ACCEPT_KEY. */
+export interface Briefing {
+  speech: Speech;
+  /** Twilio's <Gather action>, where the key pressed is reported (transfer-decision). */
+  decisionUrl: string;
+}
+
+const briefingText = (speech: Speech): Speech => ({
+  ...speech,
+  text: `${speech.text} Press ${TRANSFER_ACCEPT_KEY} to take the call.`,
+});
+
 const HANG_UP_DOCUMENT = `${XML_DECLARATION}<Response><Hangup/></Response>`;
+/** An empty document: the reply to a callback whose answer the provider ignores. */
+export const EMPTY_DOCUMENT = `${XML_DECLARATION}<Response/>`;
+/** Room for reading a brief of up to 1,000 characters (about 15 characters a second). */
+const BRIEF_READING_SECONDS = 70;
 
 /**
  * provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. The <Number>
@@ -63,11 +89,42 @@ const HANG_UP_DOCUMENT = `${XML_DECLARATION}<Response><Hangup/></Response>`;
 export function twimlDial(dial: DialTarget | null): string {
   if (!dial) return HANG_UP_DOCUMENT;
   const { progressUrl: url } = dial;
+  const briefing = dial.briefingUrl ? { url: dial.briefingUrl, method: 'POST' } : {};
   return (
     `${XML_DECLARATION}<Response><Dial${attributes({ action: url, method: 'POST', callerId: dial.callerId, timeout: dial.ringTimeoutSeconds })}>` +
-    `<Number${attributes({ statusCallbackEvent: 'answered', statusCallback: url, statusCallbackMethod: 'POST' })}>` +
+    `<Number${attributes({ ...briefing, statusCallbackEvent: 'answered', statusCallback: url, statusCallbackMethod: 'POST' })}>` +
     `${xmlEscape(dial.to)}</Number></Dial></Response>`
   );
+}
+
+/**
+ * provider_two: the whisper a warm transfer's colleague hears (<Number url>) before being put
+ * through: the brief inside a one-key <Gather>. The key goes to `decisionUrl`, whose empty reply
+ * bridges the call; no key, the <Hangup/> after the <Gather> declines it. No brief: declined.
+ */
+export function twimlBriefing(briefing: Briefing | null): string {
+  if (!briefing) return HANG_UP_DOCUMENT;
+  return `${XML_DECLARATION}<Response><Gather${attributes({
+    input: 'dtmf',
+    numDigits: 1,
+    timeout: TRANSFER_ACCEPT_SECONDS,
+    action: briefing.decisionUrl,
+    method: 'POST',
+  })}>${speak('Say', briefingText(briefing.speech))}</Gather><Hangup/></Response>`;
+}
+
+/**
+ * provider_one: the confirmSound of a warm transfer's <Dial>, read to the colleague on answer
+ * (Plivo allows only Play, Speak and Wait there); Plivo itself bridges on the confirmKey.
+ */
+export function plivoBriefing(briefing: Briefing | null): string {
+  if (!briefing) return EMPTY_DOCUMENT;
+  return `${XML_DECLARATION}<Response>${speak('Speak', briefingText(briefing.speech))}</Response>`;
+}
+
+/** provider_two: the reply to the colleague's key: the accept key bridges, any other hangs up. */
+export function twimlDecision(accepted: boolean): string {
+  return accepted ? EMPTY_DOCUMENT : HANG_UP_DOCUMENT;
 }
 
 /**
@@ -87,12 +144,17 @@ export function plivoDial(dial: DialTarget | null): string {
       callbackMethod: 'POST',
       callerId: digits(dial.callerId),
       timeout: dial.ringTimeoutSeconds,
+      ...(dial.briefingUrl
+        ? {
+            confirmSound: dial.briefingUrl,
+            confirmKey: TRANSFER_ACCEPT_KEY,
+            // From the answer: the brief's reading, then the time to press the key.
+            confirmTimeout: TRANSFER_ACCEPT_SECONDS + BRIEF_READING_SECONDS,
+          }
+        : {}),
     })}>` + `<Number>${xmlEscape(digits(dial.to))}</Number></Dial></Response>`
   );
 }
-
-/** An empty document: the reply to a callback whose answer the provider ignores. */
-export const EMPTY_DOCUMENT = `${XML_DECLARATION}<Response/>`;
 
 /** Plivo's bidirectional stream; `keepCallAlive` holds the call until the stream ends. */
 const plivoStream = ({ url, token }: StreamConnection): string =>

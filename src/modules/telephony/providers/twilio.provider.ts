@@ -269,10 +269,12 @@ export class TwilioProvider implements TelephonyProvider {
   /**
    * The <Dial>'s `action` carries DialCallStatus (completed or answered: someone picked up;
    * busy, no-answer, failed, canceled); the dialed <Number>'s statusCallback reports the child
-   * call (ParentCallSid) `in-progress` when it answers.
+   * call (ParentCallSid) `in-progress` when it answers; a warm transfer's <Gather> on that call,
+   * the key its party pressed (Digits).
    */
   parseTransferCallback(callback: InboundCallback): TransferProgress | null {
     const fields = callbackFields(callback);
+    if (fields.Digits !== undefined) return { kind: 'key', digits: fields.Digits };
     const dial = fields.DialCallStatus;
     if (dial)
       return { kind: 'ended', answered: dial === 'completed' || dial === 'answered', status: dial };

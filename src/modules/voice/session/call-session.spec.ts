@@ -637,6 +637,7 @@ describe('CallSession', () => {
         providerCallId: 'CA1',
         to: '+14155550199',
         reason: 'asked',
+        briefing: null,
         accepted: expect.any(Function) as unknown,
       },
     ]);

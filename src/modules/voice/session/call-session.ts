@@ -19,6 +19,7 @@ import {
   type SessionEndedBy,
 } from './call-flow';
 import { CallFlowRunner } from './call-flow-runner';
+import type { TransferAsk } from './call-transfers';
 import type { CallContext } from './call-contexts';
 import type { CallSignal } from './call-signals';
 import { Conversation, GREETING_MARK, type SessionSide } from './conversation';
@@ -317,7 +318,7 @@ export class CallSession {
       output: this.output,
       speak: (text, signal, onAudio) => this.speak(text, signal, onAudio),
       speakLine: (text) => this.speakLine(text),
-      transfer: (to, reason, accepted) => this.transfer(to, reason, accepted),
+      transfer: (ask, accepted) => this.transfer(ask, accepted),
       heard: (words) => this.answer.heard(words),
       sendDigits: (digits) => this.sendDigits(digits),
     };
@@ -431,15 +432,14 @@ export class CallSession {
    * The model's transfer_call: the provider takes the call to `to` (CallTransfers). Done, the
    * flow leaves the stream to the provider; refused, the conversation goes on.
    */
-  private async transfer(to: string, reason: string | null, accepted: () => void) {
+  private async transfer(ask: TransferAsk, accepted: () => void) {
     const call = this.call;
     if (!call) return false;
     return this.deps.transfers.transfer({
+      ...ask,
       organizationId: call.organizationId,
       phoneLogId: call.phoneLogId,
       providerCallId: liveCallId(call, this.streamCallId),
-      to,
-      reason,
       accepted,
     });
   }

@@ -21,16 +21,22 @@ import {
   type TransferTarget,
 } from '../../telephony/telephony.types';
 
-/** A live call the agent hands to `to`. */
-export interface TransferRequest {
-  organizationId: string;
-  phoneLogId: string;
-  /** The call at the provider (the one its media stream carries). */
-  providerCallId: string;
+/** Where and why the agent hands a call on, as its transfer_call asked. */
+export interface TransferAsk {
   /** +E.164: the agent's transferNumber. */
   to: string;
   /** Why, as the model gave it (call.transferred's `reason`). */
   reason: string | null;
+  /** Warm: what the colleague hears before taking the call (call.transferred's `summary`). */
+  briefing: string | null;
+}
+
+/** A live call the agent hands on. */
+export interface TransferRequest extends TransferAsk {
+  organizationId: string;
+  phoneLogId: string;
+  /** The call at the provider (the one its media stream carries). */
+  providerCallId: string;
   /** Told once the provider accepted the request (it then rings the new party). */
   accepted?: () => void;
 }
@@ -132,7 +138,7 @@ export class CallTransfers {
   private async reserve(request: TransferRequest): Promise<Reserved | null> {
     const attempt = await this.database.transaction(async () => {
       const locked = await this.lock(request);
-      if (!locked || !(await this.transfers.ask(locked, request.to, request.reason))) return null;
+      if (!locked || !(await this.transfers.ask(locked, request))) return null;
       return locked;
     });
     const phoneId = attempt?.log.phoneId;

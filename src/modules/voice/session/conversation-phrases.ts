@@ -9,6 +9,9 @@ export const TIME_UP = "I'm sorry, we've run out of time for this call. Thank yo
 export const TRANSFER_FAILED =
   "I'm sorry, I couldn't connect you to a colleague right now. Let me keep helping you myself.";
 
+/** A warm transfer's brief when the model gave neither a summary nor a reason. */
+export const WARM_BRIEF_FALLBACK = 'A caller on the line asked to speak with a person.';
+
 export const OPT_OUT_CONFIRMATION = "Understood, we won't call this number again. Goodbye.";
 
 /** While an answer is slow to come. */

@@ -27,7 +27,12 @@ import {
 type Agent = NonNullable<CallContext['agent']>;
 
 /** The model says `said`, then calls `tool` with `{reason}`. */
-const toolCall = (said: string, tool: string, reason: string): Reply =>
+const toolCall = (
+  said: string,
+  tool: string,
+  reason: string,
+  more: Record<string, string> = {},
+): Reply =>
   async function* () {
     await Promise.resolve();
     yield { kind: 'text', text: said };
@@ -36,7 +41,7 @@ const toolCall = (said: string, tool: string, reason: string): Reply =>
       call: {
         id: 'c1',
         type: 'function',
-        function: { name: tool, arguments: JSON.stringify({ reason }) },
+        function: { name: tool, arguments: JSON.stringify({ reason, ...more }) },
       },
     };
     yield { kind: 'done', finishReason: 'tool_calls' };
@@ -79,6 +84,7 @@ function harness(options: {
   sentenceMs?: number;
   /** What the provider says to a transfer: accepted (default) or refused. */
   transfer?: boolean;
+  transferMode?: 'cold' | 'warm';
   /** The provider echoes marks (the caller heard); false: never. */
   echo?: boolean;
   /** Synthesis of these texts fails (the speech service is down). */
@@ -89,7 +95,12 @@ function harness(options: {
   timing?: Partial<CallFlowTiming>;
 }) {
   let hangUps = 0;
-  const transfers: Array<{ to: string; reason: string | null; marks: string[] }> = [];
+  const transfers: Array<{
+    to: string;
+    reason: string | null;
+    briefing: string | null;
+    marks: string[];
+  }> = [];
   const transferNumbers: Array<string | null> = [];
   let listener: ProbabilityListener = () => undefined;
   let audioMs = 0;
@@ -139,6 +150,7 @@ function harness(options: {
       interruptible: options.interruptible ?? true,
       maxCallSeconds: options.maxCallSeconds ?? 600,
       transferNumber: '+14155550199',
+      transferMode: options.transferMode ?? 'cold',
     } as Agent,
     contact: {},
     speech: { text: '', language: 'en-US', voice: null },
@@ -215,8 +227,8 @@ function harness(options: {
       speakLine: (said) => speak(said),
       heard: (words) => heard.push(words),
       sendDigits: () => Promise.resolve(false),
-      transfer: (to, reason, accepted) => {
-        transfers.push({ to, reason, marks: [...marks] });
+      transfer: (ask, accepted) => {
+        transfers.push({ ...ask, marks: [...marks] });
         if (options.transfer !== false) accepted();
         return Promise.resolve(options.transfer ?? true);
       },
@@ -753,6 +765,7 @@ describe('Conversation', () => {
     expect(h.transfers[0]).toEqual({
       to: '+14155550199',
       reason: 'asked for a person',
+      briefing: null,
       marks: ['reply-1-1'],
     });
     expect(h.roles()).toEqual([
@@ -761,6 +774,29 @@ describe('Conversation', () => {
     ]);
     expect(h.hangUps()).toBe(0);
     h.end();
+  });
+
+  it("briefs a warm transfer's colleague with the model's summary, else its reason", async () => {
+    const summary = 'Grace wants to move her delivery to Friday.';
+    const h = harness({
+      transferMode: 'warm',
+      replies: [
+        toolCall('Let me get a colleague.', 'transfer_call', 'delivery change', { summary }),
+      ],
+    });
+    h.utter('Can I talk to a person?');
+    await until(() => h.transfers.length === 1, 'the transfer');
+    expect(h.transfers[0]).toMatchObject({ reason: 'delivery change', briefing: summary });
+    h.end();
+
+    const withoutSummary = harness({
+      transferMode: 'warm',
+      replies: [toolCall('One moment.', 'transfer_call', 'billing question')],
+    });
+    withoutSummary.utter('Can I talk to a person?');
+    await until(() => withoutSummary.transfers.length === 1, 'the transfer');
+    expect(withoutSummary.transfers[0]).toMatchObject({ briefing: 'billing question' });
+    withoutSummary.end();
   });
 
   it('waits a bounded time for the last words to be heard before transferring', async () => {

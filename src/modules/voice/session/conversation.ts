@@ -12,8 +12,9 @@ import type { SpeechToText } from '../speech/speech-engines';
 import { AgentLines, type LineOutput } from './agent-lines';
 import type { CallFlowCommand, CallFlowEvent, ReplyOutcome } from './call-flow';
 import type { CallContext } from './call-contexts';
+import type { TransferAsk } from './call-transfers';
 import { type CallerTurn, CallerTurns } from './caller-turns';
-import { isNoTurn } from './conversation-phrases';
+import { isNoTurn, WARM_BRIEF_FALLBACK } from './conversation-phrases';
 import { HeardMarks } from './heard-marks';
 import { Keypad, keypadTurn, pressedKeysTurn } from './keypad';
 import { Replies, type ReplyOutput } from './replies';
@@ -21,7 +22,7 @@ import type { Reply } from './reply';
 import { SentenceSplitter } from './sentence-splitter';
 import { TurnLog } from './turn-log';
 import type { TurnPromptService } from './turn-prompt.service';
-import { toolKeys, toolReason, TurnTool } from './turn-tools';
+import { toolKeys, toolReason, toolSummary, TurnTool } from './turn-tools';
 import { TimedTurn } from './timed-turn';
 import type { TurnObserver } from './voice-turn-observer';
 
@@ -49,10 +50,10 @@ export interface ConversationServices {
 /** What a conversation needs of its call session. */
 export interface SessionSide extends ReplyOutput, LineOutput {
   /**
-   * Hands the call to `to` through the provider; false when that could not be done. `accepted`
+   * Hands the call on through the provider; false when that could not be done. `accepted`
    * runs once the provider took the request (Telnyx then rings the new party).
    */
-  transfer(to: string, reason: string | null, accepted: () => void): Promise<boolean>;
+  transfer(ask: TransferAsk, accepted: () => void): Promise<boolean>;
   /** What the caller said (the first words tell who or what answered: AnswerWatch). */
   heard(words: string): void;
   /** Presses keys through the provider; false when they must be played in band instead. */
@@ -410,11 +411,14 @@ export class Conversation {
     const tool = this.transferTool;
     this.transferTool = undefined;
     await this.heard.until(tool?.lastMark, TRANSFER_HEARD_MS);
-    const to = this.call.agent.transferNumber;
+    const { transferNumber: to, transferMode } = this.call.agent;
     let transferred = false;
     if (tool && to && !this.ended) {
+      const reason = toolReason(tool.call);
+      const briefing =
+        transferMode === 'warm' ? (toolSummary(tool.call) ?? reason ?? WARM_BRIEF_FALLBACK) : null;
       try {
-        transferred = await this.session.transfer(to, toolReason(tool.call), () =>
+        transferred = await this.session.transfer({ to, reason, briefing }, () =>
           this.report({ type: 'transferAccepted' }),
         );
       } catch (error) {

@@ -8,6 +8,7 @@ const agent = {
   prompt: 'You remind customers of their dentist appointment.',
   language: 'fr-FR',
   transferNumber: null,
+  transferMode: 'cold' as const,
   knowledgeBaseIds: [] as string[],
 };
 
@@ -85,6 +86,19 @@ describe('buildTurnRequest', () => {
       'record_opt_out',
       'press_keys',
     ]);
+  });
+
+  it('asks a warm transfer for the summary its colleague hears', () => {
+    const tools = (transferMode: 'cold' | 'warm') =>
+      buildTurnRequest(
+        input({ agent: { ...agent, transferNumber: '+1415', transferMode } }),
+      ).tools!.find((tool) => tool.function.name === 'transfer_call')!.function.parameters;
+    expect(tools('cold')).toMatchObject({ required: ['reason'] });
+    expect(tools('cold')).not.toHaveProperty('properties.summary');
+    expect(tools('warm')).toMatchObject({
+      required: ['reason', 'summary'],
+      properties: { summary: { type: 'string' } },
+    });
   });
 
   it('gives every tool a description and a closed JSON schema', () => {

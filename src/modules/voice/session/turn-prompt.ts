@@ -7,7 +7,7 @@ import { turnTools } from './turn-tools';
 
 /** What the model is told for one voice turn. */
 export interface TurnPromptInput {
-  agent: Pick<AgentRow, 'agentName' | 'prompt' | 'language' | 'transferNumber'>;
+  agent: Pick<AgentRow, 'agentName' | 'prompt' | 'language' | 'transferNumber' | 'transferMode'>;
   /** The contact's fields from the batch (data the organization uploaded, not instructions). */
   contact: Record<string, unknown>;
   /** The conversation so far, greeting included, as the callee heard it. */
@@ -64,7 +64,7 @@ export function buildTurnRequest(input: TurnPromptInput): ChatRequest {
   }));
   return {
     messages: [{ role: 'system', content: sections.join('\n\n') }, ...conversation],
-    tools: turnTools(agent.transferNumber !== null && agent.transferNumber !== ''),
+    tools: turnTools(agent.transferNumber ? agent.transferMode : null),
     temperature: 0.4,
   };
 }

@@ -1,4 +1,5 @@
 import { keypadKeys } from '../audio/dtmf';
+import type { TransferMode } from '../../agents/dto/write-agent.dto';
 import type { ChatTool, ChatToolCall } from '../../llm/chat-model';
 
 /** The tools a voice agent may call during a turn; the session carries them out. */
@@ -16,7 +17,7 @@ const reasonOnly = (description: string): Record<string, unknown> => ({
   additionalProperties: false,
 });
 
-const TOOLS: Record<TurnTool, ChatTool> = {
+const TOOLS: Record<Exclude<TurnTool, TurnTool.TransferCall>, ChatTool> = {
   [TurnTool.EndCall]: {
     type: 'function',
     function: {
@@ -26,16 +27,6 @@ const TOOLS: Record<TurnTool, ChatTool> = {
         'reached, the callee wants to stop, or it is the wrong person. Whatever you say in the ' +
         'same reply is spoken before the line closes.',
       parameters: reasonOnly('Why the call ends, in a few words.'),
-    },
-  },
-  [TurnTool.TransferCall]: {
-    type: 'function',
-    function: {
-      name: TurnTool.TransferCall,
-      description:
-        'Transfer the callee to a human colleague. Use it only when the callee asks for a ' +
-        'person or needs help you cannot give; tell them first that you are transferring them.',
-      parameters: reasonOnly('Why the callee needs a person, in a few words.'),
     },
   },
   [TurnTool.RecordOptOut]: {
@@ -69,11 +60,49 @@ const TOOLS: Record<TurnTool, ChatTool> = {
   },
 };
 
-/** end_call, record_opt_out and press_keys always; transfer_call only when there is a number to transfer to. */
-export function turnTools(canTransfer: boolean): ChatTool[] {
+const TRANSFER_DESCRIPTION =
+  'Transfer the callee to a human colleague. Use it only when the callee asks for a person or ' +
+  'needs help you cannot give; tell them first that you are transferring them.';
+const TRANSFER_REASON = 'Why the callee needs a person, in a few words.';
+
+/** transfer_call: cold, a reason; warm, also the brief the colleague hears before taking the call. */
+function transferTool(mode: TransferMode): ChatTool {
+  const parameters =
+    mode === 'cold'
+      ? reasonOnly(TRANSFER_REASON)
+      : {
+          type: 'object',
+          properties: {
+            reason: { type: 'string', description: TRANSFER_REASON },
+            summary: {
+              type: 'string',
+              description:
+                'The brief your colleague hears before taking the call, in two or three short ' +
+                'spoken sentences: who the callee is, what they need, what you already did.',
+            },
+          },
+          required: ['reason', 'summary'],
+          additionalProperties: false,
+        };
+  const description =
+    mode === 'cold'
+      ? TRANSFER_DESCRIPTION
+      : `${TRANSFER_DESCRIPTION} Your colleague hears your summary first; if they cannot take ` +
+        'the call, the callee comes back to you.';
+  return {
+    type: 'function',
+    function: { name: TurnTool.TransferCall, description, parameters },
+  };
+}
+
+/**
+ * end_call, record_opt_out and press_keys always; transfer_call only when there is a number to
+ * transfer to (`transfer`: how).
+ */
+export function turnTools(transfer: TransferMode | null): ChatTool[] {
   return [
     TOOLS[TurnTool.EndCall],
-    ...(canTransfer ? [TOOLS[TurnTool.TransferCall]] : []),
+    ...(transfer ? [transferTool(transfer)] : []),
     TOOLS[TurnTool.RecordOptOut],
     TOOLS[TurnTool.PressKeys],
   ];
@@ -84,6 +113,18 @@ export function toolReason(call: ChatToolCall): string | null {
   try {
     const { reason } = JSON.parse(call.function.arguments) as { reason?: unknown };
     return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `summary` a warm transfer_call gave its colleague, when readable (at most 1,000 characters). */
+export function toolSummary(call: ChatToolCall): string | null {
+  try {
+    const { summary } = JSON.parse(call.function.arguments) as { summary?: unknown };
+    return typeof summary === 'string' && summary.trim() !== ''
+      ? summary.trim().slice(0, 1_000)
+      : null;
   } catch {
     return null;
   }

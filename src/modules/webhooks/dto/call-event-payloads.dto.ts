@@ -267,4 +267,12 @@ export class CallTransferredEventData
 
   @ApiProperty(nullableString('Why the agent transferred, when known', 'Asked for a human'))
   reason!: string | null;
+
+  @ApiProperty(
+    nullableString(
+      'warm: the brief the agent wrote, read to the new party before they took the call; null for a cold transfer',
+      'Grace Hopper wants to move her delivery to Friday; her address is confirmed.',
+    ),
+  )
+  summary!: string | null;
 }

@@ -1,0 +1,315 @@
+/** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { verifyWebhook } from '@app/webhooks';
+import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
+import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
+import { CallSessions } from '../../src/modules/voice/session/call-sessions';
+import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
+import type { CallbackDelivery } from '../fakes/http-fake';
+import {
+  elementAttribute,
+  MediaStreamCaller,
+  plivoXmlStream,
+  twimlStream,
+} from '../fakes/media-stream-caller';
+import { scriptedEngines } from '../fakes/scripted-engines';
+import { ulawTone } from '../fakes/ulaw-tone';
+import type { RegisteredAdmin } from '../support/factories';
+import { placedCall } from '../support/placed-call';
+import { providerCases } from '../support/provider-cases';
+import type { TestApp } from '../support/test-app';
+import { answerToStream, hangupRequested, streamCallerAudio } from '../support/voice-calls';
+import { startVoiceApp, type VoiceApp, type VoiceFakes } from '../support/voice-providers';
+import { waitFor } from '../support/wait-for';
+import { createWebhook, type TestWebhook } from '../support/webhook-factories';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+jest.setTimeout(120_000);
+
+const TRANSFER_TO = '+14155550199';
+const TRANSFERRING = 'Let me get a colleague for you.';
+const SUMMARY = 'Grace Hopper wants to move her delivery to Friday; her address is confirmed.';
+const ASK_FOR_PERSON = 'Can I talk to a person?';
+const BRIEF_SPOKEN = `${SUMMARY} Press 1 to take the call.`;
+
+/** The model: a person asked for → a warm transfer_call with its brief for the colleague. */
+function modelReply(request: ReceivedChatRequest): ChatReply {
+  const messages = (request.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.at(-1);
+  if (last?.role === 'user' && last.content === ASK_FOR_PERSON)
+    return {
+      kind: 'tool-calls',
+      text: TRANSFERRING,
+      calls: [
+        {
+          name: 'transfer_call',
+          arguments: { reason: 'delivery change', summary: SUMMARY },
+        },
+      ],
+    };
+  return { kind: 'text', pieces: ['OK.'] };
+}
+
+interface Delivered {
+  type: string;
+  data: Record<string, unknown> & { call_id: string; sequence: number };
+}
+
+type DialIntegration = 'provider_two' | 'provider_one';
+
+const fixture = (name: string) =>
+  readFileSync(path.join(__dirname, '..', 'fixtures', 'voice', name));
+
+function suite(queue: 'bullmq' | 'in-process') {
+  describe(`warm transfers (${queue} queue)`, () => {
+    const transcripts: string[] = [];
+    const spoken: string[] = [];
+    let voice: VoiceApp;
+    let fakes: VoiceFakes;
+    let chat: ChatFake;
+    let receiver: WebhookReceiver;
+    let t: TestApp;
+    let admin: RegisteredAdmin;
+    let hook: TestWebhook;
+    let sequence = queue === 'bullmq' ? 7300 : 7700;
+
+    beforeAll(async () => {
+      [chat, receiver] = await Promise.all([ChatFake.start(), WebhookReceiver.start()]);
+      chat.respond = modelReply;
+      voice = await startVoiceApp({
+        redis: queue === 'bullmq',
+        speechEngines: scriptedEngines(transcripts, spoken, () => ulawTone(440, 300)),
+        env: {
+          LLM_API_URL: chat.url,
+          LLM_API_KEY: 'test-key',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        },
+      });
+      ({ t, admin, fakes } = voice);
+      hook = await createWebhook(t, admin, {
+        url: receiver.url('/hooks'),
+        events: ['call.transferred'],
+      });
+    });
+    afterAll(async () => {
+      await voice?.close();
+      await Promise.all([chat?.stop(), receiver?.close()]);
+    });
+
+    /** A warm agent's call: greeted, the caller asks for a person, the provider gets the transfer. */
+    async function warmTransferAsked(integration: DialIntegration) {
+      const number = `+1415558${(sequence += 1)}`;
+      const call = await placedCall(t, admin, {
+        integration,
+        number,
+        credentials: providerCases(fakes)[integration].seed(number),
+        agent: { transferNumber: TRANSFER_TO, transferMode: 'warm', voice: null },
+      });
+      const stream = await answerToStream(fakes, integration, call.id);
+      const caller = await MediaStreamCaller.connect(integration, stream.url);
+      caller.start(stream.callId, stream.token);
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'greeting-end'), {
+        timeoutMs: 10_000,
+        what: 'the greeting',
+      });
+      transcripts.push(ASK_FOR_PERSON);
+      await streamCallerAudio(caller, fixture('hello-world.ulaw'));
+      const dial = await waitFor(
+        async () => {
+          if (integration === 'provider_two')
+            return (
+              fakes.twilio.call(call.id).redirects.length > 0 &&
+              (await fakes.twilio.fetchRedirect(call.id)).responseBody
+            );
+          return (
+            fakes.plivo.call(call.id).transfers.length > 0 &&
+            (await fakes.plivo.fetchTransfer(call.id)).responseBody
+          );
+        },
+        { timeoutMs: 10_000, what: 'the transfer and its <Dial>' },
+      );
+      // The call leaves the stream for the <Dial>.
+      caller.send({ event: 'stop' });
+      caller.close();
+      await caller.closed;
+      await waitFor(() => t.app.get(CallSessions).size === 0, { what: 'the session to end' });
+      return { call, dial };
+    }
+
+    const phoneLog = (id: string) =>
+      t.app.get(PhoneLogsRepository).findById(admin.organizationId, id);
+
+    const transfersOf = (callId: string): Delivered[] =>
+      receiver
+        .at('/hooks')
+        .map((d) => verifyWebhook<Delivered>(d.body, d.headers, hook.plainSecret))
+        .filter((event) => event.data.call_id === callId);
+
+    /** The caller given back to the agent on the stream the <Dial>'s end connects: the apology. */
+    async function backWithTheAgent(
+      integration: DialIntegration,
+      providerCallId: string,
+      ended: CallbackDelivery,
+    ) {
+      const stream =
+        integration === 'provider_two'
+          ? { ...twimlStream(ended.responseBody), callId: providerCallId }
+          : {
+              ...plivoXmlStream(ended.responseBody),
+              callId: fakes.plivo.call(providerCallId).callUuid,
+            };
+      const back = await MediaStreamCaller.connect(integration, stream.url);
+      back.start(stream.callId, stream.token);
+      await waitFor(() => back.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 10_000,
+        what: 'the agent telling the caller no one could take the call',
+      });
+      back.close();
+    }
+
+    it('asks the model for the brief its colleague will hear', async () => {
+      const { call } = await warmTransferAsked('provider_two');
+      const asked = chat.requests.find((request) =>
+        JSON.stringify(request.body.messages).includes(ASK_FOR_PERSON),
+      )!;
+      const tool = (
+        asked.body.tools as Array<{ function: { name: string; parameters: unknown } }>
+      ).find((candidate) => candidate.function.name === 'transfer_call')!;
+      expect(tool.function.parameters).toMatchObject({ required: ['reason', 'summary'] });
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        transferredTo: TRANSFER_TO,
+        transferBriefing: SUMMARY,
+        transferredAt: null,
+      });
+      await fakes.twilio.dialEnded(call.id, 'no-answer');
+    });
+
+    it('provider_two: the colleague hears the brief and takes the call with 1; call.transferred carries it', async () => {
+      const { call, dial } = await warmTransferAsked('provider_two');
+      const briefingUrl = elementAttribute(dial, 'Number', 'url')!;
+      expect(briefingUrl).toContain(
+        `/api/telephony/provider_two/${call.phone.id}/transfer-briefing?`,
+      );
+      expect(elementAttribute(dial, 'Number', 'method')).toBe('POST');
+      // The colleague picks up: not yet a transfer, they have not taken the call.
+      expect(await fakes.twilio.dialedAnswered(call.id)).toBe(200);
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
+      // The whisper is a provider callback like the others: a forged fetch gets nothing.
+      expect((await fakes.twilio.fetchBriefing(call.id, { signature: 'invalid' })).status).toBe(
+        401,
+      );
+      const whisper = await fakes.twilio.fetchBriefing(call.id);
+      expect(whisper.status).toBe(200);
+      expect(whisper.responseBody).toContain(`<Say language="en-US">${BRIEF_SPOKEN}</Say>`);
+      expect(whisper.responseBody).toMatch(/<Gather input="dtmf" numDigits="1" timeout="10" /);
+      expect(whisper.responseBody).toContain('</Gather><Hangup/>');
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      // A forged key counts for nothing; the colleague's 1 puts the caller through, once.
+      expect(
+        (await fakes.twilio.pressInBriefing(call.id, '1', { signature: 'invalid' })).status,
+      ).toBe(401);
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
+      const taken = await fakes.twilio.pressInBriefing(call.id, '1');
+      expect(taken.responseBody).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+      expect((await fakes.twilio.pressInBriefing(call.id, '1')).responseBody).toBe(
+        taken.responseBody,
+      );
+      const [transferred] = await waitFor(
+        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
+        { timeoutMs: 10_000, what: 'call.transferred' },
+      );
+      expect(transferred.data).toMatchObject({
+        transfer_to: TRANSFER_TO,
+        transfer_type: 'warm',
+        reason: 'delivery change',
+        summary: SUMMARY,
+      });
+      // Their conversation over, the <Dial> ends and so does the call.
+      const ended = await fakes.twilio.dialEnded(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Hangup/>');
+      expect(transfersOf(call.log.id)).toHaveLength(1);
+      expect(hangupRequested(fakes, 'provider_two', call.id)).toBe(false);
+    });
+
+    it('provider_one: the colleague hears the brief as the confirmSound and Plivo bridges on the confirmKey', async () => {
+      const { call, dial } = await warmTransferAsked('provider_one');
+      expect(elementAttribute(dial, 'Dial', 'confirmSound')).toContain(
+        `/api/telephony/provider_one/${call.phone.id}/transfer-briefing?`,
+      );
+      expect(elementAttribute(dial, 'Dial', 'confirmKey')).toBe('1');
+      expect((await fakes.plivo.fetchConfirmSound(call.id, { signature: 'missing' })).status).toBe(
+        401,
+      );
+      const sound = await fakes.plivo.fetchConfirmSound(call.id);
+      expect(sound.responseBody).toBe(
+        `<?xml version="1.0" encoding="UTF-8"?><Response><Speak language="en-US">${BRIEF_SPOKEN}</Speak></Response>`,
+      );
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
+      // The colleague pressed 1: Plivo bridges the legs and reports the answer.
+      expect(await fakes.plivo.dialedAnswered(call.id)).toBe(200);
+      const [transferred] = await waitFor(
+        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
+        { timeoutMs: 10_000, what: 'call.transferred' },
+      );
+      expect(transferred.data).toMatchObject({ transfer_type: 'warm', summary: SUMMARY });
+      const ended = await fakes.plivo.dialEnded(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Hangup/>');
+    });
+
+    it('provider_two: a colleague who declines gives the caller back to the agent, whatever the <Dial> says', async () => {
+      const { call } = await warmTransferAsked('provider_two');
+      await fakes.twilio.dialedAnswered(call.id);
+      await fakes.twilio.fetchBriefing(call.id);
+      const declined = await fakes.twilio.pressInBriefing(call.id, '2');
+      expect(declined.responseBody).toContain('<Hangup/>');
+      // Twilio may call the <Dial> completed: the colleague did pick up.
+      const ended = await fakes.twilio.dialEnded(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Stream');
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+        transferredAt: null,
+        transferBriefing: null,
+      });
+      await backWithTheAgent('provider_two', call.id, ended);
+      expect(spoken).toContain(TRANSFER_FAILED);
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      // A whisper fetched again, late, finds no transfer waiting: the colleague is hung up on.
+      expect((await fakes.twilio.fetchBriefing(call.id)).responseBody).toContain('<Hangup/>');
+    });
+
+    it('provider_two: a key that never reaches us (no key, or its report lost) is no transfer', async () => {
+      const { call } = await warmTransferAsked('provider_two');
+      await fakes.twilio.dialedAnswered(call.id);
+      await fakes.twilio.fetchBriefing(call.id);
+      const ended = await fakes.twilio.dialEnded(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Stream');
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        transferredTo: null,
+        transferredAt: null,
+      });
+      await backWithTheAgent('provider_two', call.id, ended);
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+    });
+
+    it('provider_one: a colleague who never presses the confirmKey is no transfer', async () => {
+      const { call } = await warmTransferAsked('provider_one');
+      await fakes.plivo.fetchConfirmSound(call.id);
+      const ended = await fakes.plivo.dialEnded(call.id, 'completed');
+      expect(ended.responseBody).toContain('<Stream');
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        transferredTo: null,
+        transferredAt: null,
+      });
+      await backWithTheAgent('provider_one', call.id, ended);
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      // A confirmSound fetched again, late, finds no transfer waiting: nothing is read.
+      const late = await fakes.plivo.fetchConfirmSound(call.id);
+      expect(late.responseBody).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    });
+  });
+}
+
+suite('in-process');
+suite('bullmq');

@@ -34,7 +34,8 @@ export type TelnyxEventType =
   | 'call.machine.premium.greeting.ended'
   | 'call.recording.saved'
   | 'call.speak.started'
-  | 'call.speak.ended';
+  | 'call.speak.ended'
+  | 'call.gather.ended';
 
 /**
  * Telnyx's API v2 (`https://api.telnyx.com`, under `/v2`): Bearer API key, JSON both ways,
@@ -246,6 +247,10 @@ export class TelnyxFake extends HttpFake {
         });
         break;
       }
+      case 'call.gather.ended':
+        // No key within the gather's timeout, unless `extra` says which were pressed.
+        Object.assign(payload, { digits: '', status: 'timeout' });
+        break;
       case 'call.bridged':
       case 'call.speak.started':
       case 'call.speak.ended':

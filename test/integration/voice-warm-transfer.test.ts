@@ -5,10 +5,12 @@ import { verifyWebhook } from '@app/webhooks';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
+import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
 import type { CallbackDelivery } from '../fakes/http-fake';
 import {
   elementAttribute,
+  loudness,
   MediaStreamCaller,
   plivoXmlStream,
   twimlStream,
@@ -97,8 +99,8 @@ function suite(queue: 'bullmq' | 'in-process') {
       await Promise.all([chat?.stop(), receiver?.close()]);
     });
 
-    /** A warm agent's call: greeted, the caller asks for a person, the provider gets the transfer. */
-    async function warmTransferAsked(integration: DialIntegration) {
+    /** A warm agent's call on its stream: greeted, then the caller asks for a person. */
+    async function askingForPerson(integration: Integration) {
       const number = `+1415558${(sequence += 1)}`;
       const call = await placedCall(t, admin, {
         integration,
@@ -115,6 +117,12 @@ function suite(queue: 'bullmq' | 'in-process') {
       });
       transcripts.push(ASK_FOR_PERSON);
       await streamCallerAudio(caller, fixture('hello-world.ulaw'));
+      return { call, caller, number };
+    }
+
+    /** The warm transfer asked of Twilio or Plivo: its <Dial> fetched, the stream left. */
+    async function warmTransferAsked(integration: DialIntegration) {
+      const { call, caller } = await askingForPerson(integration);
       const dial = await waitFor(
         async () => {
           if (integration === 'provider_two')
@@ -307,6 +315,129 @@ function suite(queue: 'bullmq' | 'in-process') {
       // A confirmSound fetched again, late, finds no transfer waiting: nothing is read.
       const late = await fakes.plivo.fetchConfirmSound(call.id);
       expect(late.responseBody).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    });
+
+    /** A warm agent's Telnyx call: the caller asks for a person; the colleague's leg is placed. */
+    async function telnyxLegPlaced() {
+      const { call, caller, number } = await askingForPerson('provider_three');
+      const leg = await waitFor(
+        () =>
+          fakes.telnyx.calls.find(
+            (placed) =>
+              placed.to === TRANSFER_TO &&
+              Buffer.from(placed.clientState ?? '', 'base64').toString() === call.log.id,
+          ) ?? false,
+        { timeoutMs: 10_000, what: "the colleague's leg" },
+      );
+      return { call, caller, leg: leg.callControlId, number };
+    }
+
+    /** The caller hears ringing, not silence, while the leg rings and its party is briefed. */
+    async function hearsRinging(caller: MediaStreamCaller) {
+      const from = caller.frames.length;
+      await waitFor(() => caller.frames.length >= from + 50, {
+        timeoutMs: 5_000,
+        what: 'a second of audio on hold',
+      });
+      expect(loudness(caller.frames.slice(from, from + 50))).toBeGreaterThan(500);
+    }
+
+    it('provider_three: the colleague is called on a leg of its own and briefed while the caller hears ringing; their 1 bridges the calls', async () => {
+      const { call, caller, leg, number } = await telnyxLegPlaced();
+      // The caller's call was not handed to Telnyx's transfer: it stays on the stream.
+      expect(fakes.telnyx.call(call.id).actions.map((a) => a.action)).not.toContain('transfer');
+      expect(fakes.telnyx.call(leg)).toMatchObject({ from: number, to: TRANSFER_TO });
+      expect(fakes.telnyx.call(leg).webhookUrl).toContain(`call=${call.log.id}`);
+      await hearsRinging(caller);
+      // The colleague picks up: the brief and a one-key gather, not yet a transfer.
+      expect(await fakes.telnyx.advanceCall(leg, 'call.answered')).toBe(200);
+      const gather = await waitFor(
+        () =>
+          fakes.telnyx.call(leg).actions.find((a) => a.action === 'gather_using_speak') ?? false,
+        { timeoutMs: 5_000, what: 'the brief' },
+      );
+      expect(gather.body).toMatchObject({
+        payload: BRIEF_SPOKEN,
+        language: 'en-US',
+        maximum_digits: 1,
+        timeout_millis: 10_000,
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
+      await hearsRinging(caller);
+      // Their 1: the caller's call is bridged to the leg.
+      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits: '1', status: 'valid' });
+      const bridge = await waitFor(
+        () => fakes.telnyx.call(call.id).actions.find((a) => a.action === 'bridge') ?? false,
+        { timeoutMs: 5_000, what: 'the bridge' },
+      );
+      expect(bridge.body).toMatchObject({ call_control_id: leg });
+      await fakes.telnyx.advanceCall(leg, 'call.bridged');
+      const [transferred] = await waitFor(
+        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
+        { timeoutMs: 10_000, what: 'call.transferred' },
+      );
+      expect(transferred.data).toMatchObject({ transfer_type: 'warm', summary: SUMMARY });
+      // The agent is gone from the line: the ringing stops, nothing is hung up.
+      await waitFor(
+        async () => {
+          const before = caller.frames.length;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return caller.frames.length === before;
+        },
+        { timeoutMs: 5_000, what: 'the ringing to stop' },
+      );
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      // The colleague's leg ending later is not the caller's call ending.
+      await fakes.telnyx.advanceCall(leg, 'call.hangup');
+      expect(await phoneLog(call.log.id)).toMatchObject({ callStatus: 'in-progress' });
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+    });
+
+    it('provider_three: a colleague who declines is hung up, and the caller is back with the agent on the same stream', async () => {
+      const { call, caller, leg } = await telnyxLegPlaced();
+      await fakes.telnyx.advanceCall(leg, 'call.answered');
+      await waitFor(
+        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
+        { what: 'the brief' },
+      );
+      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits: '2', status: 'valid' });
+      await waitFor(() => fakes.telnyx.call(leg).hangupRequested, { what: 'the leg hung up' });
+      expect(fakes.telnyx.call(call.id).actions.map((a) => a.action)).not.toContain('bridge');
+      await fakes.telnyx.advanceCall(leg, 'call.hangup');
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 10_000,
+        what: 'the agent telling the caller no one could take the call',
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+        transferBriefing: null,
+      });
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+    });
+
+    it('provider_three: a brief Telnyx refuses twice hangs up the leg, and the caller is back with the agent', async () => {
+      const { call, caller, leg } = await telnyxLegPlaced();
+      // Every try of both runs of the command (the client tries a request 3 times).
+      fakes.telnyx.failNext(6, 500, { method: 'POST', path: /actions\/gather_using_speak$/ });
+      await fakes.telnyx.advanceCall(leg, 'call.answered');
+      await waitFor(() => fakes.telnyx.call(leg).hangupRequested, {
+        timeoutMs: 5_000,
+        what: 'the leg hung up after the failed brief',
+      });
+      await fakes.telnyx.advanceCall(leg, 'call.hangup');
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 10_000,
+        what: 'the caller back with the agent',
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({ transferredTo: null });
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
     });
   });
 }

@@ -100,7 +100,7 @@ const TRANSFER_DESCRIPTION =
   "<Number>{number}</Number></Dial>`. A warm transfer (the agent's transferMode) adds what the " +
   'new party hears before being put through, `transfer-briefing`: provider_two as the ' +
   '<Number>\'s `url` (method POST), provider_one as `confirmSound`, with `confirmKey="1"` and ' +
-  '`confirmTimeout="80"`. `<Hangup/>` when the call has no transfer under way or is over. ' +
+  '`confirmTimeout="45"`. `<Hangup/>` when the call has no transfer under way or is over. ' +
   'provider_three transfers through Call Control and has no such URL (404).';
 
 const BRIEFING_SUMMARY = "Provider callback: a warm transfer's brief";

@@ -1,6 +1,7 @@
 import { DrainingException } from '../../lifecycle/draining.exception';
 import { ProcessDrain } from '../../lifecycle/process-drain';
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
@@ -11,7 +12,15 @@ import { TelephonyProviders } from '../telephony/telephony-providers';
 import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.types';
 import { type CallSignal, CallSignals } from '../voice/session/call-signals';
 import { VoiceRuntime } from '../voice/voice-runtime';
-import { plivoAnswer, telnyxSpeech, telnyxStreaming, twimlAnswer } from './answer/answer-documents';
+import {
+  briefingText,
+  plivoAnswer,
+  TRANSFER_ACCEPT_KEY,
+  TRANSFER_ACCEPT_SECONDS,
+  telnyxSpeech,
+  telnyxStreaming,
+  twimlAnswer,
+} from './answer/answer-documents';
 import { type AnswerPlan, planAnswer } from './answer/answer-plan';
 import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
@@ -42,7 +51,10 @@ export class TelephonyCallbacksService {
     private readonly signals: CallSignals,
     private readonly telnyxCommands: TelnyxCommands,
     private readonly drain: ProcessDrain,
-  ) {}
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(TelephonyCallbacksService.name);
+  }
 
   /** The call was answered: its progress, then the instructions document (TwiML, Plivo XML). */
   async answer(integration: string, phoneId: string, callback: InboundCallback): Promise<string> {
@@ -80,10 +92,7 @@ export class TelephonyCallbacksService {
       // Telnyx sends the events of a transfer's new leg here too: that leg is not the attempt,
       // but while the transfer waits on it, whether it answered decides the transfer.
       if (verified.integration === 'provider_three' && isOtherLeg(attempt, parsed)) {
-        const leg = transferLegSignal(attempt, parsed);
-        if (leg === 'transfer-answered') await this.transfers.answered(attempt);
-        if (leg === 'transfer-failed') await this.transfers.notAnswered(attempt);
-        if (leg) this.database.afterCommit(() => this.signals.publish(attempt.log.id, leg));
+        await this.transferLeg(verified, attempt, parsed);
         return;
       }
       const outcome = await this.progress.apply(attempt, reportOf(verified, parsed));
@@ -126,6 +135,90 @@ export class TelephonyCallbacksService {
       parsed.liveCallId,
     );
     return stream ? { kind: 'stream', stream, ...(record ? { record } : {}) } : plan;
+  }
+
+  /**
+   * provider_three: an event of a transfer's new leg (Telnyx sends them to the call's status URL
+   * with its client_state), while the transfer waits on it; later ones change nothing. Cold (the
+   * `transfer` command), the leg answering or bridging makes the transfer. Warm (a leg of our
+   * own), its answer gets the brief with a one-key gather; the accept key bridges the caller to
+   * it, any other or none hangs it up; the bridge makes the transfer. A leg that hangs up first
+   * fails it: the session, told, goes on with the caller.
+   */
+  private async transferLeg(
+    verified: VerifiedCallback,
+    attempt: Attempt,
+    parsed: ParsedCallStatus,
+  ): Promise<void> {
+    const { log } = attempt;
+    const leg = parsed.providerCallId;
+    if (!leg || log.transferredTo === null || log.transferredAt !== null) return;
+    const warm = log.transferBriefing !== null;
+    let signal: CallSignal | null = null;
+    if (parsed.providerStatus === 'call.bridged') signal = 'transfer-answered';
+    else if (parsed.providerStatus === 'call.hangup') signal = 'transfer-failed';
+    else if (parsed.providerStatus === 'call.answered') {
+      if (warm) await this.briefLeg(verified, attempt, leg);
+      else signal = 'transfer-answered';
+    } else if (parsed.providerStatus === 'call.gather.ended' && warm)
+      this.decideLeg(verified, attempt, leg, parsed.digits === TRANSFER_ACCEPT_KEY);
+    if (signal === 'transfer-answered') await this.transfers.answered(attempt);
+    if (signal === 'transfer-failed') await this.transfers.notAnswered(attempt);
+    if (signal) this.database.afterCommit(() => this.signals.publish(log.id, signal));
+  }
+
+  /** The warm leg answered: read it the brief, then gather one key (call.gather.ended). */
+  private async briefLeg(verified: VerifiedCallback, attempt: Attempt, leg: string) {
+    const { log, batch } = attempt;
+    const agent = await this.agents.findSpeaking(batch.organizationId, log.agentId);
+    const speech = briefingText({
+      text: log.transferBriefing ?? '',
+      language: agent?.language ?? 'en-US',
+      voice: null,
+    });
+    const telnyx = this.providers.callControl;
+    this.transferCommand(verified, log.id, leg, () =>
+      telnyx.gatherUsingSpeak(verified.credentials, leg, {
+        text: speech.text,
+        language: speech.language,
+        voice: 'female',
+        maxDigits: 1,
+        timeoutMillis: TRANSFER_ACCEPT_SECONDS * 1000,
+        commandId: `${log.id}-brief`,
+      }),
+    );
+  }
+
+  /** The warm leg's key: the accept key bridges the caller to it; anything else hangs it up. */
+  private decideLeg(verified: VerifiedCallback, attempt: Attempt, leg: string, accepted: boolean) {
+    const { log } = attempt;
+    const telnyx = this.providers.callControl;
+    const caller = log.providerCallId;
+    this.logger.info(
+      { integration: verified.integration, call: log.id, accepted },
+      accepted ? 'The colleague took the transfer' : 'The colleague declined the transfer',
+    );
+    this.transferCommand(verified, log.id, leg, () =>
+      accepted && caller
+        ? telnyx.bridge(verified.credentials, caller, leg, `${log.id}-bridge`)
+        : telnyx.hangupCall(verified.credentials, leg),
+    );
+  }
+
+  private transferCommand(
+    verified: VerifiedCallback,
+    phoneLogId: string,
+    leg: string,
+    send: () => Promise<void>,
+  ) {
+    const job = {
+      phoneLogId,
+      providerCallId: leg,
+      credentials: verified.credentials,
+      purpose: 'transfer',
+      send,
+    } as const;
+    this.database.afterCommit(() => this.telnyxCommands.run(job));
   }
 
   private statusUrl(verified: VerifiedCallback, phoneLogId: string): string {
@@ -180,23 +273,17 @@ export class TelephonyCallbacksService {
   }
 }
 
-/** A callback about another call than the attempt's: the new leg of its transfer. */
+/**
+ * A callback about another call than the attempt's: a transfer's new leg (also once that
+ * transfer is over: a late leg event must never be read as the caller's own).
+ */
 function isOtherLeg(attempt: Attempt, parsed: ParsedCallStatus): boolean {
-  const { providerCallId, transferredTo } = attempt.log;
+  const { providerCallId } = attempt.log;
   return (
-    transferredTo !== null &&
     providerCallId !== null &&
     parsed.providerCallId !== undefined &&
     parsed.providerCallId !== providerCallId
   );
-}
-
-/** How a transfer still waiting on its new leg went, as that leg's event says; else null. */
-function transferLegSignal(attempt: Attempt, parsed: ParsedCallStatus): CallSignal | null {
-  if (attempt.log.transferredAt !== null) return null;
-  if (parsed.providerStatus === 'call.answered' || parsed.providerStatus === 'call.bridged')
-    return 'transfer-answered';
-  return parsed.providerStatus === 'call.hangup' ? 'transfer-failed' : null;
 }
 
 /**

@@ -12,10 +12,15 @@ import type { ProviderCredentials } from '../telephony/telephony.types';
 /** One Call Control command of a provider_three call, sent after the callback's commit. */
 export interface TelnyxCommand {
   phoneLogId: string;
+  /** The call the command is for; with `transfer`, a warm transfer's new leg. */
   providerCallId: string;
   credentials: ProviderCredentials;
-  /** `answer`: what the answered call hears (stream, speech, or hang-up); `hangup`: the end. */
-  purpose: 'answer' | 'hangup';
+  /**
+   * `answer`: what the answered call hears (stream, speech, or hang-up); `hangup`: the end;
+   * `transfer`: a warm transfer's brief or bridge, whose leg is hung up when it fails for good
+   * (its call.hangup gives the caller back to the agent).
+   */
+  purpose: 'answer' | 'hangup' | 'transfer';
   send: () => Promise<void>;
 }
 
@@ -28,8 +33,9 @@ const RETRY_AFTER_MS = 500;
  * a bounded next step instead of leaving the callee in silence until the time limit: tried once
  * more (command ids make a repeat a no-op at Telnyx), then, for the answer's command, the call
  * is hung up at the provider and the attempt ends `failed` (ended_reason
- * `answer_command_failed`) with its call.failed. A failed final hang-up is left to the time
- * limit the call was placed with, and to the lease. Never throws.
+ * `answer_command_failed`) with its call.failed; for a warm transfer's command, its new leg is
+ * hung up. A failed final hang-up is left to the time limit the call was placed with, and to the
+ * lease. Never throws.
  */
 @Injectable()
 export class TelnyxCommands {
@@ -54,6 +60,17 @@ export class TelnyxCommands {
       { call: command.phoneLogId, purpose: command.purpose, ...describeProviderFailure(failure) },
       'Call Control command to provider_three failed twice',
     );
+    if (command.purpose === 'transfer') {
+      await this.providers.callControl
+        .hangupCall(command.credentials, command.providerCallId)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { call: command.phoneLogId, ...describeProviderFailure(error) },
+            "Hanging up a warm transfer's leg after its failed command did not complete",
+          ),
+        );
+      return;
+    }
     if (command.purpose !== 'answer') return;
     await this.hangUpAndEnd(command, failure).catch((error: unknown) =>
       this.logger.warn(

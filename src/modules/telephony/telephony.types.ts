@@ -72,6 +72,11 @@ export interface TransferTarget {
  * Twilio and Plivo by the <Dial timeout> they fetch, and CallTransfers waits as long.
  */
 export const TRANSFER_RING_SECONDS = 45;
+/**
+ * How much longer a warm transfer's new party may take once they picked up: they hear the brief
+ * (at most 500 characters, about 35 s), then have 10 s to take the call.
+ */
+export const WARM_BRIEF_SECONDS = 50;
 
 export interface InboundCallback {
   method: 'GET' | 'POST';
@@ -132,6 +137,8 @@ export interface ParsedCallStatus {
   recording?: RecordingDetails;
   hangupCause?: string;
   hangupSide?: HangupSide;
+  /** Telnyx call.gather.ended: the keys collected ('' when none). */
+  digits?: string;
   clientState?: string;
   /** Answering-machine detection's verdict, normalised. */
   answeredBy?: 'human' | 'machine' | 'unknown';

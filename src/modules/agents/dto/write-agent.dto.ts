@@ -191,10 +191,11 @@ export class CreateAgentDto {
     description:
       'How a transfer to transferNumber is made. cold: the colleague is rung and the caller ' +
       'put through as soon as they pick up. warm: the colleague first hears a brief the agent ' +
-      "wrote (who calls and what they need, also in call.transferred's `summary`) and presses 1 " +
+      "wrote (who calls and what they need; also call.transferred's `summary`) and presses 1 " +
       'to take the call; if they decline, hang up or do not answer, the caller is given back to ' +
-      'the agent, who says so and goes on. Warm transfers are made on provider_two and ' +
-      'provider_one; provider_three transfers cold (the brief still reaches call.transferred)',
+      'the agent, who says so and goes on. provider_two and provider_one brief through the ' +
+      "transfer's <Dial>; provider_three calls the colleague on a leg of its own and bridges " +
+      "it, the caller hearing ringing on the agent's stream meanwhile",
   })
   @IsOptionalNotNull()
   @IsIn(TRANSFER_MODES)

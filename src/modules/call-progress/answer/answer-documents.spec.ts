@@ -61,7 +61,7 @@ describe('answer instructions', () => {
       `<Number url="${brief}" method="POST" statusCallbackEvent="answered"`,
     );
     expect(plivoDial(dial)).toContain(
-      `timeout="45" confirmSound="${brief}" confirmKey="1" confirmTimeout="80">`,
+      `timeout="45" confirmSound="${brief}" confirmKey="1" confirmTimeout="45">`,
     );
     const briefing = {
       speech: { text: 'Grace wants <Friday>.', language: 'en-GB', voice: null },

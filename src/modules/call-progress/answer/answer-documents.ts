@@ -71,7 +71,8 @@ export interface Briefing {
   decisionUrl: string;
 }
 
-const briefingText = (speech: Speech): Speech => ({
+/** The brief as read to the colleague: the agent's words, then how to take the call. */
+export const briefingText = (speech: Speech): Speech => ({
   ...speech,
   text: `${speech.text} Press ${TRANSFER_ACCEPT_KEY} to take the call.`,
 });
@@ -79,8 +80,8 @@ const briefingText = (speech: Speech): Speech => ({
 const HANG_UP_DOCUMENT = `${XML_DECLARATION}<Response><Hangup/></Response>`;
 /** An empty document: the reply to a callback whose answer the provider ignores. */
 export const EMPTY_DOCUMENT = `${XML_DECLARATION}<Response/>`;
-/** Room for reading a brief of up to 1,000 characters (about 15 characters a second). */
-const BRIEF_READING_SECONDS = 70;
+/** Room for reading a brief of up to 500 characters (about 15 characters a second). */
+const BRIEF_READING_SECONDS = 35;
 
 /**
  * provider_two: the TwiML a transferred call fetches; nothing to dial hangs up. The <Number>

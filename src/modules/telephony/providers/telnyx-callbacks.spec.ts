@@ -48,3 +48,11 @@ describe('Telnyx hang-ups', () => {
     expect(event('call.answered').connected).toBeUndefined();
   });
 });
+
+describe('Telnyx gathers', () => {
+  it("reads the keys of call.gather.ended ('' when none came), and no keys from other events", () => {
+    expect(event('call.gather.ended', { digits: '1', status: 'valid' }).digits).toBe('1');
+    expect(event('call.gather.ended', { status: 'timeout' }).digits).toBe('');
+    expect(event('call.answered', { digits: '1' }).digits).toBeUndefined();
+  });
+});

@@ -18,6 +18,7 @@ interface TelnyxEvent {
       hangup_cause?: string;
       hangup_source?: string;
       result?: string;
+      digits?: string;
       channels?: string;
       recording_started_at?: string;
       recording_ended_at?: string;
@@ -113,6 +114,7 @@ export function parseTelnyxStatusCallback(callback: InboundCallback): ParsedCall
         : undefined,
     fax: (detection && isFaxVerdict(payload.result)) || undefined,
     greetingEnded: greetingEnded || undefined,
+    digits: type === 'call.gather.ended' ? (payload.digits ?? '') : undefined,
     connected:
       type === 'call.hangup' && NORMAL_HANGUPS.has(payload.hangup_cause ?? '') ? true : undefined,
     clientState:

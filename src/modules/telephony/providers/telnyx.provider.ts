@@ -192,6 +192,47 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   /**
+   * Call Control `gather_using_speak`: reads the text, then collects up to `maxDigits` keys;
+   * `call.gather.ended` follows with the digits (or a timeout). Safe to retry (command id).
+   */
+  async gatherUsingSpeak(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    gather: TelnyxSpeech & { maxDigits: number; timeoutMillis: number },
+  ) {
+    await this.api.call(credentials, {
+      method: 'POST',
+      path: `/calls/${encodeURIComponent(providerCallId)}/actions/gather_using_speak`,
+      json: {
+        payload: gather.text,
+        payload_type: 'text',
+        voice: gather.voice,
+        language: gather.language,
+        minimum_digits: 1,
+        maximum_digits: gather.maxDigits,
+        timeout_millis: gather.timeoutMillis,
+        command_id: gather.commandId,
+      },
+      retry: true,
+    });
+  }
+
+  /** Call Control `bridge`: joins the audio of two live calls; `call.bridged` follows on each. */
+  async bridge(
+    credentials: ProviderCredentials,
+    providerCallId: string,
+    otherCallId: string,
+    commandId: string,
+  ) {
+    await this.api.call(credentials, {
+      method: 'POST',
+      path: `/calls/${encodeURIComponent(providerCallId)}/actions/bridge`,
+      json: { call_control_id: otherCallId, command_id: commandId },
+      retry: true,
+    });
+  }
+
+  /**
    * Connects the call's audio to a media WebSocket (`streaming_start`); `params` are the
    * stream_* fields (URL, track, bidirectional mode and codec).
    */

@@ -1,4 +1,5 @@
 import { encodeUlaw } from './g711';
+import { TONE_SAMPLE_RATE as SAMPLE_RATE, writeDualTone } from './tones';
 
 /** The keys of a telephone keypad (with the A–D column some IVRs still use). */
 export const DTMF_KEYS = '0123456789*#ABCD';
@@ -12,7 +13,6 @@ export const DTMF_LAYOUT = ['123A', '456B', '789C', '*0#D'];
 export const DTMF_TONE_MS = 100;
 export const DTMF_GAP_MS = 100;
 
-const SAMPLE_RATE = 8_000;
 /** Each of the two sines at about −10 dBm0: loud enough for any receiver, never clipping. */
 const AMPLITUDE = 7_000;
 
@@ -32,15 +32,9 @@ export function dtmfTones(keys: string): Buffer {
   const toneSamples = (DTMF_TONE_MS * SAMPLE_RATE) / 1000;
   const keySamples = toneSamples + (DTMF_GAP_MS * SAMPLE_RATE) / 1000;
   const pcm = new Int16Array(keys.length * keySamples);
-  [...keys].forEach((key, k) => {
-    const [low, high] = dtmfFrequencies(key);
-    for (let i = 0; i < toneSamples; i += 1) {
-      const t = i / SAMPLE_RATE;
-      pcm[k * keySamples + i] = Math.round(
-        AMPLITUDE * (Math.sin(2 * Math.PI * low * t) + Math.sin(2 * Math.PI * high * t)),
-      );
-    }
-  });
+  [...keys].forEach((key, k) =>
+    writeDualTone(pcm, k * keySamples, toneSamples, dtmfFrequencies(key), AMPLITUDE),
+  );
   return encodeUlaw(pcm);
 }
 

@@ -1,5 +1,6 @@
 import type { CallDependency } from '../../../common/dependency-failure';
 import type { SessionEndedBy } from '../../call-records/call-records.schema';
+import { TRANSFER_RING_SECONDS, WARM_BRIEF_SECONDS } from '../../telephony/telephony.types';
 
 export type { SessionEndedBy };
 
@@ -202,7 +203,10 @@ export interface CallFlowTiming {
    * the caller hears that it failed (a late acceptance still hands the call off).
    */
   transferRequestMs: number;
-  /** Transferring, accepted: the new party has not answered by then (TRANSFER_LEG_MS + slack). */
+  /**
+   * Transferring, accepted: the new party has not answered (or, warm, taken the call) by then.
+   * A backstop: CallTransfers gives up first (TRANSFER_LEG_MS, plus the brief when warm).
+   */
   transferLegMs: number;
   /** Leaving voicemail: beep wait (BEEP_WAIT_MS) and the message. */
   voicemailMs: number;
@@ -229,7 +233,7 @@ export const DEFAULT_FLOW_TIMING: CallFlowTiming = {
   stallMs: 1_500,
   pausedMs: 2_000,
   transferRequestMs: 8_000,
-  transferLegMs: 35_000,
+  transferLegMs: (TRANSFER_RING_SECONDS + WARM_BRIEF_SECONDS + 5) * 1000,
   voicemailMs: 60_000,
   endingMs: 4_000,
   closeMs: 5_000,

@@ -5,6 +5,7 @@ import type { Speech } from '../../call-progress/answer/answer-plan';
 import { describeProviderFailure } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
+import { playRingback } from '../audio/ringback';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import { AgentLines } from './agent-lines';
 import { MACHINE_OUTCOMES } from './answer-outcome';
@@ -435,13 +436,24 @@ export class CallSession {
   private async transfer(ask: TransferAsk, accepted: () => void) {
     const call = this.call;
     if (!call) return false;
-    return this.deps.transfers.transfer({
-      ...ask,
-      organizationId: call.organizationId,
-      phoneLogId: call.phoneLogId,
-      providerCallId: liveCallId(call, this.streamCallId),
-      accepted,
-    });
+    // Telnyx keeps the caller on the stream while a warm transfer's colleague is called and
+    // briefed: they hear it ring, never silence.
+    const holds = this.integration === 'provider_three' && ask.briefing !== null;
+    let stopRinging: (() => void) | undefined;
+    try {
+      return await this.deps.transfers.transfer({
+        ...ask,
+        organizationId: call.organizationId,
+        phoneLogId: call.phoneLogId,
+        providerCallId: liveCallId(call, this.streamCallId),
+        accepted: () => {
+          accepted();
+          if (holds && !this.ended) stopRinging = playRingback(this.paced);
+        },
+      });
+    } finally {
+      stopRinging?.();
+    }
   }
 
   /** The call went to another party: stop talking and listening; the provider ends the stream. */

@@ -15,10 +15,12 @@ import { describeProviderFailure } from '../../telephony/provider-error';
 import { CallSignals } from './call-signals';
 import { TelephonyProviders } from '../../telephony/telephony-providers';
 import {
+  type PlaceCallInput,
   type ProviderCredentials,
   type TelephonyProvider,
   TRANSFER_RING_SECONDS,
   type TransferTarget,
+  WARM_BRIEF_SECONDS,
 } from '../../telephony/telephony.types';
 
 /** Where and why the agent hands a call on, as its transfer_call asked. */
@@ -51,6 +53,8 @@ interface Reserved {
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
   target: TransferTarget;
+  /** Telnyx: the new leg of a warm transfer is a call of the number's connection. */
+  leg: PlaceCallInput;
 }
 
 /**
@@ -62,6 +66,12 @@ interface Reserved {
  * also brings an unanswered caller back to the agent on a new stream); Telnyx keeps the call on
  * its stream and reports the new leg's events on the status URL, which the session waits for
  * (CallSignals) and reads back from the attempt should the signal be lost.
+ *
+ * A warm transfer on Telnyx keeps the caller on the stream (the session plays ringback) while
+ * the new party is called on a leg of its own; the status callbacks read them the brief, bridge
+ * the two calls on their key (call.bridged: transfer-answered) or hang the leg up
+ * (transfer-failed), and the session goes on with the caller. Twilio and Plivo brief through
+ * their <Dial> (TransferCallbacksService).
  */
 @Injectable()
 export class CallTransfers {
@@ -87,15 +97,24 @@ export class CallTransfers {
     const reserved = await this.reserve(request);
     if (!reserved) return false;
     const { integration } = reserved.provider;
+    const warmLeg = integration === 'provider_three' && request.briefing !== null;
     // Heard from before the command: the leg's events may come before its response.
-    const leg = integration === 'provider_three' ? this.legOutcome(request.phoneLogId) : null;
+    const leg =
+      integration === 'provider_three'
+        ? this.legOutcome(
+            request.phoneLogId,
+            TRANSFER_LEG_MS + (warmLeg ? WARM_BRIEF_SECONDS * 1000 : 0),
+          )
+        : null;
     try {
-      // Never retried: a timeout may have transferred the call already.
-      await reserved.provider.transferCall(
-        reserved.credentials,
-        request.providerCallId,
-        reserved.target,
-      );
+      // Never retried: a timeout may have transferred the call (or placed the leg) already.
+      if (warmLeg) await reserved.provider.placeCall(reserved.credentials, reserved.leg);
+      else
+        await reserved.provider.transferCall(
+          reserved.credentials,
+          request.providerCallId,
+          reserved.target,
+        );
     } catch (error) {
       leg?.stop();
       this.logger.warn(
@@ -116,10 +135,13 @@ export class CallTransfers {
   }
 
   /** Whether the transfer's new leg answers (true) or ends first or never answers (false). */
-  private legOutcome(phoneLogId: string): { answered: Promise<boolean>; stop: () => void } {
+  private legOutcome(
+    phoneLogId: string,
+    waitMs: number,
+  ): { answered: Promise<boolean>; stop: () => void } {
     let stop: () => void = () => undefined;
     const answered = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => done(false), TRANSFER_LEG_MS);
+      const timer = setTimeout(() => done(false), waitMs);
       const unlisten = this.signals.listen(phoneLogId, (signal) => {
         if (signal === 'transfer-answered') done(true);
         if (signal === 'transfer-failed') done(false);
@@ -154,7 +176,10 @@ export class CallTransfers {
       phone.credentials,
     );
     const base = this.config.http.publicBaseUrl;
-    const urls = callbackUrlsFor(base, phone.integration, phone.id, callbackToken);
+    const urls = callbackUrlsForCall(
+      callbackUrlsFor(base, phone.integration, phone.id, callbackToken),
+      request.phoneLogId,
+    );
     return {
       provider: this.providers.get(phone.integration),
       credentials,
@@ -169,7 +194,15 @@ export class CallTransfers {
           callbackToken,
           request.phoneLogId,
         ),
-        eventsUrl: callbackUrlsForCall(urls, request.phoneLogId).statusUrl,
+        eventsUrl: urls.statusUrl,
+        clientState: request.phoneLogId,
+        ringTimeoutSeconds: TRANSFER_RING_SECONDS,
+      },
+      leg: {
+        from: phone.phoneNumber,
+        to: request.to,
+        urls,
+        appId: phone.providerAppId ?? undefined,
         clientState: request.phoneLogId,
         ringTimeoutSeconds: TRANSFER_RING_SECONDS,
       },

@@ -118,12 +118,12 @@ export function toolReason(call: ChatToolCall): string | null {
   }
 }
 
-/** The `summary` a warm transfer_call gave its colleague, when readable (at most 1,000 characters). */
+/** The `summary` a warm transfer_call gave its colleague, when readable (at most 500 characters). */
 export function toolSummary(call: ChatToolCall): string | null {
   try {
     const { summary } = JSON.parse(call.function.arguments) as { summary?: unknown };
     return typeof summary === 'string' && summary.trim() !== ''
-      ? summary.trim().slice(0, 1_000)
+      ? summary.trim().slice(0, 500)
       : null;
   } catch {
     return null;

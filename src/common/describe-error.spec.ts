@@ -29,4 +29,19 @@ describe('describeUnknown', () => {
     expect(described.cause?.cause?.cause).toBeDefined();
     expect(described.cause?.cause?.cause?.cause).toBeUndefined();
   });
+
+  it('names the built-in an error came out of and the first frame with a source location', () => {
+    let thrown: unknown;
+    try {
+      // A built-in (no location of its own) throwing on our behalf.
+      JSON.parse('{');
+    } catch (error) {
+      thrown = error;
+    }
+    const described = describeUnknown(thrown);
+    expect(described).toMatchObject({ error: 'SyntaxError', via: 'JSON.parse' });
+    expect(described.at).toMatch(/describe-error\.spec\.ts:\d+:\d+$/);
+    // A frame of our own on top: no `via`.
+    expect(describeUnknown(new Error('x')).via).toBeUndefined();
+  });
 });

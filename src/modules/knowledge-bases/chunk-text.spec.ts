@@ -1,4 +1,13 @@
-import { chunkText } from './chunk-text';
+import { chunkText, normaliseWhitespace } from './chunk-text';
+
+/** The regular expressions normaliseWhitespace replaced, as the reference it must agree with. */
+const byExpressions = (text: string) =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -51,6 +60,23 @@ describe('chunkText', () => {
       },
     );
     expect(passages[0]).toBe('First paragraph\nline.');
+  });
+
+  it('normalises whitespace as the regular expressions did, on every mix of blanks and breaks', () => {
+    const pieces = ['a', 'bc', ' ', '  ', '\t', '\n', '\r\n', '\r', '\u00a0', '\u2003', '\n\n\n'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let round = 0; round < 2_000; round += 1) {
+      const text = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]).join(
+        '',
+      );
+      expect(JSON.stringify(normaliseWhitespace(text))).toBe(JSON.stringify(byExpressions(text)));
+    }
+  });
+
+  it('normalises megabytes of spaces in one pass (a regular expression overflowed on them)', () => {
+    const text = `Parcels travel by pelican.\n${' '.repeat(5_300_000)}\nBy sea too.`;
+    expect(chunkText(text)).toEqual(['Parcels travel by pelican.\n\nBy sea too.']);
   });
 
   it('gives nothing for empty or blank text, one passage for short text', () => {

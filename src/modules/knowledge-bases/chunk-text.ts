@@ -20,7 +20,7 @@ export function chunkText(
   if (size < 1 || overlap < 0 || overlap >= size) {
     throw new Error('chunkText needs size ≥ 1 and 0 ≤ overlap < size');
   }
-  const text = normalise(raw);
+  const text = normaliseWhitespace(raw);
   const passages: string[] = [];
   let start = 0;
   while (start < text.length) {
@@ -34,13 +34,57 @@ export function chunkText(
   return passages;
 }
 
-function normalise(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[^\S\n]+/g, ' ')
-    .replace(/ ?\n ?/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/** What `\s` matches, but the line breaks (\n, and \r, which ends a line too). */
+const BLANKS = new Set(
+  [...'\t\v\f \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff'].concat(
+    Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+  ),
+);
+
+/**
+ * Line breaks as \n, each run of other whitespace as one space, none beside a line break, at
+ * most one blank line, nothing at either end. One pass over the characters: a regular
+ * expression over a run of megabytes of spaces overflowed V8's backtracking stack (RangeError)
+ * once the expression had been compiled to native code.
+ */
+export function normaliseWhitespace(text: string): string {
+  const parts: string[] = [];
+  let runStart = -1;
+  let breaks = 0;
+  let blank = false;
+  let written = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (char === '\n' || char === '\r') {
+      // \r\n is one break.
+      if (char === '\n' && text[i - 1] === '\r') continue;
+      breaks += 1;
+      blank = false;
+      flush(i);
+      continue;
+    }
+    if (BLANKS.has(char)) {
+      blank ||= breaks === 0;
+      flush(i);
+      continue;
+    }
+    if (runStart === -1) {
+      if (written && breaks > 0) parts.push(breaks > 1 ? '\n\n' : '\n');
+      else if (written && blank) parts.push(' ');
+      breaks = 0;
+      blank = false;
+      runStart = i;
+    }
+  }
+  flush(text.length);
+  return parts.join('');
+
+  function flush(end: number): void {
+    if (runStart === -1) return;
+    parts.push(text.slice(runStart, end));
+    runStart = -1;
+    written = true;
+  }
 }
 
 /** Where to end a window [start, end): the best break in its second half, else `end`. */

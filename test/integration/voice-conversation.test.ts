@@ -375,7 +375,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       expect(whole).toBeGreaterThanOrEqual(2);
       expect(whole).toBeLessThan(long.length);
       const cut = heardPart(
-        { text: long[whole], mark: '', from: 0, to: TONE_FRAMES },
+        { text: long[whole], mark: '', from: 0, to: TONE_FRAMES, words: [] },
         played % TONE_FRAMES,
       );
       expect(reply!.text).toBe([...long.slice(0, whole), cut].filter(Boolean).join(' '));

@@ -18,6 +18,9 @@ export interface ElevenLabsStream {
  * output_format=ulaw_8000`. The first message carries `xi_api_key` (a wrong one gets an error
  * message and a 1008 close); `{text: ""}` ends the input, then the audio comes back as base64
  * chunks of μ-law (each byte is its index mod 256, so tests can check order), then `isFinal`.
+ * With `sync_alignment=true` each chunk carries the alignment of the characters whose sound
+ * starts in it (the text's characters spread evenly over the audio), in ms from that chunk's
+ * own start, as ElevenLabs times them.
  * Faults: `latency` delays the first audio, `hang` never sends any, `cut` and `close` end the
  * socket once `afterBytes` of audio have gone out.
  */
@@ -61,12 +64,21 @@ export class ElevenLabsFake extends WebSocketFake {
         return ws.close(1008, 'invalid_api_key');
       }
       if (message.text === '' && stream.messages.length > 1) {
-        void this.speak(ws, fault).then(() => (finished = true));
+        const text = stream.messages
+          .slice(1)
+          .map((sent) => (typeof sent.text === 'string' ? sent.text : ''))
+          .join('')
+          .trimEnd();
+        const aligned = query.get('sync_alignment') === 'true' ? text : null;
+        void this.speak(ws, fault, aligned).then(() => (finished = true));
       }
     });
   }
 
-  private async speak(ws: WebSocket, fault: Fault | undefined): Promise<void> {
+  private async speak(ws: WebSocket, fault: Fault | undefined, text: string | null): Promise<void> {
+    const chars = [...(text ?? '')];
+    const totalMs = this.audioBytes / 8;
+    const charMs = chars.length > 0 ? totalMs / chars.length : 0;
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.ms));
     const audio = Buffer.from(Array.from({ length: this.audioBytes }, (_, i) => i % 256));
@@ -78,7 +90,19 @@ export class ElevenLabsFake extends WebSocketFake {
         return;
       }
       const chunk = audio.subarray(offset, offset + this.chunkBytes);
-      ws.send(JSON.stringify({ audio: chunk.toString('base64'), isFinal: null, alignment: null }));
+      const [fromMs, toMs] = [offset / 8, (offset + chunk.length) / 8];
+      const starts = chars
+        .map((char, i) => ({ char, at: i * charMs }))
+        .filter(({ at }) => at >= fromMs && at < toMs);
+      const alignment =
+        text === null
+          ? null
+          : {
+              chars: starts.map(({ char }) => char),
+              charStartTimesMs: starts.map(({ at }) => Math.round(at - fromMs)),
+              charsDurationsMs: starts.map(() => Math.round(charMs)),
+            };
+      ws.send(JSON.stringify({ audio: chunk.toString('base64'), isFinal: null, alignment }));
       if (this.paceMs > 0) await new Promise((r) => setTimeout(r, this.paceMs));
     }
     if (ws.readyState !== WebSocket.OPEN) return;

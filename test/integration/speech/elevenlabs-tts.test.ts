@@ -43,6 +43,24 @@ describe('ElevenLabs streaming synthesis against a fake ElevenLabs', () => {
     expect(stream.closedEarly).toBe(false);
   });
 
+  it("tells the words' timings from the alignment of each chunk, asking for it", async () => {
+    fake.audioBytes = 4000; // 500 ms
+    fake.chunkBytes = 800; // 100 ms a chunk
+    const words: Array<{ text: string; endMs: number }> = [];
+    await collect(
+      engine().synthesize('We open at nine', {
+        voice: '',
+        language: 'en-US',
+        signal: new AbortController().signal,
+        onWords: (timed) => words.push(...timed),
+      }),
+    );
+    expect(fake.streams[0].query.get('sync_alignment')).toBe('true');
+    expect(words.map((word) => word.text)).toEqual(['We', 'open', 'at', 'nine']);
+    // 15 characters over 500 ms: each ends where its last character does, across chunks.
+    expect(words.map((word) => word.endMs)).toEqual([66, 233, 333, 500]);
+  });
+
   it('speaks the configured voice when none is named', async () => {
     const signal = new AbortController().signal;
     await collect(engine().synthesize('Hi', { voice: '', language: 'en-US', signal }));

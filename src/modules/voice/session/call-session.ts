@@ -5,6 +5,7 @@ import type { Speech } from '../../call-progress/answer/answer-plan';
 import { describeProviderFailure } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
+import type { TimedWord } from '../speech/speech-engines';
 import { playRingback } from '../audio/ringback';
 import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import { AgentLines } from './agent-lines';
@@ -317,7 +318,8 @@ export class CallSession {
     return {
       paced: this.paced,
       output: this.output,
-      speak: (text, signal, onAudio) => this.speak(text, signal, onAudio),
+      speak: (text, signal, onAudio, onWords) =>
+        this.speak(text, signal, onAudio, this.call?.speech, onWords),
       speakLine: (text) => this.speakLine(text),
       transfer: (ask, accepted) => this.transfer(ask, accepted),
       heard: (words) => this.answer.heard(words),
@@ -474,6 +476,7 @@ export class CallSession {
     signal: AbortSignal,
     onAudio?: (chunk: Uint8Array) => void,
     speech: Speech | null | undefined = this.call?.speech,
+    onWords?: (words: TimedWord[]) => void,
   ): Promise<void> {
     if (!speech) return;
     const both = AbortSignal.any([signal, this.abort.signal]);
@@ -481,6 +484,7 @@ export class CallSession {
       voice: speech.voice ?? this.deps.defaultVoice,
       language: speech.language,
       signal: both,
+      onWords,
     });
     for await (const chunk of audio) {
       if (this.ended || both.aborted) return;

@@ -91,4 +91,41 @@ describe('Replies', () => {
     expect(await h.replies.finish(reply)).toBe(false);
     expect(h.stored).toEqual(['One.']);
   });
+
+  it("cuts an interrupted sentence at the words the engine's timings say were played", async () => {
+    const output: MediaOutput = {
+      sendAudio: () => undefined,
+      sendMark: () => undefined,
+      clear: () => undefined,
+      close: () => undefined,
+    };
+    const paced = new OutboundPacer().open(output);
+    const stored: string[] = [];
+    const replies = new Replies(
+      {
+        paced,
+        output,
+        // 400 ms of audio whose first word takes 300 ms: the length alone would say 3 words.
+        speak: (_text, _signal, _onAudio, onWords) => {
+          paced.enqueue(Buffer.alloc(3_200, 1));
+          onWords?.([
+            { text: 'Well', endMs: 300 },
+            { text: 'we', endMs: 330 },
+            { text: 'open', endMs: 360 },
+            { text: 'at', endMs: 380 },
+            { text: 'nine.', endMs: 400 },
+          ]);
+          return Promise.resolve();
+        },
+      },
+      new HeardMarks(),
+      (_reply, text) => stored.push(text),
+    );
+    const reply = replies.start('reply-1');
+    await replies.say(reply, ['Well we open at nine.']);
+    // 17 frames (340 ms) played: "Well we" ended, "open" not yet.
+    await jest.advanceTimersByTimeAsync(330);
+    replies.interrupt();
+    expect(stored).toEqual(['Well we—']);
+  });
 });

@@ -2,6 +2,7 @@ import type { PacedStream } from '../audio/paced-stream';
 import type { MediaOutput } from '../media/media-stream';
 import type { HeardMarks } from './heard-marks';
 import { type QueuedSentence, Reply } from './reply';
+import type { TimedWord } from '../speech/speech-engines';
 import type { TimedTurn } from './timed-turn';
 import type { TurnObserver } from './voice-turn-observer';
 
@@ -11,9 +12,14 @@ export interface ReplyOutput {
   output: Pick<MediaOutput, 'clear'>;
   /**
    * Synthesizes `text` into the paced stream; resolves once all of it is queued. `onAudio` runs
-   * for each piece of audio queued.
+   * for each piece of audio queued, `onWords` for the words the engine timed (where it does).
    */
-  speak(text: string, signal: AbortSignal, onAudio?: (chunk: Uint8Array) => void): Promise<void>;
+  speak(
+    text: string,
+    signal: AbortSignal,
+    onAudio?: (chunk: Uint8Array) => void,
+    onWords?: (words: TimedWord[]) => void,
+  ): Promise<void>;
 }
 
 /**
@@ -66,13 +72,19 @@ export class Replies {
         const text = reply.unsaid[0];
         const signal = reply.sentenceSignal();
         const from = this.session.paced.position;
-        await this.session.speak(text, signal, () => this.firstAudio(reply));
+        const words: TimedWord[] = [];
+        await this.session.speak(
+          text,
+          signal,
+          () => this.firstAudio(reply),
+          (timed) => words.push(...timed),
+        );
         if (reply.cancelled) return;
         // Paused mid-sentence: it stays to be said again if the reply resumes.
         if (signal.aborted) continue;
         reply.unsaid.shift();
         // The mark pads the sentence's last partial frame: its audio ends on a whole frame.
-        const sentence = reply.queued(text, from, Math.ceil(this.session.paced.position));
+        const sentence = reply.queued(text, from, Math.ceil(this.session.paced.position), words);
         this.session.paced.mark(sentence.mark);
       }
     } catch (error) {

@@ -1,6 +1,13 @@
+import type { TimedWord } from '../speech/speech-engines';
 import { heardPart, Reply } from './reply';
 
-const sentence = (text: string, from = 100, to = 110) => ({ text, mark: 'm', from, to });
+const sentence = (text: string, from = 100, to = 110, words: TimedWord[] = []) => ({
+  text,
+  mark: 'm',
+  from,
+  to,
+  words,
+});
 
 describe('heardPart: what the caller heard of a sentence cut by a clear', () => {
   const text = 'Our plans start at ten dollars a month.';
@@ -16,6 +23,25 @@ describe('heardPart: what the caller heard of a sentence cut by a clear', () => 
 
   it('drops the punctuation a cut word ends with', () => {
     expect(heardPart(sentence('Yes, of course, we can.'), 103)).toBe('Yes—');
+  });
+
+  it("keeps the words the engine's timings say were played, where it timed them all", () => {
+    // A slow start: 'Our' ends at 150 ms of a 200 ms sentence, which the length would not tell.
+    const timed = [
+      { text: 'Our', endMs: 150 },
+      { text: 'plans', endMs: 170 },
+      { text: 'start', endMs: 180 },
+      { text: 'at', endMs: 185 },
+      { text: 'ten', endMs: 190 },
+      { text: 'dollars', endMs: 194 },
+      { text: 'a', endMs: 196 },
+      { text: 'month.', endMs: 200 },
+    ];
+    expect(heardPart(sentence(text, 100, 110, timed), 107)).toBe('');
+    expect(heardPart(sentence(text, 100, 110, timed), 108)).toBe('Our—');
+    expect(heardPart(sentence(text, 100, 110, timed), 109)).toBe('Our plans start—');
+    // Timings that do not cover every word (a normalised text): the length decides.
+    expect(heardPart(sentence(text, 100, 110, timed.slice(0, 3)), 105)).toBe('Our plans start at—');
   });
 
   it('hears nothing of a sentence with no audio', () => {

@@ -1,3 +1,4 @@
+import type { TimedWord } from '../speech/speech-engines';
 import type { TimedTurn } from './timed-turn';
 
 /** A sentence queued for the caller, with the mark sent after it. */
@@ -7,27 +8,42 @@ export interface QueuedSentence {
   /** Where its audio sits in the call's outbound stream, in frames (PacedStream.position). */
   readonly from: number;
   readonly to: number;
+  /** The engine's timing of its words, when the engine gives one (ElevenLabs); else empty. */
+  readonly words: readonly TimedWord[];
 }
 
+/** A stream frame: 20 ms. */
+const FRAME_MS = 20;
+
 /**
- * The words of `sentence` the caller heard when `played` frames of the stream had been played:
- * those whose end lies within the played share of its audio (words timed by their length in
- * characters), followed by a dash when it was cut; '' when none.
+ * The words of `sentence` the caller heard when `played` frames of the stream had been played,
+ * followed by a dash when it was cut; '' when none. The engine's word timings say which words
+ * ended within the played audio where it gave them (for all its words); otherwise the words
+ * are timed by their length in characters over the sentence's audio.
  */
 export function heardPart(sentence: QueuedSentence, played: number): string {
   const length = sentence.to - sentence.from;
   const share = length > 0 ? Math.min(1, Math.max(0, (played - sentence.from) / length)) : 0;
   if (share >= 1) return sentence.text;
-  const heardChars = share * sentence.text.length;
   const words = sentence.text.split(/\s+/).filter((word) => word !== '');
-  const kept: string[] = [];
-  let end = 0;
-  for (const word of words) {
-    end = sentence.text.indexOf(word, end) + word.length;
-    if (end > heardChars) break;
-    kept.push(word);
-  }
+  const heard =
+    sentence.words.length === words.length
+      ? sentence.words.filter((word) => word.endMs <= (played - sentence.from) * FRAME_MS).length
+      : heardByLength(sentence.text, words, share * sentence.text.length);
+  const kept = words.slice(0, heard);
   return kept.length === 0 ? '' : `${kept.join(' ').replace(/[,;:.!?]+$/, '')}—`;
+}
+
+/** How many of `words` end within the first `heardChars` characters of `text`. */
+function heardByLength(text: string, words: string[], heardChars: number): number {
+  let end = 0;
+  let count = 0;
+  for (const word of words) {
+    end = text.indexOf(word, end) + word.length;
+    if (end > heardChars) break;
+    count += 1;
+  }
+  return count;
 }
 
 /**
@@ -88,8 +104,8 @@ export class Reply {
    * A new mark for the next queued sentence (never one used before, even across a resume); its
    * audio runs from `from` to `to` in the stream.
    */
-  queued(text: string, from: number, to: number): QueuedSentence {
-    const sentence = { text, mark: `${this.name}-${(this.marks += 1)}`, from, to };
+  queued(text: string, from: number, to: number, words: TimedWord[] = []): QueuedSentence {
+    const sentence = { text, mark: `${this.name}-${(this.marks += 1)}`, from, to, words };
     this.sentences.push(sentence);
     return sentence;
   }

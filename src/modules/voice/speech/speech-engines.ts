@@ -38,11 +38,23 @@ export interface SpeechToText {
   prepare?(): void;
 }
 
+/** A word of the text as the engine placed it in its audio. */
+export interface TimedWord {
+  text: string;
+  /** When its sound ends, in ms from the start of the audio this synthesis yields. */
+  endMs: number;
+}
+
 export interface SynthesisOptions {
   voice: string;
   language: string;
   /** Aborted on barge-in: the engine stops and the iterator ends. */
   signal: AbortSignal;
+  /**
+   * Told the words the engine has placed, in order, as it knows them (engines that report word
+   * timings: ElevenLabs); a cut sentence then keeps exactly the words that were played.
+   */
+  onWords?: (words: TimedWord[]) => void;
 }
 
 export interface TextToSpeech {

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import type { TextToSpeechConfig } from '../../../../config';
 import { ChunkQueue } from '../chunk-queue';
+import { type ElevenLabsAlignment, WordAlignment } from './alignment';
 import type { SynthesisOptions, TextToSpeech } from '../speech-engines';
 import { httpStatusError, SpeechServiceError } from '../speech-service-error';
 import { messageText, websocketUrl } from '../websocket';
@@ -8,12 +9,17 @@ import { messageText, websocketUrl } from '../websocket';
 interface ElevenLabsMessage {
   audio?: string | null;
   isFinal?: boolean | null;
+  alignment?: ElevenLabsAlignment | null;
   error?: string;
 }
 
+/** μ-law at 8 kHz: one byte a sample, 8 a millisecond. */
+const ULAW_BYTES_PER_MS = 8;
+
 /**
  * ElevenLabs input streaming: the whole text in one message, audio back as ulaw_8000, which is
- * already what the call carries.
+ * already what the call carries, with each message's character alignment (sync_alignment),
+ * from which the words' timings are told to `onWords`.
  */
 export class ElevenLabsTextToSpeech implements TextToSpeech {
   constructor(private readonly config: TextToSpeechConfig) {}
@@ -24,7 +30,10 @@ export class ElevenLabsTextToSpeech implements TextToSpeech {
     const url = websocketUrl(this.config.apiUrl, `/text-to-speech/${voice}/stream-input`, {
       model_id: this.config.model,
       output_format: 'ulaw_8000',
+      sync_alignment: 'true',
     });
+    const words = new WordAlignment();
+    let audioMs = 0;
     const audio = new ChunkQueue<Buffer>();
     const socket = new WebSocket(url);
     const stop = () => {
@@ -53,8 +62,16 @@ export class ElevenLabsTextToSpeech implements TextToSpeech {
       if (message.error) {
         return fail(`ElevenLabs refused the stream (${describe(message.error)})`, false);
       }
-      if (message.audio) audio.push(Buffer.from(message.audio, 'base64'));
+      if (message.audio) {
+        const chunk = Buffer.from(message.audio, 'base64');
+        const timed = words.push(message.alignment, audioMs);
+        audioMs += chunk.length / ULAW_BYTES_PER_MS;
+        audio.push(chunk);
+        if (timed.length > 0) options.onWords?.(timed);
+      }
       if (message.isFinal) {
+        const last = words.end();
+        if (last.length > 0) options.onWords?.(last);
         audio.end();
         socket.close(1000);
       }

@@ -101,7 +101,11 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
    */
   async function streamingCall(
     provider: VoiceProvider,
-    options: { greeting?: string; replies?: ChatReply[] } = {},
+    options: {
+      greeting?: string;
+      replies?: ChatReply[];
+      agent?: NonNullable<Parameters<typeof placeVoiceCall>[2]>;
+    } = {},
   ) {
     const tag = `call-${(calls += 1)}`;
     const call = await placeVoiceCall(voice, provider, {
@@ -109,6 +113,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       prompt: `You are Ada from Acme (${tag}).`,
       voice: null,
       language: 'en-US',
+      ...options.agent,
     });
     chat.replyTo(tag, ...(options.replies ?? []));
     const stream = await provider.answer(call.id);
@@ -464,6 +469,59 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
         { role: 'agent', text: 'You chose seven.' },
       ]);
       caller.close();
+    }));
+
+  it('collects the number the model asks for as typed (collect_digits); private digits reach call.completed alone', () =>
+    eachProvider(async (provider) => {
+      const { call, caller, turns, requests } = await streamingCall(provider, {
+        agent: { privateDigits: true },
+        replies: [
+          {
+            kind: 'tool-calls',
+            text: 'Please type your 4-digit PIN.',
+            calls: [{ name: 'collect_digits', arguments: { name: 'pin', max_digits: 4 } }],
+          },
+          { kind: 'text', pieces: ['Thank you.'] },
+        ],
+      });
+      await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
+        timeoutMs: 10_000,
+        what: 'the end of the greeting',
+      });
+      await caller.play(callerAudio('hello-world'));
+      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-1'), {
+        timeoutMs: 10_000,
+        what: 'the request to type the PIN',
+      });
+      // Slowly: a pause longer than the keypad's own (1.5 s) does not split the entry.
+      caller.pressKey('4');
+      caller.pressKey('3');
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(requests()).toHaveLength(1);
+      caller.pressKey('2');
+      caller.pressKey('1');
+      const second = await waitFor(() => requests()[1], {
+        timeoutMs: 10_000,
+        what: 'the answer to the entry',
+      });
+      const messages = JSON.stringify(second.body.messages);
+      expect(messages).toContain('[The caller entered 4 digits (kept from you) for pin]');
+      expect(messages).not.toContain('4321');
+      caller.hangUp();
+      await provider.complete(call.id);
+      expect(JSON.stringify(await turns())).not.toContain('4321');
+      const completed = await waitFor(
+        async () =>
+          (
+            await voice.t.app
+              .get(Database)
+              .db.select()
+              .from(events)
+              .where(and(eq(events.callId, call.log.id), eq(events.type, 'call.completed')))
+          )[0],
+        { what: 'call.completed' },
+      );
+      expect(completed.data.collected_digits).toEqual({ pin: '4321' });
     }));
 
   it('presses keys for the model (press_keys) after its words: through Plivo and Telnyx, in band on Twilio', () =>

@@ -1602,6 +1602,8 @@ export interface components {
       maxCallSeconds: number;
       /** @example true */
       interruptible: boolean;
+      /** @example false */
+      privateDigits: boolean;
       /**
        * @example agent
        * @enum {string}
@@ -1712,6 +1714,12 @@ export interface components {
        */
       maxCallSeconds?: number;
       /**
+       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`
+       * @default false
+       * @example false
+       */
+      privateDigits?: boolean;
+      /**
        * @description Whether the callee can interrupt the agent (barge-in)
        * @default true
        * @example true
@@ -1821,6 +1829,12 @@ export interface components {
        * @example 600
        */
       maxCallSeconds?: number;
+      /**
+       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`
+       * @default false
+       * @example false
+       */
+      privateDigits?: boolean;
       /**
        * @description Whether the callee can interrupt the agent (barge-in)
        * @default true
@@ -3245,6 +3259,15 @@ export interface components {
       failed_dependency: 'stt' | 'tts' | 'llm' | 'telephony' | 'media' | null;
       /** @description How long the callee waited for the agent's replies (end of their speech → the reply's first audio) over the call; null when no reply answered a caller turn */
       turn_latency: components['schemas']['TurnLatencySummary'] | null;
+      /**
+       * @description What the callee typed on the keypad when the agent asked (its collect_digits tool), by the entry's name; {} when nothing was. With the agent's privateDigits this is the only place the digits go: the model and the transcript hear only how many were typed
+       * @example {
+       *       "account_number": "12345678"
+       *     }
+       */
+      collected_digits: {
+        [key: string]: string;
+      };
       /**
        * @description Who or what answered, as the voice agent heard it in the first seconds (the greeting's words and length, a beep, a fax tone): human, voicemail, mailbox_full, ivr, call_screening, fax or uncertain. voicemail gets the agent's voicemail message after the beep; mailbox_full and fax are hung up on (both end the attempt as voicemail, answered_by machine); the others get the conversation. Null when no media stream heard the call
        * @example human

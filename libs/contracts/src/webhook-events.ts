@@ -129,6 +129,11 @@ export interface CallCompletedEventData extends CallEventBase, AnswerDetection {
    */
   turn_latency: TurnLatencySummary | null;
   /**
+   * What the callee typed on the keypad when the agent asked (its collect_digits), by the name
+   * the agent gave the entry, e.g. `{ "account_number": "12345678" }`; `{}` when nothing was.
+   */
+  collected_digits: Record<string, string>;
+  /**
    * Whether a recording will follow (`call.recording.available`) and an analysis
    * (`call.summary.generated`, `call.analysis.completed`).
    */

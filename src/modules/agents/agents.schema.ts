@@ -42,6 +42,8 @@ export const agents = pgTable(
     /** cold: put through on answer; warm: the colleague hears the agent's brief and accepts. */
     transferMode: text('transfer_mode').$type<'cold' | 'warm'>().notNull().default('cold'),
     maxCallSeconds: integer('max_call_seconds').notNull().default(600),
+    /** Digits typed for collect_digits reach the webhook only: the model hears how many. */
+    privateDigits: boolean('private_digits').notNull().default(false),
     interruptible: boolean('interruptible').notNull().default(true),
     firstSpeaker: text('first_speaker').$type<'agent' | 'callee'>().notNull().default('agent'),
     calleeFirstWaitMs: integer('callee_first_wait_ms').notNull().default(2_500),

@@ -201,6 +201,14 @@ export const phoneLogs = pgTable(
      * call, and call.transferred's `summary`. Null for a cold transfer.
      */
     transferBriefing: text('transfer_briefing'),
+    /**
+     * What the caller typed for the agent's collect_digits, by entry name (call.completed's
+     * `collected_digits`); kept here even when the agent keeps them from the model.
+     */
+    collectedDigits: jsonb('collected_digits')
+      .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
     /** When the new party answered (call.transferred); null while the transfer only rings. */
     transferredAt: timestamp('transferred_at', { withTimezone: true }),
     /** The calling number (phone record) used. */

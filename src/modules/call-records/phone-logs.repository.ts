@@ -150,6 +150,21 @@ export class PhoneLogsRepository {
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 
+  /** The digits the caller typed for one collect_digits entry, under its name (the last wins). */
+  async recordDigits(
+    organizationId: string,
+    id: string,
+    name: string,
+    digits: string,
+  ): Promise<void> {
+    await this.database.db
+      .update(phoneLogs)
+      .set({
+        collectedDigits: sql`${phoneLogs.collectedDigits} || ${JSON.stringify({ [name]: digits })}::jsonb`,
+      })
+      .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
+  }
+
   /** Why the voice session ended the call (before it asks the provider to hang up). */
   async recordSessionEnd(
     organizationId: string,

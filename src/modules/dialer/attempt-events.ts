@@ -79,6 +79,7 @@ export class AttemptEvents {
               endedBy(hangup.hangupCause, hangup.hangupSide)),
           failed_dependency: log.failedDependency,
           turn_latency: turnLatencySummary(log.turns),
+          collected_digits: log.collectedDigits,
           answer_outcome: log.answerOutcome,
           answer_outcome_ms: log.answerOutcomeMs,
           recording_expected: attempt.batch.recordCalls,

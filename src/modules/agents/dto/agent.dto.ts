@@ -65,6 +65,9 @@ export class AgentDto {
   @ApiProperty({ example: true })
   interruptible!: boolean;
 
+  @ApiProperty({ example: false })
+  privateDigits!: boolean;
+
   @ApiProperty({ enum: FIRST_SPEAKERS, example: 'agent' })
   firstSpeaker!: FirstSpeaker;
 

@@ -215,6 +215,20 @@ export class CreateAgentDto {
   maxCallSeconds?: number;
 
   @ApiPropertyOptional({
+    example: false,
+    default: false,
+    description:
+      'The agent can have the callee type a number on the keypad (its collect_digits tool: an ' +
+      'account number, a PIN), gathered exactly until #, the number of digits asked, or a ' +
+      '6-second pause. false: the model is given the digits. true: the model hears only how ' +
+      'many were typed, and the transcript too; the digits reach your webhook alone, in ' +
+      "call.completed's `collected_digits`",
+  })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  privateDigits?: boolean;
+
+  @ApiPropertyOptional({
     example: true,
     default: true,
     description: 'Whether the callee can interrupt the agent (barge-in)',

@@ -29,6 +29,11 @@ export type CallPhase =
   | 'speaking'
   /** The caller talks over a reply: its audio is cleared and the verdict awaited. */
   | 'paused'
+  /**
+   * The agent asked the caller to type a number (collect_digits): their keys are gathered, each
+   * one giving them digitsMs more; the entry (or a spoken turn, or the pause) is then answered.
+   */
+  | 'collectingDigits'
   /** The provider is asked to take the call to another party. */
   | 'transferring'
   /** A machine answered: its beep is awaited, then the voicemail message plays. */
@@ -70,7 +75,8 @@ export type OpeningPlan =
   | 'silent';
 
 /** How a reply ended: answered, or a tool the model called. */
-export type ReplyOutcome = 'answered' | 'empty' | 'endCall' | 'optOut' | 'transfer';
+export type ReplyOutcome =
+  'answered' | 'empty' | 'endCall' | 'optOut' | 'transfer' | 'collectDigits';
 
 export type CallFlowEvent =
   | {
@@ -90,6 +96,8 @@ export type CallFlowEvent =
   | { type: 'holding' }
   /** A caller turn was recognised: `words` false for nothing, noise or a backchannel. */
   | { type: 'turn'; words: boolean }
+  /** The caller pressed a key while their digits are collected. */
+  | { type: 'key' }
   /** The greeting played to its end. */
   | { type: 'greeted' }
   /** The reply's first audio was queued. */
@@ -208,6 +216,8 @@ export interface CallFlowTiming {
    * A backstop: CallTransfers gives up first (TRANSFER_LEG_MS, plus the brief when warm).
    */
   transferLegMs: number;
+  /** Collecting digits: the caller's pause (before the first key, or after the last) ends the entry. */
+  digitsMs: number;
   /** Leaving voicemail: beep wait (BEEP_WAIT_MS) and the message. */
   voicemailMs: number;
   /** Ending: the last words have this long beyond their audio, then the hang-up. */
@@ -234,6 +244,7 @@ export const DEFAULT_FLOW_TIMING: CallFlowTiming = {
   pausedMs: 2_000,
   transferRequestMs: 8_000,
   transferLegMs: (TRANSFER_RING_SECONDS + WARM_BRIEF_SECONDS + 5) * 1000,
+  digitsMs: 6_000,
   voicemailMs: 60_000,
   endingMs: 4_000,
   closeMs: 5_000,
@@ -283,6 +294,7 @@ const LIVE: ReadonlySet<CallPhase> = new Set([
   'thinking',
   'speaking',
   'paused',
+  'collectingDigits',
 ]);
 
 /** The state's deadline in ms from when it was entered (or last progressed); null: none. */
@@ -306,6 +318,8 @@ export function deadlineOf(state: CallFlowState, timing: CallFlowTiming): number
     case 'paused':
       // The caller talking is not dead air; the wait counts from when they stop.
       return state.callerSpeaking ? timing.silenceMs : timing.pausedMs;
+    case 'collectingDigits':
+      return timing.digitsMs;
     case 'transferring':
       return state.transferAccepted ? timing.transferLegMs : timing.transferRequestMs;
     case 'leavingVoicemail':
@@ -444,6 +458,21 @@ const RULES: Record<Exclude<CallPhase, 'ended'>, PhaseRules> = {
       if (state.reprompted) return end(state, 'goodbye', 'agent');
       return line({ ...state, reprompted: true, holding: false }, 'stillThere');
     },
+  },
+
+  collectingDigits: {
+    // Each key gives the caller digitsMs more.
+    key: (state) => to(state, 'collectingDigits', []),
+    speechStarted: (state) => to({ ...state, callerSpeaking: true }, 'collectingDigits', [], false),
+    speechEnded: (state) => to({ ...state, callerSpeaking: false }, 'collectingDigits', [], false),
+    // The entry is complete (the finish key, or all its digits), or the caller spoke instead.
+    turn: (state, event) => (event.words ? answer(state) : stay(state)),
+    failed: (state, event) => failure(state, event.dependency),
+    // A caller talking is waited for once; a pause ends the entry with what was typed.
+    deadline: (state) =>
+      state.callerSpeaking
+        ? to({ ...state, callerSpeaking: false }, 'collectingDigits', [])
+        : answer(state),
   },
 
   thinking: {
@@ -672,6 +701,22 @@ function replied(state: CallFlowState, outcome: ReplyOutcome): FlowStep {
       return hangUp(state, 'agent');
     case 'optOut':
       return end(state, 'optOut', 'agent');
+    case 'collectDigits':
+      return to(
+        {
+          ...state,
+          speaking: null,
+          replying: false,
+          callerSpeaking: false,
+          holding: false,
+          pendingTurn: false,
+          heldOn: false,
+          reprompted: false,
+          aheadMs: 0,
+        },
+        'collectingDigits',
+        [],
+      );
     case 'transfer':
       return to(
         {

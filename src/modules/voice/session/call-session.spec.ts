@@ -182,7 +182,10 @@ function harness(
                 return Promise.resolve({ messages: [] });
               },
             },
-            turns: { appendTurn: () => Promise.resolve() },
+            turns: {
+              appendTurn: () => Promise.resolve(),
+              recordDigits: () => Promise.resolve(),
+            },
             dnc: { recordOptOut: () => Promise.resolve(true) },
           }
         : null,

@@ -31,7 +31,7 @@ const toolCall = (
   said: string,
   tool: string,
   reason: string,
-  more: Record<string, string> = {},
+  more: Record<string, unknown> = {},
 ): Reply =>
   async function* () {
     await Promise.resolve();
@@ -85,6 +85,7 @@ function harness(options: {
   /** What the provider says to a transfer: accepted (default) or refused. */
   transfer?: boolean;
   transferMode?: 'cold' | 'warm';
+  privateDigits?: boolean;
   /** The provider echoes marks (the caller heard); false: never. */
   echo?: boolean;
   /** Synthesis of these texts fails (the speech service is down). */
@@ -120,6 +121,7 @@ function harness(options: {
   };
   const requests: ChatRequest[] = [];
   const stored: PhoneLogTurn[] = [];
+  const collected: Array<{ name: string; digits: string }> = [];
   /** What the session was told the caller said (AnswerWatch hears it). */
   const heard: string[] = [];
   const spoken: string[] = [];
@@ -151,6 +153,7 @@ function harness(options: {
       maxCallSeconds: options.maxCallSeconds ?? 600,
       transferNumber: '+14155550199',
       transferMode: options.transferMode ?? 'cold',
+      privateDigits: options.privateDigits ?? false,
     } as Agent,
     contact: {},
     speech: { text: '', language: 'en-US', voice: null },
@@ -212,6 +215,10 @@ function harness(options: {
         },
       },
       turns: {
+        recordDigits: (_org: string, _id: string, name: string, digits: string) => {
+          collected.push({ name, digits });
+          return Promise.resolve();
+        },
         appendTurn: (_org, _id, turn) => {
           stored.push(turn);
           return Promise.resolve();
@@ -269,6 +276,8 @@ function harness(options: {
   const roles = () => stored.map((turn) => `${turn.role}: ${turn.text}`);
   return {
     windows,
+    collected,
+    phase: () => runner?.state.phase,
     interim: (words: string) => interim(words),
     transferNumbers,
     transfers,
@@ -797,6 +806,90 @@ describe('Conversation', () => {
     await until(() => withoutSummary.transfers.length === 1, 'the transfer');
     expect(withoutSummary.transfers[0]).toMatchObject({ briefing: 'billing question' });
     withoutSummary.end();
+  });
+
+  describe('collect_digits', () => {
+    const asking = toolCall('Please type your 4-digit PIN.', 'collect_digits', '', {
+      name: 'pin',
+      max_digits: 4,
+    });
+    const said = (h: ReturnType<typeof harness>, n: number) =>
+      JSON.stringify(h.requests[n]?.messages ?? []);
+    const press = (h: ReturnType<typeof harness>, keys: string) =>
+      [...keys].forEach((key) => h.conversation.keyPressed(key));
+
+    it('gathers the keys typed after the request exactly, as one turn the model answers', async () => {
+      const h = harness({ replies: [asking, text('Thank you.')] });
+      h.utter('I want my balance');
+      await until(() => h.phase() === 'collectingDigits', 'the entry to open');
+      // Slowly, one key at a time: no pause of the keypad splits the entry.
+      press(h, '12');
+      press(h, '34');
+      await until(() => h.requests.length === 2, 'the answer to the entry');
+      expect(said(h, 1)).toContain('[The caller entered 1234 for pin]');
+      expect(h.collected).toEqual([{ name: 'pin', digits: '1234' }]);
+      expect(h.roles()).toContain('callee: [The caller entered 1234 for pin]');
+      h.end();
+    });
+
+    it('keeps private digits from the model and the transcript, not from the phone log', async () => {
+      const h = harness({ replies: [asking, text('Thank you.')], privateDigits: true });
+      h.utter('I want my balance');
+      await until(() => h.phase() === 'collectingDigits', 'the entry to open');
+      press(h, '9876');
+      await until(() => h.requests.length === 2, 'the answer to the entry');
+      expect(said(h, 1)).toContain('[The caller entered 4 digits (kept from you) for pin]');
+      expect(said(h, 1)).not.toContain('9876');
+      expect(JSON.stringify(h.stored)).not.toContain('9876');
+      expect(h.collected).toEqual([{ name: 'pin', digits: '9876' }]);
+      h.end();
+    });
+
+    it('ends the entry on # or on a pause, saying how much was typed', async () => {
+      const h = harness({
+        replies: [asking, asking, text('OK.')],
+        timing: { digitsMs: 300 },
+      });
+      h.utter('I want my balance');
+      await until(() => h.phase() === 'collectingDigits', 'the entry to open');
+      press(h, '12#');
+      await until(() => h.requests.length === 2, 'the answer to the entry');
+      expect(said(h, 1)).toContain('[The caller entered 12 for pin: fewer than the 4 asked]');
+      await until(() => h.phase() === 'collectingDigits', 'the second entry to open');
+      press(h, '5');
+      await until(() => h.requests.length === 3, 'the pause to end it');
+      expect(said(h, 2)).toContain('[The caller entered 5 for pin: fewer than the 4 asked]');
+      h.end();
+    });
+
+    it('answers a caller who speaks instead of typing, with what they typed so far', async () => {
+      const h = harness({ replies: [asking, text('No problem.')] });
+      h.utter('I want my balance');
+      await until(() => h.phase() === 'collectingDigits', 'the entry to open');
+      h.utter("I don't have it");
+      await until(() => h.requests.length === 2, 'the answer');
+      const messages = said(h, 1);
+      expect(messages).toContain('[The caller entered no digits for pin]');
+      expect(messages.indexOf('no digits for pin')).toBeLessThan(
+        messages.indexOf("I don't have it"),
+      );
+      expect(h.collected).toEqual([]);
+      h.end();
+    });
+
+    it('collects nothing when the caller cuts the request short', async () => {
+      const h = harness({ replies: [asking, text('Sure.'), text('OK.')] });
+      h.utter('I want my balance');
+      await until(() => h.spoken.length > 0, 'the request under way');
+      h.utter('Actually, never mind', 900);
+      await until(() => h.requests.length === 2, 'the answer to the interruption');
+      // A key now is an ordinary keypad turn, not part of an entry nobody heard asked for.
+      press(h, '1');
+      await until(() => h.requests.length === 3, 'the key answered');
+      expect(said(h, 2)).toContain('[The caller pressed 1 on the keypad]');
+      expect(h.collected).toEqual([]);
+      h.end();
+    });
   });
 
   it('waits a bounded time for the last words to be heard before transferring', async () => {

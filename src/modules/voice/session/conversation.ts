@@ -22,7 +22,8 @@ import type { Reply } from './reply';
 import { SentenceSplitter } from './sentence-splitter';
 import { TurnLog } from './turn-log';
 import type { TurnPromptService } from './turn-prompt.service';
-import { toolKeys, toolReason, toolSummary, TurnTool } from './turn-tools';
+import { toolDigitEntry, toolKeys, toolReason, toolSummary, TurnTool } from './turn-tools';
+import { DigitCollector, digitsTurn } from './digit-entry';
 import { TimedTurn } from './timed-turn';
 import type { TurnObserver } from './voice-turn-observer';
 
@@ -40,7 +41,7 @@ export interface ConversationServices {
   stt: SpeechToText;
   chat: ChatModel;
   prompts: Pick<TurnPromptService, 'buildRequest'>;
-  turns: Pick<PhoneLogsRepository, 'appendTurn'>;
+  turns: Pick<PhoneLogsRepository, 'appendTurn' | 'recordDigits'>;
   dnc: Pick<DncService, 'recordOptOut'>;
   logger: PinoLogger;
   /** Turn latency, barge-ins and turn spans; none in unit tests. */
@@ -100,6 +101,8 @@ export class Conversation {
   private readonly unanswered: Array<{ words: string; startedAt: string }> = [];
   /** The newest unanswered turn's trace: the reply's latency counts from its end. */
   private trace: TimedTurn | undefined;
+  /** The entry the caller types for collect_digits, from the tool call to its end. */
+  private digits: DigitCollector | undefined;
   /** The transfer the last reply asked for, carried out on the flow's `transfer`. */
   private transferTool: { call: ChatToolCall; lastMark: string | undefined } | undefined;
   private transferRefused = false;
@@ -226,9 +229,41 @@ export class Conversation {
     if (!this.ended) this.caller.hear(ulaw);
   }
 
-  /** A key the caller pressed: the keys of one entry reach the model as a turn of their own. */
+  /**
+   * A key the caller pressed: part of the entry collect_digits asked for, whose end makes a turn;
+   * else the keys of one pause reach the model as a turn of their own.
+   */
   keyPressed(key: string): void {
-    if (!this.ended) this.keypad.press(key);
+    if (this.ended) return;
+    if (!this.digits) {
+      this.keypad.press(key);
+      return;
+    }
+    this.report({ type: 'key' });
+    if (this.digits.press(key)) this.finishDigits(true);
+  }
+
+  /**
+   * The entry is over (complete, or ended by the caller's pause or words): its value is stored
+   * on the phone log (call.completed's `collected_digits`) and its turn goes to the model — told
+   * as a turn of its own (`report`), or left for the reply under way to answer.
+   */
+  private finishDigits(report: boolean): void {
+    const collector = this.digits;
+    if (!collector) return;
+    this.digits = undefined;
+    const { entry, digits, startedAt } = collector;
+    const { organizationId, phoneLogId, agent } = this.call;
+    if (digits !== '')
+      this.services.turns
+        .recordDigits(organizationId, phoneLogId, entry.name, digits)
+        .catch((error: unknown) => this.warn(error, 'Storing the digits entered failed'));
+    const words = digitsTurn(entry, digits, agent.privateDigits);
+    if (report) {
+      const trace = new TimedTurn(this.services.observer?.turnEnded());
+      trace.recognised();
+      this.heardTurn({ words, startedAt, trace });
+    } else this.unanswered.unshift({ words, startedAt }); // typed before the caller's words
   }
 
   /** A mark the provider echoed: the audio before it was heard. */
@@ -311,6 +346,7 @@ export class Conversation {
 
   /** Answers every turn not answered yet, in one reply. */
   private respond(): void {
+    this.finishDigits(false);
     for (const turn of this.unanswered.splice(0))
       this.log.record({ role: 'callee', text: turn.words, startedAt: turn.startedAt });
     const trace = this.trace;
@@ -351,7 +387,13 @@ export class Conversation {
             logger: this.services.logger,
           });
         }
-        if (event.kind === 'tool-call') tools.push(event.call);
+        if (event.kind === 'tool-call') {
+          tools.push(event.call);
+          // Keys typed while the request is still being said count (type-ahead).
+          const entry = event.call.function.name === String(TurnTool.CollectDigits);
+          const asked = entry ? toolDigitEntry(event.call) : null;
+          if (asked) this.digits = new DigitCollector(asked);
+        }
       }
       const rest = splitter.flush();
       said ||= rest.length > 0;
@@ -362,7 +404,11 @@ export class Conversation {
       if (!reply.cancelled) throw asDependencyFailure(error, 'llm');
     }
     if (reply.failure) throw asDependencyFailure(reply.failure, 'tts');
-    if (reply.cancelled || this.ended) return;
+    if (reply.cancelled || this.ended) {
+      // The caller cut the request short: nothing is being collected.
+      this.digits = undefined;
+      return;
+    }
     const names = new Set(tools.map((tool) => tool.function.name));
     // The opt-out is recorded at once, before the reply has even finished playing.
     if (names.has(TurnTool.RecordOptOut)) await this.recordOptOut();
@@ -376,7 +422,7 @@ export class Conversation {
     if (transfer) this.transferTool = { call: transfer, lastMark: reply.sentences.at(-1)?.mark };
     this.report({
       type: 'replyDone',
-      outcome: outcomeOf(names, transfer !== undefined, said || pressed),
+      outcome: outcomeOf(names, transfer !== undefined, this.digits !== undefined, said || pressed),
     });
   }
 
@@ -457,10 +503,16 @@ export class Conversation {
   }
 }
 
-function outcomeOf(names: Set<string>, transfer: boolean, said: boolean): ReplyOutcome {
+function outcomeOf(
+  names: Set<string>,
+  transfer: boolean,
+  collecting: boolean,
+  said: boolean,
+): ReplyOutcome {
   if (names.has(TurnTool.RecordOptOut)) return 'optOut';
   if (names.has(TurnTool.EndCall)) return 'endCall';
   if (transfer) return 'transfer';
+  if (collecting) return 'collectDigits';
   return said ? 'answered' : 'empty';
 }
 

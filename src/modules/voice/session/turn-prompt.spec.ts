@@ -79,12 +79,13 @@ describe('buildTurnRequest', () => {
       buildTurnRequest(input({ agent: { ...agent, transferNumber } })).tools?.map(
         (tool) => tool.function.name,
       );
-    expect(names(null)).toEqual(['end_call', 'record_opt_out', 'press_keys']);
+    expect(names(null)).toEqual(['end_call', 'record_opt_out', 'press_keys', 'collect_digits']);
     expect(names('+14155550100')).toEqual([
       'end_call',
       'transfer_call',
       'record_opt_out',
       'press_keys',
+      'collect_digits',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { keypadKeys } from '../audio/dtmf';
 import type { TransferMode } from '../../agents/dto/write-agent.dto';
 import type { ChatTool, ChatToolCall } from '../../llm/chat-model';
+import { type DigitEntry, MAX_ENTRY_DIGITS } from './digit-entry';
 
 /** The tools a voice agent may call during a turn; the session carries them out. */
 export enum TurnTool {
@@ -8,6 +9,7 @@ export enum TurnTool {
   TransferCall = 'transfer_call',
   RecordOptOut = 'record_opt_out',
   PressKeys = 'press_keys',
+  CollectDigits = 'collect_digits',
 }
 
 const reasonOnly = (description: string): Record<string, unknown> => ({
@@ -18,6 +20,41 @@ const reasonOnly = (description: string): Record<string, unknown> => ({
 });
 
 const TOOLS: Record<Exclude<TurnTool, TurnTool.TransferCall>, ChatTool> = {
+  [TurnTool.CollectDigits]: {
+    type: 'function',
+    function: {
+      name: TurnTool.CollectDigits,
+      description:
+        'Have the caller type a number on their keypad (an account number, a PIN, a date of ' +
+        'birth) and get it exactly, rather than hearing it spoken. Say what to type in the same ' +
+        'reply, e.g. "Please type your 8-digit account number, then press the pound key." The ' +
+        'keys are gathered until the caller presses #, types max_digits, or pauses; their entry ' +
+        'then comes to you as a caller turn.',
+      parameters: {
+        type: 'object',
+        properties: {
+          name: {
+            type: 'string',
+            description: 'What the digits are, in snake_case, e.g. account_number.',
+          },
+          max_digits: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_ENTRY_DIGITS,
+            description: 'How many digits the entry has at most.',
+          },
+          min_digits: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_ENTRY_DIGITS,
+            description: 'How many it has at least (default: max_digits).',
+          },
+        },
+        required: ['name', 'max_digits'],
+        additionalProperties: false,
+      },
+    },
+  },
   [TurnTool.EndCall]: {
     type: 'function',
     function: {
@@ -96,7 +133,7 @@ function transferTool(mode: TransferMode): ChatTool {
 }
 
 /**
- * end_call, record_opt_out and press_keys always; transfer_call only when there is a number to
+ * end_call, record_opt_out, press_keys and collect_digits always; transfer_call only when there is a number to
  * transfer to (`transfer`: how).
  */
 export function turnTools(transfer: TransferMode | null): ChatTool[] {
@@ -105,6 +142,7 @@ export function turnTools(transfer: TransferMode | null): ChatTool[] {
     ...(transfer ? [transferTool(transfer)] : []),
     TOOLS[TurnTool.RecordOptOut],
     TOOLS[TurnTool.PressKeys],
+    TOOLS[TurnTool.CollectDigits],
   ];
 }
 
@@ -137,5 +175,20 @@ export function toolKeys(call: ChatToolCall): string {
     return typeof keys === 'string' ? keypadKeys(keys).slice(0, 32) : '';
   } catch {
     return '';
+  }
+}
+
+/** The entry a collect_digits call asks for; null when unreadable (no name, no digit count). */
+export function toolDigitEntry(call: ChatToolCall): DigitEntry | null {
+  try {
+    const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+    const count = (value: unknown) =>
+      Number.isInteger(value) ? Math.min(Math.max(value as number, 1), MAX_ENTRY_DIGITS) : null;
+    const name = typeof args.name === 'string' ? args.name.trim().slice(0, 64) : '';
+    const maxDigits = count(args.max_digits);
+    if (name === '' || maxDigits === null) return null;
+    return { name, maxDigits, minDigits: Math.min(count(args.min_digits) ?? maxDigits, maxDigits) };
+  } catch {
+    return null;
   }
 }

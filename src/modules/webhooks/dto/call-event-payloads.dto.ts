@@ -195,6 +195,17 @@ export class CallCompletedEventData
   })
   turn_latency!: TurnLatencySummary | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { account_number: '12345678' },
+    description:
+      'What the callee typed on the keypad when the agent asked (its collect_digits tool), by ' +
+      "the entry's name; {} when nothing was. With the agent's privateDigits this is the only " +
+      'place the digits go: the model and the transcript hear only how many were typed',
+  })
+  collected_digits!: Record<string, string>;
+
   @ApiProperty(ANSWER_OUTCOME_PROPERTY)
   answer_outcome!: contracts.AnswerOutcome | null;
 

@@ -442,11 +442,17 @@ function suite(queue: 'bullmq' | 'in-process') {
         });
         expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
         expect(hangupRequested(fakes, integration, call.id)).toBe(false);
-        // The reply connects the caller to a new stream, where the agent says no one answered.
-        const stream =
+        // Our reply was lost on the way: the provider delivers the <Dial>'s end again, and is
+        // answered again with a stream of its own (a token of its own: the first never used).
+        const again = await dialEnded[integration](call.id, 'no-answer');
+        expect(again.status).toBe(200);
+        const streamOf = (reply: CallbackDelivery) =>
           integration === 'provider_two'
-            ? { ...twimlStream(ended.responseBody), callId: call.id }
-            : { ...plivoXmlStream(ended.responseBody), callId: fakes.plivo.call(call.id).callUuid };
+            ? { ...twimlStream(reply.responseBody), callId: call.id }
+            : { ...plivoXmlStream(reply.responseBody), callId: fakes.plivo.call(call.id).callUuid };
+        expect(streamOf(again).token).not.toBe(streamOf(ended).token);
+        // The reply connects the caller to a new stream, where the agent says no one answered.
+        const stream = streamOf(again);
         const back = await MediaStreamCaller.connect(integration, stream.url);
         back.start(stream.callId, stream.token);
         await waitFor(() => back.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {

@@ -128,6 +128,20 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     return { call, caller, turns, requests: () => chat.requestsMentioning(tag) };
   }
 
+  /** The call's call.completed, once raised. */
+  const completedEvent = (phoneLogId: string) =>
+    waitFor(
+      async () =>
+        (
+          await voice.t.app
+            .get(Database)
+            .db.select()
+            .from(events)
+            .where(and(eq(events.callId, phoneLogId), eq(events.type, 'call.completed')))
+        )[0],
+      { what: 'call.completed' },
+    );
+
   /** A streaming call whose greeting has played to its end (the caller echoes every mark). */
   async function greetedCall(provider: VoiceProvider, ...replies: ChatReply[]) {
     const greeted = await streamingCall(provider, { replies });
@@ -217,17 +231,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       const [phoneLog] = details.body.data.data[0].phoneLogs as Array<Record<string, unknown>>;
       expect(phoneLog.turnLatency).toEqual({ turns: 1, p50Ms: totalMs, p95Ms: totalMs });
       expect((phoneLog.turns as Array<{ latency?: unknown }>)[2].latency).toEqual(latency);
-      const completed = await waitFor(
-        async () =>
-          (
-            await voice.t.app
-              .get(Database)
-              .db.select()
-              .from(events)
-              .where(and(eq(events.callId, call.log.id), eq(events.type, 'call.completed')))
-          )[0],
-        { what: 'call.completed' },
-      );
+      const completed = await completedEvent(call.log.id);
       expect(completed.data.turn_latency).toEqual({ turns: 1, p50_ms: totalMs, p95_ms: totalMs });
     }));
 
@@ -510,17 +514,7 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.hangUp();
       await provider.complete(call.id);
       expect(JSON.stringify(await turns())).not.toContain('4321');
-      const completed = await waitFor(
-        async () =>
-          (
-            await voice.t.app
-              .get(Database)
-              .db.select()
-              .from(events)
-              .where(and(eq(events.callId, call.log.id), eq(events.type, 'call.completed')))
-          )[0],
-        { what: 'call.completed' },
-      );
+      const completed = await completedEvent(call.log.id);
       expect(completed.data.collected_digits).toEqual({ pin: '4321' });
     }));
 

@@ -45,6 +45,7 @@ const TRANSFERRING = "I'm transferring you to a colleague now.";
 const CALL_EVENTS = ['call.started', 'call.answered', 'call.transferred', 'call.completed'];
 const ASK_FOR_PERSON = 'Can I talk to a person?';
 const ASK_PRICE = 'Then tell me the price';
+const MENU = 'Thank you for calling Acme. For sales, press 1. For billing, press 2.';
 
 /**
  * The model, by the caller's last words: a person asked for → transfer_call. Decided per request
@@ -132,7 +133,11 @@ function suite(queue: 'bullmq' | 'in-process') {
     });
 
     /** A call placed and answered, its stream open and its greeting under way. */
-    async function liveCall(integration: Integration, greeting = GREETING) {
+    async function liveCall(
+      integration: Integration,
+      greeting = GREETING,
+      agent: { onIvr?: 'navigate' | 'hang_up' } = {},
+    ) {
       const number = `+1415558${(sequence += 1)}`;
       const call = await placedCall(t, admin, {
         integration,
@@ -144,6 +149,7 @@ function suite(queue: 'bullmq' | 'in-process') {
           transferNumber: TRANSFER_TO,
           voice: null,
           language: 'en-US',
+          ...agent,
         },
       });
       const stream = await answerToStream(fakes, integration, call.id);
@@ -547,6 +553,51 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(JSON.stringify(chat.requests.at(-1)!.body.tools ?? [])).not.toContain('transfer_call');
       await waitFor(() => spoken.includes('Of course, let me help.'), { what: 'the answer' });
       expect(eventsOf(call.log.id).map((e) => e.type)).not.toContain('call.transferred');
+      caller.close();
+    });
+
+    /** A live call greeted, then an automated menu speaks (4 s: longer than any person's hello). */
+    async function menuAnswers(onIvr: 'navigate' | 'hang_up') {
+      const live = await liveCall('provider_one', GREETING, { onIvr });
+      await waitFor(() => live.caller.marks.some((mark) => mark.name === 'greeting-end'), {
+        timeoutMs: 10_000,
+        what: 'the greeting',
+      });
+      transcripts.push(MENU);
+      await streamCallerAudio(
+        live.caller,
+        Buffer.concat([fixture('call-back.ulaw'), fixture('number-digits.ulaw')]),
+      );
+      return live;
+    }
+
+    it('provider_one: an automated menu is hung up on when the agent is told to (onIvr hang_up)', async () => {
+      const requestsBefore = chat.requests.length;
+      const { call, caller } = await menuAnswers('hang_up');
+      expect(await silenceUntilHangUp(caller, 'provider_one', call.id)).toBe(true);
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        answerOutcome: 'ivr',
+        sessionEndedBy: 'agent',
+      });
+      // Nothing was said to the menu.
+      const asked = chat.requests.slice(requestsBefore);
+      expect(asked.some((request) => JSON.stringify(request.body).includes('For sales'))).toBe(
+        false,
+      );
+    });
+
+    it('provider_one: an automated menu is navigated by the model, told it hears one (onIvr navigate)', async () => {
+      const { call, caller } = await menuAnswers('navigate');
+      const request = await waitFor(
+        () =>
+          chat.requests.find((candidate) => JSON.stringify(candidate.body).includes('For sales')) ??
+          false,
+        { timeoutMs: 10_000, what: 'the model asked about the menu' },
+      );
+      const [system] = request.body.messages as Array<{ role: string; content: string }>;
+      expect(system.content).toContain('An automated phone menu answered this call');
+      expect(await phoneLog(call.log.id)).toMatchObject({ answerOutcome: 'ivr' });
+      expect(hangupRequested(fakes, 'provider_one', call.id)).toBe(false);
       caller.close();
     });
 

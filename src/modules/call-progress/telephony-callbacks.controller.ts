@@ -85,7 +85,12 @@ const STATUS_DESCRIPTION =
   "Moves the attempt's phone log (callStatus, providerStatus, callDuration, answeredBy, " +
   'recordingUrl, endedReason) and raises its call events in the same transaction: ' +
   'call.started, call.answered, call.completed or call.failed (with the retry decision), ' +
-  'call.recording.available. A callback naming no call of this number answers 404.';
+  'call.recording.available. A callback naming no call of this number answers 404. ' +
+  "provider_three also reports a transfer's new leg here (another call_control_id, the call's " +
+  'client_state): while the transfer waits on it, its answer or bridge makes the transfer and ' +
+  "its hang-up gives the caller back to the agent; a warm transfer's leg gets the brief " +
+  '(`gather_using_speak`) on its answer and is bridged to the caller on the key 1 (any other ' +
+  'key, or none, hangs it up). Later events of a leg change nothing.';
 
 const TRANSFER_SUMMARY = "Provider callback: a transferred call's dial instructions";
 const TRANSFER_DESCRIPTION =

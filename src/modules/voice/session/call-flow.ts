@@ -702,38 +702,26 @@ function replied(state: CallFlowState, outcome: ReplyOutcome): FlowStep {
     case 'optOut':
       return end(state, 'optOut', 'agent');
     case 'collectDigits':
-      return to(
-        {
-          ...state,
-          speaking: null,
-          replying: false,
-          callerSpeaking: false,
-          holding: false,
-          pendingTurn: false,
-          heldOn: false,
-          reprompted: false,
-          aheadMs: 0,
-        },
-        'collectingDigits',
-        [],
-      );
+      return to({ ...toolTakesOver(state), reprompted: false }, 'collectingDigits', []);
     case 'transfer':
-      return to(
-        {
-          ...state,
-          speaking: null,
-          replying: false,
-          callerSpeaking: false,
-          holding: false,
-          pendingTurn: false,
-          heldOn: false,
-          aheadMs: 0,
-          transferAccepted: false,
-        },
-        'transferring',
-        [{ do: 'transfer' }],
-      );
+      return to({ ...toolTakesOver(state), transferAccepted: false }, 'transferring', [
+        { do: 'transfer' },
+      ]);
   }
+}
+
+/** A reply's tool takes the call over (a transfer, an entry on the keypad): nothing is under way. */
+function toolTakesOver(state: CallFlowState): CallFlowState {
+  return {
+    ...state,
+    speaking: null,
+    replying: false,
+    callerSpeaking: false,
+    holding: false,
+    pendingTurn: false,
+    heldOn: false,
+    aheadMs: 0,
+  };
 }
 
 /** The agent finished speaking: a turn that came meanwhile is answered, else it listens. */

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { verifyWebhook } from '@app/webhooks';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
+import type { INestApplication } from '@nestjs/common';
+import { createApp } from '../../src/create-app';
+import { TRANSFER_UNANSWERED_LINE } from '../../src/modules/call-progress/answer/answer-plan';
 import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
@@ -86,6 +89,7 @@ function suite(queue: 'bullmq' | 'in-process') {
     let t: TestApp;
     let admin: RegisteredAdmin;
     let hook: TestWebhook;
+    let apiOnly: INestApplication | undefined;
     let sequence = queue === 'bullmq' ? 7100 : 7500;
 
     beforeAll(async () => {
@@ -122,6 +126,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       hook = await createWebhook(t, admin, { url: receiver.url('/hooks'), events: CALL_EVENTS });
     });
     afterAll(async () => {
+      await apiOnly?.close();
       await t?.close();
       await Promise.all([
         fakes?.plivo.close(),
@@ -487,6 +492,36 @@ function suite(queue: 'bullmq' | 'in-process') {
         back.close();
       });
     }
+
+    it('provider_two: a caller no one took, back at a process that cannot stream, hears an apology, not silence', async () => {
+      const { call, caller } = await askForPerson('provider_two');
+      await waitFor(() => transferAt.provider_two(call.id), { what: 'the <Dial>' });
+      await providerEndsStream(caller);
+      // The <Dial>'s end reaches another process of the platform, one without a voice runtime.
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      // Kept open to the end of the suite: passport's strategies are process-wide, and the last
+      // app to start serves every app's authentication.
+      apiOnly = await createApp(
+        { ...t.config, voice: { runtime: false }, http: { ...t.config.http, publicBaseUrl: base } },
+        { logger: false },
+      );
+      await apiOnly.init();
+      await apiOnly.listen(port, '127.0.0.1');
+      const fetched = fakes.twilio.call(call.id).redirectFetch!;
+      fetched.responseBody = fetched.responseBody.replaceAll(t.config.http.publicBaseUrl, base);
+      const ended = await fakes.twilio.dialEnded(call.id, 'no-answer');
+      expect(ended.status).toBe(200);
+      expect(ended.responseBody).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+          `<Say language="en-US">${TRANSFER_UNANSWERED_LINE.replace("'", '&apos;')}</Say>` +
+          '<Hangup/></Response>',
+      );
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+      });
+    });
 
     it('provider_two: a caller who hung up while the transfer rang is not brought back', async () => {
       const { call, caller } = await askForPerson('provider_two');

@@ -200,6 +200,8 @@ function suite(queue: 'bullmq' | 'in-process') {
         `/api/telephony/provider_two/${call.phone.id}/transfer-briefing?`,
       );
       expect(elementAttribute(dial, 'Number', 'method')).toBe('POST');
+      // The caller keeps hearing the ringing while the whisper plays.
+      expect(elementAttribute(dial, 'Dial', 'answerOnBridge')).toBe('true');
       // The colleague picks up: not yet a transfer, they have not taken the call.
       expect(await fakes.twilio.dialedAnswered(call.id)).toBe(200);
       expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
@@ -246,6 +248,15 @@ function suite(queue: 'bullmq' | 'in-process') {
         `/api/telephony/provider_one/${call.phone.id}/transfer-briefing?`,
       );
       expect(elementAttribute(dial, 'Dial', 'confirmKey')).toBe('1');
+      // Meanwhile the caller hears ringback, served by us (Plivo fetches the dialMusic XML).
+      const hold = elementAttribute(dial, 'Dial', 'dialMusic')!;
+      expect(hold).toBe(`${t.config.http.publicBaseUrl}/api/telephony/sounds/hold.xml`);
+      const holdXml = await t.http.post('/api/telephony/sounds/hold.xml').expect(200);
+      const wavUrl = new URL(/<Play loop="0">([^<]+)<\/Play>/.exec(holdXml.text)![1]);
+      const wav = await t.http.get(wavUrl.pathname).buffer(true).expect(200);
+      expect(wav.headers['content-type']).toBe('audio/wav');
+      expect((wav.body as Buffer).subarray(0, 4).toString()).toBe('RIFF');
+      expect((wav.body as Buffer).length).toBe(44 + 6 * 8_000 * 2);
       expect((await fakes.plivo.fetchConfirmSound(call.id, { signature: 'missing' })).status).toBe(
         401,
       );

@@ -816,7 +816,7 @@ export interface paths {
     put?: never;
     /**
      * Provider callback: a transfer's progress
-     * @description Where provider_two and provider_one report a transfer's <Dial>. The new party answered (provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; provider_one: DialAction `answer`, which a warm transfer reports once the confirmKey bridged the call; a warm transfer on provider_two is made by `transfer-decision` instead): the transfer is made — the phone log gets transferredAt and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its `action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the transfer is taken off the phone log and the reply connects the caller to a new media stream (as the answer does), where the agent tells the caller no one could take the call and goes on with the conversation, transfer_call no longer offered; a caller who already hung up gets `<Hangup/>`. provider_three reports its transfers on the status URL (404 here). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
+     * @description Where provider_two and provider_one report a transfer's <Dial>. The new party answered (provider_two: the <Number>'s status callback, CallStatus `in-progress` with ParentCallSid; provider_one: DialAction `answer`, which a warm transfer reports once the confirmKey bridged the call; a warm transfer on provider_two is made by `transfer-decision` instead): the transfer is made — the phone log gets transferredAt and call.transferred is raised, once; the reply is an empty document. The <Dial> ended (its `action`: provider_two DialCallStatus, provider_one DialStatus): after a conversation with the new party (completed, answered) the reply is `<Hangup/>` (recording the transfer if its answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the transfer is taken off the phone log and the reply connects the caller to a new media stream (as the answer does), where the agent tells the caller no one could take the call and goes on with the conversation, transfer_call no longer offered (where this process cannot stream, VOICE_RUNTIME off or its speech engines not ready, the caller hears an apology by the provider's speech verb, then `<Hangup/>`); a caller who already hung up gets `<Hangup/>`. provider_three reports its transfers on the status URL (404 here). Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
      */
     post: operations['providerTransferStatus'];
     delete?: never;
@@ -883,6 +883,46 @@ export interface paths {
      * @description Moves the attempt's phone log (callStatus, providerStatus, callDuration, answeredBy, recordingUrl, endedReason) and raises its call events in the same transaction: call.started, call.answered, call.completed or call.failed (with the retry decision), call.recording.available. A callback naming no call of this number answers 404. provider_three also reports a transfer's new leg here (another call_control_id, the call's client_state): while the transfer waits on it, its answer or bridge makes the transfer and its hang-up gives the caller back to the agent; a warm transfer's leg gets the brief (`gather_using_speak`) on its answer and is bridged to the caller on the key 1 (any other key, or none, hangs it up). Later events of a leg change nothing. Called by the telephony provider, not by API clients. Verified before anything is read or written: the number exists and uses this integration, `token` is its callback token, and the provider's signature holds over the public URL and the raw body (provider_two `X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 `telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must be a call of this number. Idempotent (providers retry) and order-safe (a status only moves up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).
      */
     post: operations['providerStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/telephony/sounds/hold.xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider callback: what a caller on hold hears
+     * @description provider_one's `dialMusic` of a warm transfer: Plivo XML that loops the ringback (`<Play loop="0">{PUBLIC_BASE_URL}/api/telephony/sounds/ringback.wav</Play>`) until the new party took the call or the <Dial> ended.
+     */
+    post: operations['hold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/telephony/sounds/ringback.wav': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The ringback a caller on hold hears
+     * @description One cycle of North American ringback (440 + 480 Hz, 2 s on, 4 s off) as an 8 kHz 16-bit mono WAV, played in a loop by the hold document.
+     */
+    get: operations['ringback'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -7683,6 +7723,46 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  hold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Plivo XML. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+    };
+  };
+  ringback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description WAV audio. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'audio/wav': string;
         };
       };
     };

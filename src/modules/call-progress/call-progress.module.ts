@@ -8,6 +8,7 @@ import { TelephonyModule } from '../telephony/telephony.module';
 import { VoiceModule } from '../voice/voice.module';
 import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier } from './callback-verifier';
+import { HoldSoundsController } from './hold-sounds.controller';
 import { TelephonyCallbacksController } from './telephony-callbacks.controller';
 import { TelephonyCallbacksService } from './telephony-callbacks.service';
 import { TelnyxCommands } from './telnyx-commands';
@@ -27,7 +28,7 @@ import { TransferCallbacksService } from './transfer-callbacks.service';
     TelephonyModule,
     VoiceModule,
   ],
-  controllers: [TelephonyCallbacksController],
+  controllers: [TelephonyCallbacksController, HoldSoundsController],
   providers: [
     CallbackAttempts,
     CallbackVerifier,

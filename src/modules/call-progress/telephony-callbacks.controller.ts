@@ -139,8 +139,10 @@ const TRANSFER_STATUS_DESCRIPTION =
   'answer was never reported); unanswered (no-answer, busy, failed, canceled, timeout) the ' +
   'transfer is taken off the phone log and the reply connects the caller to a new media stream ' +
   '(as the answer does), where the agent tells the caller no one could take the call and goes ' +
-  'on with the conversation, transfer_call no longer offered; a caller who already hung up gets ' +
-  '`<Hangup/>`. provider_three reports its transfers on the status URL (404 here).';
+  'on with the conversation, transfer_call no longer offered (where this process cannot stream, ' +
+  'VOICE_RUNTIME off or its speech engines not ready, the caller hears an apology by the ' +
+  "provider's speech verb, then `<Hangup/>`); a caller who already hung up gets `<Hangup/>`. " +
+  'provider_three reports its transfers on the status URL (404 here).';
 
 const XML = 'application/xml; charset=utf-8';
 const XmlAnswer = () =>

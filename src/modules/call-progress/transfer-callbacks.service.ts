@@ -18,6 +18,7 @@ import {
   type Briefing,
   type DialTarget,
   EMPTY_DOCUMENT,
+  HOLD_MUSIC_PATH,
   plivoAnswer,
   plivoBriefing,
   plivoDial,
@@ -27,7 +28,7 @@ import {
   twimlDecision,
   twimlDial,
 } from './answer/answer-documents';
-import type { AnswerPlan } from './answer/answer-plan';
+import { type AnswerPlan, TRANSFER_UNANSWERED_LINE } from './answer/answer-plan';
 import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
 
@@ -81,7 +82,10 @@ export class TransferCallbacksService {
         ringTimeoutSeconds: TRANSFER_RING_SECONDS,
         progressUrl: this.callUrl('transfer-status', verified, log.id),
         ...(log.transferBriefing
-          ? { briefingUrl: this.callUrl('transfer-briefing', verified, log.id) }
+          ? {
+              briefingUrl: this.callUrl('transfer-briefing', verified, log.id),
+              holdUrl: this.config.http.publicBaseUrl + HOLD_MUSIC_PATH,
+            }
           : {}),
       };
     });
@@ -195,7 +199,18 @@ export class TransferCallbacksService {
       log.id,
       parsed.liveCallId,
     );
-    return stream ? { kind: 'stream', stream } : HANG_UP;
+    if (stream) return { kind: 'stream', stream };
+    // The agent cannot take the caller back (no voice runtime here): they hear why, in the
+    // agent's language and voice, before the line closes, never silence.
+    const agent = await this.agents.findSpeaking(batch.organizationId, log.agentId);
+    return {
+      kind: 'speak',
+      speech: {
+        text: TRANSFER_UNANSWERED_LINE,
+        language: agent?.language ?? 'en-US',
+        voice: agent?.voice ?? null,
+      },
+    };
   }
 
   private callUrl(

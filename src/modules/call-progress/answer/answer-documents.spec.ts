@@ -2,6 +2,7 @@ import {
   plivoAnswer,
   plivoBriefing,
   plivoDial,
+  plivoHold,
   telnyxSpeech,
   telnyxStreaming,
   twimlAnswer,
@@ -60,8 +61,15 @@ describe('answer instructions', () => {
     expect(twimlDial(dial)).toContain(
       `<Number url="${brief}" method="POST" statusCallbackEvent="answered"`,
     );
-    expect(plivoDial(dial)).toContain(
-      `timeout="45" confirmSound="${brief}" confirmKey="1" confirmTimeout="45">`,
+    // The caller hears ringing until the new party took the call.
+    expect(twimlDial(dial)).toContain('timeout="45" answerOnBridge="true">');
+    expect(twimlDial({ ...dial, briefingUrl: undefined })).not.toContain('answerOnBridge');
+    expect(plivoDial({ ...dial, holdUrl: 'https://sb.example/hold.xml' })).toContain(
+      `timeout="45" dialMusic="https://sb.example/hold.xml" confirmSound="${brief}" confirmKey="1" confirmTimeout="45">`,
+    );
+    expect(plivoHold('https://sb.example')).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Play loop="0">https://sb.example/api/telephony/sounds/ringback.wav</Play></Response>',
     );
     const briefing = {
       speech: { text: 'Grace wants <Friday>.', language: 'en-GB', voice: null },

@@ -57,6 +57,17 @@ export interface DialTarget {
    * put through (transfer-briefing: Twilio's <Number url>, Plivo's confirmSound).
    */
   briefingUrl?: string;
+  /** Warm, Plivo: the dialMusic document the caller hears meanwhile (HOLD_MUSIC_PATH). */
+  holdUrl?: string;
+}
+
+/** The Plivo XML of the ringback a caller on hold hears, and its audio (HoldSoundsController). */
+export const HOLD_MUSIC_PATH = '/api/telephony/sounds/hold.xml';
+export const RINGBACK_WAV_PATH = '/api/telephony/sounds/ringback.wav';
+
+/** provider_one: the hold document: the ringback, looped until the Dial connects. */
+export function plivoHold(publicBaseUrl: string): string {
+  return `${XML_DECLARATION}<Response><Play loop="0">${xmlEscape(publicBaseUrl + RINGBACK_WAV_PATH)}</Play></Response>`;
 }
 
 /** The key a warm transfer's colleague presses to take the call. */
@@ -91,8 +102,10 @@ export function twimlDial(dial: DialTarget | null): string {
   if (!dial) return HANG_UP_DOCUMENT;
   const { progressUrl: url } = dial;
   const briefing = dial.briefingUrl ? { url: dial.briefingUrl, method: 'POST' } : {};
+  // Warm: the caller keeps hearing the ringing while the whisper plays to the new party.
+  const ringing = dial.briefingUrl ? { answerOnBridge: 'true' } : {};
   return (
-    `${XML_DECLARATION}<Response><Dial${attributes({ action: url, method: 'POST', callerId: dial.callerId, timeout: dial.ringTimeoutSeconds })}>` +
+    `${XML_DECLARATION}<Response><Dial${attributes({ action: url, method: 'POST', callerId: dial.callerId, timeout: dial.ringTimeoutSeconds, ...ringing })}>` +
     `<Number${attributes({ ...briefing, statusCallbackEvent: 'answered', statusCallback: url, statusCallbackMethod: 'POST' })}>` +
     `${xmlEscape(dial.to)}</Number></Dial></Response>`
   );
@@ -147,6 +160,8 @@ export function plivoDial(dial: DialTarget | null): string {
       timeout: dial.ringTimeoutSeconds,
       ...(dial.briefingUrl
         ? {
+            // What the caller hears until the new party took the call (ringback, not silence).
+            dialMusic: dial.holdUrl,
             confirmSound: dial.briefingUrl,
             confirmKey: TRANSFER_ACCEPT_KEY,
             // From the answer: the brief's reading, then the time to press the key.

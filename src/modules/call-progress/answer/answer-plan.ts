@@ -29,6 +29,10 @@ export type AnswerPlan =
 /** Said when the attempt has no agent (or it has no greeting): who calls, and goodbye. */
 export const NEUTRAL_LINE = 'Hello, this is an automated call. Goodbye.';
 
+/** Said to a caller no one took from a transfer when the agent cannot take them back. */
+export const TRANSFER_UNANSWERED_LINE =
+  "I'm sorry, no one could take your call right now. Please call us back later. Goodbye.";
+
 export type SpeakingAgent = Pick<
   AgentRow,
   'greeting' | 'voicemailMessage' | 'language' | 'voice' | 'maxCallSeconds'

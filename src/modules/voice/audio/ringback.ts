@@ -9,8 +9,8 @@ export const RINGBACK_CYCLE_MS = 6_000;
 /** About −19 dBm0 a sine, the level a ringing line is heard at. */
 const RINGBACK_AMPLITUDE = 2_000;
 
-/** One ringback cycle as 8 kHz μ-law: what a caller hears while a line rings for them. */
-export function ringbackCycle(): Buffer {
+/** One ringback cycle as 8 kHz 16-bit samples: what a caller hears while a line rings for them. */
+export function ringbackSamples(): Int16Array {
   const pcm = new Int16Array((RINGBACK_CYCLE_MS * TONE_SAMPLE_RATE) / 1000);
   writeDualTone(
     pcm,
@@ -19,7 +19,12 @@ export function ringbackCycle(): Buffer {
     RINGBACK_HZ,
     RINGBACK_AMPLITUDE,
   );
-  return encodeUlaw(pcm);
+  return pcm;
+}
+
+/** One ringback cycle as 8 kHz μ-law, what a media stream carries. */
+export function ringbackCycle(): Buffer {
+  return encodeUlaw(ringbackSamples());
 }
 
 /**

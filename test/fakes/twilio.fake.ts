@@ -282,15 +282,8 @@ export class TwilioFake extends HttpFake {
       throw new Error(`Twilio call ${callSid}'s <Dial> does not report its <Number> answering`);
     call.dialedSid = twilioSid('CA');
     const params: FormBody = {
-      AccountSid: call.accountSid,
-      ApiVersion: TWILIO_API_VERSION,
-      CallSid: call.dialedSid,
-      ParentCallSid: call.sid,
-      CallStatus: 'in-progress',
+      ...this.childParams(call, twiml),
       CallbackSource: 'call-progress-events',
-      Direction: 'outbound-dial',
-      From: elementAttribute(twiml, 'Dial', 'callerId') ?? call.from,
-      To: /<Number\b[^>]*>([^<]*)<\/Number>/.exec(twiml)?.[1] ?? '',
       SequenceNumber: '0',
       Timestamp: rfc2822(new Date()),
     };

@@ -100,7 +100,7 @@ function suite(queue: 'bullmq' | 'in-process') {
     });
 
     /** A warm agent's call on its stream: greeted, then the caller asks for a person. */
-    async function askingForPerson(integration: Integration) {
+    async function askingForPerson(integration: Integration, beforeAsking?: () => void) {
       const number = `+1415558${(sequence += 1)}`;
       const call = await placedCall(t, admin, {
         integration,
@@ -115,6 +115,7 @@ function suite(queue: 'bullmq' | 'in-process') {
         timeoutMs: 10_000,
         what: 'the greeting',
       });
+      beforeAsking?.();
       transcripts.push(ASK_FOR_PERSON);
       await streamCallerAudio(caller, fixture('hello-world.ulaw'));
       return { call, caller, number };
@@ -153,6 +154,13 @@ function suite(queue: 'bullmq' | 'in-process') {
         .at('/hooks')
         .map((d) => verifyWebhook<Delivered>(d.body, d.headers, hook.plainSecret))
         .filter((event) => event.data.call_id === callId);
+
+    /** The call's call.transferred, once delivered. */
+    const transferredEvent = (callId: string) =>
+      waitFor(() => transfersOf(callId)[0] ?? false, {
+        timeoutMs: 10_000,
+        what: 'call.transferred',
+      });
 
     /** The caller given back to the agent on the stream the <Dial>'s end connects: the apology. */
     async function backWithTheAgent(
@@ -225,10 +233,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect((await fakes.twilio.pressInBriefing(call.id, '1')).responseBody).toBe(
         taken.responseBody,
       );
-      const [transferred] = await waitFor(
-        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
-        { timeoutMs: 10_000, what: 'call.transferred' },
-      );
+      const transferred = await transferredEvent(call.log.id);
       expect(transferred.data).toMatchObject({
         transfer_to: TRANSFER_TO,
         transfer_type: 'warm',
@@ -267,10 +272,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(await phoneLog(call.log.id)).toMatchObject({ transferredAt: null });
       // The colleague pressed 1: Plivo bridges the legs and reports the answer.
       expect(await fakes.plivo.dialedAnswered(call.id)).toBe(200);
-      const [transferred] = await waitFor(
-        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
-        { timeoutMs: 10_000, what: 'call.transferred' },
-      );
+      const transferred = await transferredEvent(call.log.id);
       expect(transferred.data).toMatchObject({ transfer_type: 'warm', summary: SUMMARY });
       const ended = await fakes.plivo.dialEnded(call.id, 'completed');
       expect(ended.responseBody).toContain('<Hangup/>');
@@ -328,15 +330,17 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(late.responseBody).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
     });
 
+    /** The phone log a Telnyx call was placed for (its client_state). */
+    const legOf = (placed: { clientState: string | null }) =>
+      Buffer.from(placed.clientState ?? '', 'base64').toString();
+
     /** A warm agent's Telnyx call: the caller asks for a person; the colleague's leg is placed. */
     async function telnyxLegPlaced() {
       const { call, caller, number } = await askingForPerson('provider_three');
       const leg = await waitFor(
         () =>
           fakes.telnyx.calls.find(
-            (placed) =>
-              placed.to === TRANSFER_TO &&
-              Buffer.from(placed.clientState ?? '', 'base64').toString() === call.log.id,
+            (placed) => placed.to === TRANSFER_TO && legOf(placed) === call.log.id,
           ) ?? false,
         { timeoutMs: 10_000, what: "the colleague's leg" },
       );
@@ -383,10 +387,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       );
       expect(bridge.body).toMatchObject({ call_control_id: leg });
       await fakes.telnyx.advanceCall(leg, 'call.bridged');
-      const [transferred] = await waitFor(
-        () => transfersOf(call.log.id).length > 0 && transfersOf(call.log.id),
-        { timeoutMs: 10_000, what: 'call.transferred' },
-      );
+      const transferred = await transferredEvent(call.log.id);
       expect(transferred.data).toMatchObject({ transfer_type: 'warm', summary: SUMMARY });
       // The agent is gone from the line: the ringing stops, nothing is hung up.
       await waitFor(
@@ -446,6 +447,55 @@ function suite(queue: 'bullmq' | 'in-process') {
         what: 'the caller back with the agent',
       });
       expect(await phoneLog(call.log.id)).toMatchObject({ transferredTo: null });
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+    });
+
+    it('provider_three: a bridge Telnyx refuses twice hangs up the leg, and the caller is back with the agent', async () => {
+      const { call, caller, leg } = await telnyxLegPlaced();
+      fakes.telnyx.failNext(6, 500, { method: 'POST', path: /actions\/bridge$/ });
+      await fakes.telnyx.advanceCall(leg, 'call.answered');
+      await waitFor(
+        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
+        { what: 'the brief' },
+      );
+      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits: '1', status: 'valid' });
+      await waitFor(() => fakes.telnyx.call(leg).hangupRequested, {
+        timeoutMs: 5_000,
+        what: 'the leg hung up after the failed bridge',
+      });
+      await fakes.telnyx.advanceCall(leg, 'call.hangup');
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 10_000,
+        what: 'the caller back with the agent',
+      });
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        transferredTo: null,
+        transferredAt: null,
+      });
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+    });
+
+    it("provider_three: a colleague's leg Telnyx refuses to place is a refused transfer: the agent apologises at once", async () => {
+      const { call, caller } = await askingForPerson('provider_three', () =>
+        fakes.telnyx.failNext(1, 500, { method: 'POST', path: /\/v2\/calls$/ }),
+      );
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 10_000,
+        what: 'the apology',
+      });
+      expect(
+        fakes.telnyx.calls.filter((placed) => placed.to === TRANSFER_TO).map(legOf),
+      ).not.toContain(call.log.id);
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+        transferBriefing: null,
+      });
       expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
       caller.close();
       await fakes.telnyx.advanceCall(call.id, 'call.hangup');

@@ -5,7 +5,12 @@ import { type AppConfig, InjectConfig } from '../../config';
 import { ringbackSamples } from '../voice/audio/ringback';
 import { TONE_SAMPLE_RATE } from '../voice/audio/tones';
 import { encodeWav } from '../voice/speech/wav';
-import { plivoHold } from './answer/answer-documents';
+import {
+  HOLD_MUSIC_FILE,
+  plivoHold,
+  RINGBACK_WAV_FILE,
+  SOUNDS_ROUTE,
+} from './answer/answer-documents';
 
 /** One cycle of ringback, made once: 6 s of 8 kHz 16-bit WAV (96 kB). */
 const RINGBACK_WAV = encodeWav(ringbackSamples(), TONE_SAMPLE_RATE);
@@ -15,12 +20,12 @@ const RINGBACK_WAV = encodeWav(ringbackSamples(), TONE_SAMPLE_RATE);
  * rung and briefed (provider_one's dialMusic). Public: nothing in them is the caller's.
  */
 @ApiTags('Provider callbacks')
-@Controller('api/telephony/sounds')
+@Controller(SOUNDS_ROUTE)
 @Public()
 export class HoldSoundsController {
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
-  @Post('hold.xml')
+  @Post(HOLD_MUSIC_FILE)
   @HttpCode(200)
   @Header('Content-Type', 'application/xml; charset=utf-8')
   @ApiProduces('application/xml')
@@ -39,7 +44,7 @@ export class HoldSoundsController {
     return plivoHold(this.config.http.publicBaseUrl);
   }
 
-  @Get('ringback.wav')
+  @Get(RINGBACK_WAV_FILE)
   @Header('Cache-Control', 'public, max-age=86400')
   @ApiProduces('audio/wav')
   @ApiOperation({

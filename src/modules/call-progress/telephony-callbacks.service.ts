@@ -13,7 +13,7 @@ import type { InboundCallback, ParsedCallStatus } from '../telephony/telephony.t
 import { type CallSignal, CallSignals } from '../voice/session/call-signals';
 import { VoiceRuntime } from '../voice/voice-runtime';
 import {
-  briefingText,
+  briefingSpeech,
   plivoAnswer,
   TRANSFER_ACCEPT_KEY,
   TRANSFER_ACCEPT_SECONDS,
@@ -171,11 +171,7 @@ export class TelephonyCallbacksService {
   private async briefLeg(verified: VerifiedCallback, attempt: Attempt, leg: string) {
     const { log, batch } = attempt;
     const agent = await this.agents.findSpeaking(batch.organizationId, log.agentId);
-    const speech = briefingText({
-      text: log.transferBriefing ?? '',
-      language: agent?.language ?? 'en-US',
-      voice: null,
-    });
+    const speech = briefingSpeech(agent, log.transferBriefing ?? '');
     const telnyx = this.providers.callControl;
     this.transferCommand(verified, log.id, leg, () =>
       telnyx.gatherUsingSpeak(verified.credentials, leg, {

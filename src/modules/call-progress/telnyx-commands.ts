@@ -61,14 +61,10 @@ export class TelnyxCommands {
       'Call Control command to provider_three failed twice',
     );
     if (command.purpose === 'transfer') {
-      await this.providers.callControl
-        .hangupCall(command.credentials, command.providerCallId)
-        .catch((error: unknown) =>
-          this.logger.warn(
-            { call: command.phoneLogId, ...describeProviderFailure(error) },
-            "Hanging up a warm transfer's leg after its failed command did not complete",
-          ),
-        );
+      await this.hangUp(
+        command,
+        "Hanging up a warm transfer's leg after its failed command failed",
+      );
       return;
     }
     if (command.purpose !== 'answer') return;
@@ -90,15 +86,17 @@ export class TelnyxCommands {
     }
   }
 
-  private async hangUpAndEnd(command: TelnyxCommand, failure: unknown): Promise<void> {
+  /** Hangs up the command's call; a failure is logged as `failed`, never thrown. */
+  private async hangUp(command: TelnyxCommand, failed: string): Promise<void> {
     await this.providers.callControl
       .hangupCall(command.credentials, command.providerCallId)
       .catch((error: unknown) =>
-        this.logger.warn(
-          { call: command.phoneLogId, ...describeProviderFailure(error) },
-          'Hang-up after a failed answer command to provider_three failed',
-        ),
+        this.logger.warn({ call: command.phoneLogId, ...describeProviderFailure(error) }, failed),
       );
+  }
+
+  private async hangUpAndEnd(command: TelnyxCommand, failure: unknown): Promise<void> {
+    await this.hangUp(command, 'Hang-up after a failed answer command to provider_three failed');
     await this.database.transaction(async () => {
       const attempt = await this.attempts.lock(command.phoneLogId);
       // The call's own hang-up may have been applied meanwhile.

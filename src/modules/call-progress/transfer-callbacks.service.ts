@@ -16,6 +16,7 @@ import { VoiceRuntime } from '../voice/voice-runtime';
 import { AgentsRepository } from '../agents/agents.repository';
 import {
   type Briefing,
+  briefingSpeech,
   type DialTarget,
   EMPTY_DOCUMENT,
   HOLD_MUSIC_PATH,
@@ -28,7 +29,7 @@ import {
   twimlDecision,
   twimlDial,
 } from './answer/answer-documents';
-import { type AnswerPlan, TRANSFER_UNANSWERED_LINE } from './answer/answer-plan';
+import { agentSpeech, type AnswerPlan, TRANSFER_UNANSWERED_LINE } from './answer/answer-plan';
 import { CallbackAttempts } from './callback-attempts';
 import { CallbackVerifier, type VerifiedCallback } from './callback-verifier';
 
@@ -109,7 +110,7 @@ export class TransferCallbacksService {
         return null;
       const agent = await this.agents.findSpeaking(attempt.batch.organizationId, log.agentId);
       return {
-        speech: { text: log.transferBriefing, language: agent?.language ?? 'en-US', voice: null },
+        speech: briefingSpeech(agent, log.transferBriefing),
         decisionUrl: this.callUrl('transfer-decision', verified, log.id),
       };
     });
@@ -130,17 +131,20 @@ export class TransferCallbacksService {
       throw new NotFoundException(`${verified.integration} confirms transfers itself`);
     const progress = verified.provider.parseTransferCallback(callback);
     const parsed = verified.provider.parseStatusCallback(callback);
-    const accepted = await this.database.transaction(async () => {
+    const { accepted, call } = await this.database.transaction(async () => {
       const attempt = await this.callbackAttempts.lock(verified, parsed);
       if (!attempt) throw new NotFoundException('No call of this number matches the callback');
       const { log } = attempt;
-      if (!log.transferBriefing || isFinal(log.callStatus)) return false;
-      if (progress?.kind !== 'key' || progress.digits !== TRANSFER_ACCEPT_KEY) return false;
-      await this.transfers.answered(attempt);
-      return true;
+      const taken =
+        log.transferBriefing !== null &&
+        !isFinal(log.callStatus) &&
+        progress?.kind === 'key' &&
+        progress.digits === TRANSFER_ACCEPT_KEY;
+      if (taken) await this.transfers.answered(attempt);
+      return { accepted: taken, call: log.id };
     });
     this.logger.info(
-      { integration: verified.integration, accepted },
+      { integration: verified.integration, call, accepted },
       accepted ? 'The colleague took the transfer' : 'The colleague declined the transfer',
     );
     return twimlDecision(accepted);
@@ -203,14 +207,7 @@ export class TransferCallbacksService {
     // The agent cannot take the caller back (no voice runtime here): they hear why, in the
     // agent's language and voice, before the line closes, never silence.
     const agent = await this.agents.findSpeaking(batch.organizationId, log.agentId);
-    return {
-      kind: 'speak',
-      speech: {
-        text: TRANSFER_UNANSWERED_LINE,
-        language: agent?.language ?? 'en-US',
-        voice: agent?.voice ?? null,
-      },
-    };
+    return { kind: 'speak', speech: agentSpeech(agent, TRANSFER_UNANSWERED_LINE) };
   }
 
   private callUrl(

@@ -34,12 +34,8 @@ export function chunkText(
   return passages;
 }
 
-/** What `\s` matches, but the line breaks (\n, and \r, which ends a line too). */
-const BLANKS = new Set(
-  [...'\t\v\f \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff'].concat(
-    Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
-  ),
-);
+/** One character of what `\s` matches, but the line breaks (\n, and \r, which ends a line too). */
+const BLANK = /[^\S\n\r]/;
 
 /**
  * Line breaks as \n, each run of other whitespace as one space, none beside a line break, at
@@ -63,7 +59,7 @@ export function normaliseWhitespace(text: string): string {
       flush(i);
       continue;
     }
-    if (BLANKS.has(char)) {
+    if (BLANK.test(char)) {
       blank ||= breaks === 0;
       flush(i);
       continue;

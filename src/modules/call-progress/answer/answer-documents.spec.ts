@@ -1,4 +1,5 @@
 import {
+  briefingSpeech,
   plivoAnswer,
   plivoBriefing,
   plivoDial,
@@ -72,7 +73,7 @@ describe('answer instructions', () => {
         '<Play loop="0">https://sb.example/api/telephony/sounds/ringback.wav</Play></Response>',
     );
     const briefing = {
-      speech: { text: 'Grace wants <Friday>.', language: 'en-GB', voice: null },
+      speech: briefingSpeech({ language: 'en-GB', voice: 'alloy' }, 'Grace wants <Friday>.'),
       decisionUrl: 'https://sb.example/decide?token=t&call=c',
     };
     expect(twimlBriefing(briefing)).toBe(

@@ -1,5 +1,6 @@
 import type { StreamConnection } from '../../voice/voice-runtime';
-import type { AnswerPlan, Speech } from './answer-plan';
+import type { AgentRow } from '../../agents/agents.schema';
+import { type AnswerPlan, agentSpeech, type Speech } from './answer-plan';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 // What XML 1.0 cannot carry (controls but tab, LF and CR; lone surrogates; U+FFFE/U+FFFF), and
@@ -61,9 +62,12 @@ export interface DialTarget {
   holdUrl?: string;
 }
 
-/** The Plivo XML of the ringback a caller on hold hears, and its audio (HoldSoundsController). */
-export const HOLD_MUSIC_PATH = '/api/telephony/sounds/hold.xml';
-export const RINGBACK_WAV_PATH = '/api/telephony/sounds/ringback.wav';
+/** Where HoldSoundsController serves the hold document and the ringback it plays. */
+export const SOUNDS_ROUTE = 'api/telephony/sounds';
+export const HOLD_MUSIC_FILE = 'hold.xml';
+export const RINGBACK_WAV_FILE = 'ringback.wav';
+export const HOLD_MUSIC_PATH = `/${SOUNDS_ROUTE}/${HOLD_MUSIC_FILE}`;
+const RINGBACK_WAV_PATH = `/${SOUNDS_ROUTE}/${RINGBACK_WAV_FILE}`;
 
 /** provider_one: the hold document: the ringback, looped until the Dial connects. */
 export function plivoHold(publicBaseUrl: string): string {
@@ -77,16 +81,24 @@ export const TRANSFER_ACCEPT_SECONDS = 10;
 
 /** A warm transfer's brief: read to the colleague, who then presses TRANSFER_ACCEPT_KEY. */
 export interface Briefing {
+  /** What the colleague hears (briefingSpeech). */
   speech: Speech;
   /** Twilio's <Gather action>, where the key pressed is reported (transfer-decision). */
   decisionUrl: string;
 }
 
-/** The brief as read to the colleague: the agent's words, then how to take the call. */
-export const briefingText = (speech: Speech): Speech => ({
-  ...speech,
-  text: `${speech.text} Press ${TRANSFER_ACCEPT_KEY} to take the call.`,
-});
+/**
+ * The brief as the colleague hears it on every provider: the agent's words, then how to take
+ * the call, in the agent's language with the provider's default voice (the agent's voice names
+ * one of our speech engine's voices, which the provider's speech verb may not have).
+ */
+export function briefingSpeech(
+  agent: Pick<AgentRow, 'language' | 'voice'> | null,
+  brief: string,
+): Speech {
+  const text = `${brief} Press ${TRANSFER_ACCEPT_KEY} to take the call.`;
+  return { ...agentSpeech(agent, text), voice: null };
+}
 
 const HANG_UP_DOCUMENT = `${XML_DECLARATION}<Response><Hangup/></Response>`;
 /** An empty document: the reply to a callback whose answer the provider ignores. */
@@ -124,7 +136,7 @@ export function twimlBriefing(briefing: Briefing | null): string {
     timeout: TRANSFER_ACCEPT_SECONDS,
     action: briefing.decisionUrl,
     method: 'POST',
-  })}>${speak('Say', briefingText(briefing.speech))}</Gather><Hangup/></Response>`;
+  })}>${speak('Say', briefing.speech)}</Gather><Hangup/></Response>`;
 }
 
 /**
@@ -133,7 +145,7 @@ export function twimlBriefing(briefing: Briefing | null): string {
  */
 export function plivoBriefing(briefing: Briefing | null): string {
   if (!briefing) return EMPTY_DOCUMENT;
-  return `${XML_DECLARATION}<Response>${speak('Speak', briefingText(briefing.speech))}</Response>`;
+  return `${XML_DECLARATION}<Response>${speak('Speak', briefing.speech)}</Response>`;
 }
 
 /** provider_two: the reply to the colleague's key: the accept key bridges, any other hangs up. */

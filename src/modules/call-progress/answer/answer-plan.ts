@@ -50,9 +50,15 @@ export function answerSpeech(
     answeredBy === 'machine'
       ? agent?.voicemailMessage?.trim() || null
       : agent?.greeting?.trim() || NEUTRAL_LINE;
-  return said === null
-    ? null
-    : { text: said, language: agent?.language || 'en-US', voice: agent?.voice || null };
+  return said === null ? null : agentSpeech(agent, said);
+}
+
+/** `text` in the agent's language and voice; en-US and the provider's own voice without one. */
+export function agentSpeech(
+  agent: Pick<AgentRow, 'language' | 'voice'> | null,
+  text: string,
+): Speech {
+  return { text, language: agent?.language || 'en-US', voice: agent?.voice || null };
 }
 
 /** What the answered call says by the provider's speech verb (answerSpeech), recorded or not. */

@@ -23,20 +23,16 @@ export function ringbackSamples(): Int16Array {
 }
 
 /** One ringback cycle as 8 kHz μ-law, what a media stream carries. */
-export function ringbackCycle(): Buffer {
-  return encodeUlaw(ringbackSamples());
-}
+export const RINGBACK_CYCLE = encodeUlaw(ringbackSamples());
 
 /**
- * Rings on `paced` (a cycle queued as each one plays) until the returned stop is called, which
- * drops what is still queued.
+ * Rings on `paced` for `ms` (whole cycles, queued at once: the stream paces them out) until the
+ * returned stop is called, which drops what is still queued.
  */
-export function playRingback(paced: Pick<PacedStream, 'enqueue' | 'clear'>): () => void {
-  const cycle = ringbackCycle();
-  paced.enqueue(cycle);
-  const timer = setInterval(() => paced.enqueue(cycle), RINGBACK_CYCLE_MS);
-  return () => {
-    clearInterval(timer);
-    paced.clear();
-  };
+export function playRingback(
+  paced: Pick<PacedStream, 'enqueue' | 'clear'>,
+  ms: number,
+): () => void {
+  for (let played = 0; played < ms; played += RINGBACK_CYCLE_MS) paced.enqueue(RINGBACK_CYCLE);
+  return () => paced.clear();
 }

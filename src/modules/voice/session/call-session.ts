@@ -438,9 +438,6 @@ export class CallSession {
   private async transfer(ask: TransferAsk, accepted: () => void) {
     const call = this.call;
     if (!call) return false;
-    // Telnyx keeps the caller on the stream while a warm transfer's colleague is called and
-    // briefed: they hear it ring, never silence.
-    const holds = this.integration === 'provider_three' && ask.briefing !== null;
     let stopRinging: (() => void) | undefined;
     try {
       return await this.deps.transfers.transfer({
@@ -448,9 +445,10 @@ export class CallSession {
         organizationId: call.organizationId,
         phoneLogId: call.phoneLogId,
         providerCallId: liveCallId(call, this.streamCallId),
-        accepted: () => {
+        accepted: (holdMs) => {
           accepted();
-          if (holds && !this.ended) stopRinging = playRingback(this.paced);
+          // A caller left on the stream while the new party is rung and briefed hears it ring.
+          if (holdMs !== null && !this.ended) stopRinging = playRingback(this.paced, holdMs);
         },
       });
     } finally {

@@ -39,8 +39,12 @@ export interface TransferRequest extends TransferAsk {
   phoneLogId: string;
   /** The call at the provider (the one its media stream carries). */
   providerCallId: string;
-  /** Told once the provider accepted the request (it then rings the new party). */
-  accepted?: () => void;
+  /**
+   * Told once the provider accepted the request (it then rings the new party), with how long
+   * the caller may wait on the stream meanwhile (`holdMs`: a warm transfer's own Telnyx leg),
+   * null when the provider takes the caller off the stream (or rings them itself).
+   */
+  accepted?: (holdMs: number | null) => void;
 }
 
 /**
@@ -99,13 +103,9 @@ export class CallTransfers {
     const { integration } = reserved.provider;
     const warmLeg = integration === 'provider_three' && request.briefing !== null;
     // Heard from before the command: the leg's events may come before its response.
+    const legMs = TRANSFER_LEG_MS + (warmLeg ? WARM_BRIEF_SECONDS * 1000 : 0);
     const leg =
-      integration === 'provider_three'
-        ? this.legOutcome(
-            request.phoneLogId,
-            TRANSFER_LEG_MS + (warmLeg ? WARM_BRIEF_SECONDS * 1000 : 0),
-          )
-        : null;
+      integration === 'provider_three' ? this.legOutcome(request.phoneLogId, legMs) : null;
     try {
       // Never retried: a timeout may have transferred the call (or placed the leg) already.
       if (warmLeg) await reserved.provider.placeCall(reserved.credentials, reserved.leg);
@@ -124,7 +124,7 @@ export class CallTransfers {
       await this.settle(request, false);
       return false;
     }
-    request.accepted?.();
+    request.accepted?.(warmLeg ? legMs : null);
     if (!leg) return true;
     if (await this.settle(request, await leg.answered)) return true;
     this.logger.warn(

@@ -91,12 +91,9 @@ export class Conversation {
   private readonly replies: Replies;
   private readonly log: TurnLog;
   private readonly lines: AgentLines;
-  private readonly keypad = new Keypad((keys, startedAt) => {
-    // Keys need no recognising: the reply's latency counts from the entry's end.
-    const trace = new TimedTurn(this.services.observer?.turnEnded());
-    trace.recognised();
-    this.heardTurn({ words: keypadTurn(keys), startedAt, trace });
-  });
+  private readonly keypad = new Keypad((keys, startedAt) =>
+    this.typedTurn(keypadTurn(keys), startedAt),
+  );
   /** Caller turns heard and not yet answered: the next reply answers them all. */
   private readonly unanswered: Array<{ words: string; startedAt: string }> = [];
   /** The newest unanswered turn's trace: the reply's latency counts from its end. */
@@ -259,11 +256,15 @@ export class Conversation {
         .recordDigits(organizationId, phoneLogId, entry.name, digits)
         .catch((error: unknown) => this.warn(error, 'Storing the digits entered failed'));
     const words = digitsTurn(entry, digits, agent.privateDigits);
-    if (report) {
-      const trace = new TimedTurn(this.services.observer?.turnEnded());
-      trace.recognised();
-      this.heardTurn({ words, startedAt, trace });
-    } else this.unanswered.unshift({ words, startedAt }); // typed before the caller's words
+    if (report) this.typedTurn(words, startedAt);
+    else this.unanswered.unshift({ words, startedAt }); // typed before the caller's words
+  }
+
+  /** A turn the caller typed: keys need no recognising, so its latency counts from its end. */
+  private typedTurn(words: string, startedAt: string): void {
+    const trace = new TimedTurn(this.services.observer?.turnEnded());
+    trace.recognised();
+    this.heardTurn({ words, startedAt, trace });
   }
 
   /** A mark the provider echoed: the audio before it was heard. */
@@ -390,9 +391,11 @@ export class Conversation {
         if (event.kind === 'tool-call') {
           tools.push(event.call);
           // Keys typed while the request is still being said count (type-ahead).
-          const entry = event.call.function.name === String(TurnTool.CollectDigits);
-          const asked = entry ? toolDigitEntry(event.call) : null;
-          if (asked) this.digits = new DigitCollector(asked);
+          const entry =
+            event.call.function.name === String(TurnTool.CollectDigits)
+              ? toolDigitEntry(event.call)
+              : null;
+          if (entry) this.digits = new DigitCollector(entry);
         }
       }
       const rest = splitter.flush();

@@ -1,3 +1,4 @@
+import { FRAME_MS } from '../media/media-stream';
 import type { TimedWord } from '../speech/speech-engines';
 import type { TimedTurn } from './timed-turn';
 
@@ -11,9 +12,6 @@ export interface QueuedSentence {
   /** The engine's timing of its words, when the engine gives one (ElevenLabs); else empty. */
   readonly words: readonly TimedWord[];
 }
-
-/** A stream frame: 20 ms. */
-const FRAME_MS = 20;
 
 /**
  * The words of `sentence` the caller heard when `played` frames of the stream had been played,

@@ -133,8 +133,8 @@ function transferTool(mode: TransferMode): ChatTool {
 }
 
 /**
- * end_call, record_opt_out, press_keys and collect_digits always; transfer_call only when there is a number to
- * transfer to (`transfer`: how).
+ * end_call, record_opt_out, press_keys and collect_digits always; transfer_call only when there
+ * is a number to transfer to (`transfer`: how).
  */
 export function turnTools(transfer: TransferMode | null): ChatTool[] {
   return [
@@ -146,49 +146,41 @@ export function turnTools(transfer: TransferMode | null): ChatTool[] {
   ];
 }
 
-/** The `reason` the model gave a tool call, when it is readable (at most 500 characters). */
-export function toolReason(call: ChatToolCall): string | null {
+/** A tool call's arguments, or none when the model's JSON is unreadable or not an object. */
+function toolArguments(call: ChatToolCall): Record<string, unknown> {
   try {
-    const { reason } = JSON.parse(call.function.arguments) as { reason?: unknown };
-    return typeof reason === 'string' && reason.trim() !== '' ? reason.trim().slice(0, 500) : null;
+    const parsed: unknown = JSON.parse(call.function.arguments);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   } catch {
-    return null;
+    return {};
   }
 }
 
-/** The `summary` a warm transfer_call gave its colleague, when readable (at most 500 characters). */
-export function toolSummary(call: ChatToolCall): string | null {
-  try {
-    const { summary } = JSON.parse(call.function.arguments) as { summary?: unknown };
-    return typeof summary === 'string' && summary.trim() !== ''
-      ? summary.trim().slice(0, 500)
-      : null;
-  } catch {
-    return null;
-  }
+/** A text argument of a tool call, trimmed and at most `max` characters; null when none. */
+function toolText(call: ChatToolCall, name: string, max: number): string | null {
+  const value = toolArguments(call)[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, max) : null;
 }
+
+/** The `reason` the model gave a tool call, when it is readable (at most 500 characters). */
+export const toolReason = (call: ChatToolCall): string | null => toolText(call, 'reason', 500);
+
+/** The `summary` a warm transfer_call gave its colleague, when readable (at most 500 characters). */
+export const toolSummary = (call: ChatToolCall): string | null => toolText(call, 'summary', 500);
 
 /** The keypad keys a press_keys call asks for ('' when none is readable). */
 export function toolKeys(call: ChatToolCall): string {
-  try {
-    const { keys } = JSON.parse(call.function.arguments) as { keys?: unknown };
-    return typeof keys === 'string' ? keypadKeys(keys).slice(0, 32) : '';
-  } catch {
-    return '';
-  }
+  const { keys } = toolArguments(call);
+  return typeof keys === 'string' ? keypadKeys(keys).slice(0, 32) : '';
 }
 
 /** The entry a collect_digits call asks for; null when unreadable (no name, no digit count). */
 export function toolDigitEntry(call: ChatToolCall): DigitEntry | null {
-  try {
-    const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
-    const count = (value: unknown) =>
-      Number.isInteger(value) ? Math.min(Math.max(value as number, 1), MAX_ENTRY_DIGITS) : null;
-    const name = typeof args.name === 'string' ? args.name.trim().slice(0, 64) : '';
-    const maxDigits = count(args.max_digits);
-    if (name === '' || maxDigits === null) return null;
-    return { name, maxDigits, minDigits: Math.min(count(args.min_digits) ?? maxDigits, maxDigits) };
-  } catch {
-    return null;
-  }
+  const args = toolArguments(call);
+  const count = (value: unknown) =>
+    Number.isInteger(value) ? Math.min(Math.max(value as number, 1), MAX_ENTRY_DIGITS) : null;
+  const name = toolText(call, 'name', 64);
+  const maxDigits = count(args.max_digits);
+  if (name === null || maxDigits === null) return null;
+  return { name, maxDigits, minDigits: Math.min(count(args.min_digits) ?? maxDigits, maxDigits) };
 }

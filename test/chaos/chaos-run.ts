@@ -336,8 +336,11 @@ async function dialedAfterStop(
 }
 
 /**
- * Every attempt a record counts was placed: a 429 (which placed nothing) gave its claim back
- * unspent. The fakes' accepted placements per number must equal the record's attempts.
+ * Every attempt a record counts was placed: a 429 or a refused connection (which placed nothing)
+ * gave its claim back unspent. The one exception is an answer lost mid-request (a connection cut
+ * while the provider read it): the provider may have acted, so the attempt is spent and ends
+ * `placement_unknown`, never dialed again. Per number, the fakes' accepted placements must be at
+ * most the attempts counted, and those at most the placements plus such unknowns.
  */
 async function attemptsSpentOnRefusals(world: ChaosWorld): Promise<string[]> {
   const placed = new Map<string, number>();
@@ -348,14 +351,24 @@ async function attemptsSpentOnRefusals(world: ChaosWorld): Promise<string[]> {
   for (const call of world.twilio.calls) count(call.to);
   for (const call of world.plivo.calls) count(call.to);
   for (const call of world.telnyx.calls) count(call.to);
-  const { rows } = await world.db.query<{ phone_number: string; attempts: number }>(
-    `SELECT phone_number, attempts FROM call_records`,
+  const { rows } = await world.db.query<{
+    phone_number: string;
+    attempts: number;
+    unknown: string;
+  }>(
+    `SELECT record.phone_number, record.attempts,
+       (SELECT count(*) FROM phone_logs log
+        WHERE log.call_record_id = record.id AND log.ended_reason = 'placement_unknown') AS unknown
+     FROM call_records record`,
   );
   return rows
-    .filter((row) => row.attempts !== (placed.get(row.phone_number) ?? 0))
+    .filter((row) => {
+      const accepted = placed.get(row.phone_number) ?? 0;
+      return row.attempts < accepted || row.attempts > accepted + Number(row.unknown);
+    })
     .map(
       (row) =>
-        `${row.phone_number}: ${row.attempts} attempts counted, ${placed.get(row.phone_number) ?? 0} placed`,
+        `${row.phone_number}: ${row.attempts} attempts counted, ${placed.get(row.phone_number) ?? 0} placed, ${row.unknown} placement_unknown`,
     );
 }
 

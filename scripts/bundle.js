@@ -8,6 +8,7 @@ const external = [
   '@electric-sql/pglite', // loads its WebAssembly and extension files from its own folder
   'argon2', // native addon
   'onnxruntime-node', // native addon (voice activity detection), loads its binary by path
+  'koffi', // native addon (eSpeak NG's library), resolved by path for the engine's process
   'pg-native',
   // OpenTelemetry patches these when they are required (start-tracing.ts): a bundled copy
   // would never be required, so never traced.

@@ -1,11 +1,15 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
-import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import { ChatFake } from '../fakes/chat.fake';
 import { loudness, MediaStreamCaller } from '../fakes/media-stream-caller';
 import { DeepgramFake, OpenAiSpeechFake } from '../fakes/speech';
 import { callerAudio } from '../support/caller-utterances';
-import { placeVoiceCall, startVoiceApp, type VoiceApp } from '../support/voice-providers';
+import {
+  answerAndHearGreeting,
+  placeVoiceCall,
+  startVoiceApp,
+  type VoiceApp,
+} from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
 import { metricValue } from './speech/engine-config';
 
@@ -55,14 +59,7 @@ describe('a live call whose speech and chat services fail', () => {
       voice: null,
       language: 'en-US',
     });
-    const stream = await twilio.answer(call.id);
-    const caller = await MediaStreamCaller.connect(twilio.integration, stream.url);
-    caller.start(stream.callId, stream.token);
-    await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
-      timeoutMs: 30_000,
-      what: 'the greeting',
-    });
-    return caller;
+    return answerAndHearGreeting(twilio, call.id);
   }
 
   afterAll(async () => {

@@ -1,11 +1,19 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
-import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
+import { heardPart } from '../../src/modules/voice/session/reply';
+import { EspeakTextToSpeech } from '../../src/modules/voice/speech/offline/espeak-tts';
 import { PocketsphinxSpeechToText } from '../../src/modules/voice/speech/offline/pocketsphinx-stt';
+import type { TimedWord } from '../../src/modules/voice/speech/speech-engines';
 import { ChatFake } from '../fakes/chat.fake';
-import { loudness, MediaStreamCaller } from '../fakes/media-stream-caller';
+import { loudness } from '../fakes/media-stream-caller';
 import { callerAudio } from '../support/caller-utterances';
-import { placeVoiceCall, startVoiceApp, type VoiceApp } from '../support/voice-providers';
+import { collect } from './speech/speech-config';
+import {
+  answerAndHearGreeting,
+  placeVoiceCall,
+  startVoiceApp,
+  type VoiceApp,
+} from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
 
 // PocketSphinx is slow on a busy box (its model loads once per decoder, each turn decodes for
@@ -46,13 +54,7 @@ describe('a call on the offline engine, end to end', () => {
       language: 'en-US',
     });
     chat.reply({ kind: 'text', pieces: [REPLY.join(' ')] });
-    const stream = await twilio.answer(call.id);
-    const caller = await MediaStreamCaller.connect(twilio.integration, stream.url);
-    caller.start(stream.callId, stream.token);
-    await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
-      timeoutMs: 30_000,
-      what: 'the greeting',
-    });
+    const caller = await answerAndHearGreeting(twilio, call.id);
     const greeting = [...caller.frames];
     // eSpeak NG's speech, well over a second of it, not silence.
     expect(greeting.length).toBeGreaterThan(50);
@@ -99,6 +101,65 @@ describe('a call on the offline engine, end to end', () => {
       .transcribe(Buffer.concat(reply.map((f) => f.audio)))
       .finally(() => listener.close());
     expect(spoken).toMatch(/\btomorrow\b/);
+    caller.close();
+  });
+
+  it("keeps what the caller heard of a cut sentence to the word, by eSpeak NG's own timings", async () => {
+    const [twilio] = voice.providers;
+    const call = await placeVoiceCall(voice, twilio, {
+      greeting: 'Hello Grace.',
+      voice: null,
+      language: 'en-US',
+    });
+    // eSpeak NG reads the number as "one million two hundred and thirty four thousand…": seven
+    // characters that last 3.8 s of its 7.7, where a cut by characters and one by time part ways
+    // (by characters, the number was heard from 2.0 s on).
+    const sentence = 'The total is 1234567 dollars which you can pay in twelve easy monthly parts.';
+    const asked = chat.requests.length;
+    chat.reply({ kind: 'text', pieces: [sentence] });
+    chat.reply({ kind: 'text', pieces: ['Of course.'] });
+    const caller = await answerAndHearGreeting(twilio, call.id);
+    const { endedAt } = await caller.play(callerAudio('call-back'), 0);
+    await waitFor(() => caller.frames.filter((frame) => frame.at > endedAt).length >= 110, {
+      timeoutMs: 60_000,
+      what: '2.2 s of the reply',
+    });
+    await caller.play(callerAudio('no-thank-you'));
+    const clearedAt = await waitFor(() => caller.clears.at(0) ?? false, { what: 'the clear' });
+    const played = caller.frames.filter((f) => f.at > endedAt && f.at <= clearedAt).length;
+
+    // The server's engine timed the words as this one does.
+    const words: TimedWord[] = [];
+    const spoken = await collect(
+      new EspeakTextToSpeech('en-us').synthesize(sentence, {
+        voice: '',
+        language: 'en-US',
+        signal: new AbortController().signal,
+        onWords: (timed) => words.push(...timed),
+      }),
+    );
+    const frames = Math.ceil(spoken.length / 160);
+    // The clear came while the number was being read: after "is", before "dollars".
+    expect(played * 20).toBeGreaterThan(words[2].endMs + 60);
+    expect(played * 20).toBeLessThan(words[3].endMs - 60);
+    const timed = heardPart({ text: sentence, mark: '', from: 0, to: frames, words }, played);
+    const byLength = heardPart(
+      { text: sentence, mark: '', from: 0, to: frames, words: [] },
+      played,
+    );
+    expect(timed).toBe('The total is—');
+    expect(byLength).not.toBe(timed);
+
+    const next = await waitFor(() => chat.requests.length >= asked + 2 && chat.requests.at(-1)!, {
+      timeoutMs: 60_000,
+      what: 'the request after the barge-in',
+    });
+    const history = next.body.messages as Array<{ role: string; content: string }>;
+    expect(history).toContainEqual({ role: 'assistant', content: timed });
+    const log = await voice.t.app
+      .get(PhoneLogsRepository)
+      .findById(voice.admin.organizationId, call.log.id);
+    expect(log!.turns.map((turn) => turn.text)).toContain(timed);
     caller.close();
   });
 });

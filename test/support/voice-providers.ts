@@ -1,7 +1,9 @@
 import type { SpeechEngines } from '../../src/modules/voice/speech/speech-engines';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
+import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import {
+  MediaStreamCaller,
   plivoXmlStream,
   type StreamInstructions,
   telnyxStream,
@@ -186,6 +188,21 @@ export function placeVoiceCall(
     credentials: providerCases(voice.fakes)[provider.integration].seed(number),
     agent,
   });
+}
+
+/** Answers call `id` and takes its media stream as the callee, once the greeting has played. */
+export async function answerAndHearGreeting(
+  provider: VoiceProvider,
+  id: string,
+): Promise<MediaStreamCaller> {
+  const stream = await provider.answer(id);
+  const caller = await MediaStreamCaller.connect(provider.integration, stream.url);
+  caller.start(stream.callId, stream.token);
+  await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
+    timeoutMs: 30_000,
+    what: 'the greeting',
+  });
+  return caller;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TimedWord } from '../../../src/modules/voice/speech/speech-engines';
+import { CommandError } from '../../../src/modules/voice/speech/offline/child-process';
+import {
+  EspeakEngine,
+  espeakEngine,
+} from '../../../src/modules/voice/speech/offline/espeak-engine';
 import { EspeakTextToSpeech } from '../../../src/modules/voice/speech/offline/espeak-tts';
 import {
   espeakReadiness,
@@ -114,6 +120,75 @@ describe('the offline engine: eSpeak NG and PocketSphinx', () => {
       controller.abort();
     }
     expect(bytes).toBeLessThan(whole.length / 2);
+  });
+
+  it("times the text's own words from eSpeak NG's events, the last ending with the audio", async () => {
+    const text = 'Hello there, my friend. It costs 3.50 dollars — or an x-ray.';
+    const words: TimedWord[] = [];
+    const audio = await collect(
+      tts.synthesize(text, {
+        voice: '',
+        language: 'en-US',
+        signal,
+        onWords: (w) => words.push(...w),
+      }),
+    );
+    expect(words.map((word) => word.text)).toEqual(text.split(' '));
+    const ends = words.map((word) => word.endMs);
+    expect(ends).toEqual([...ends].sort((a, b) => a - b));
+    expect(ends[0]).toBeGreaterThan(100);
+    // "3.50" is read as four words: it lasts far longer than "It" before it.
+    const [it, costs, price] = [4, 5, 6].map((i) => ends[i] - ends[i - 1]);
+    expect(price).toBeGreaterThan(2 * Math.max(it, costs));
+    // The last word ends with the audio (8 bytes of μ-law a millisecond; the end pause after it).
+    expect(audio.length / 8 - ends.at(-1)!).toBeGreaterThanOrEqual(0);
+    expect(audio.length / 8 - ends.at(-1)!).toBeLessThan(600);
+  });
+
+  it('speaks again in a new process when its engine is killed mid-sentence', async () => {
+    const engine = await espeakEngine();
+    const long = 'This is a long answer that goes on. '.repeat(300);
+    const audio = tts
+      .synthesize(long, { voice: '', language: 'en-US', signal })
+      [Symbol.asyncIterator]();
+    await audio.next();
+    process.kill(engine.pid!, 'SIGKILL');
+    let failure: unknown;
+    try {
+      while (!(await audio.next()).done);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(CommandError);
+    expect((failure as CommandError).retryable).toBe(true);
+    const again = await collect(
+      tts.synthesize('hello world', { voice: '', language: 'en-US', signal }),
+    );
+    expect(again.length).toBeGreaterThan(6000);
+    expect((await espeakEngine()).pid).not.toBe(engine.pid);
+    await expect(espeakReadiness()).resolves.toEqual({ ready: true });
+  });
+
+  it('kills an engine that stops answering and fails its sentence, never waiting for ever', async () => {
+    const engine = await EspeakEngine.start({ timeoutMs: 500 });
+    const own = new EspeakTextToSpeech('en-us', undefined, () => Promise.resolve(engine));
+    process.kill(engine.pid!, 'SIGSTOP');
+    await expect(
+      collect(own.synthesize('hello world', { voice: '', language: 'en-US', signal })),
+    ).rejects.toThrow('eSpeak NG timed out');
+    expect(engine.alive).toBe(false);
+    await engine.close();
+  });
+
+  it('says its library is missing, as not to be retried', async () => {
+    const failure = await EspeakEngine.start({ library: 'libespeak-ng-absent.so.1' }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(CommandError);
+    expect((failure as CommandError).message).toBe(
+      'eSpeak NG is not installed (libespeak-ng-absent.so.1)',
+    );
+    expect((failure as CommandError).retryable).toBe(false);
   });
 
   it('answers an empty turn without running the recogniser', async () => {

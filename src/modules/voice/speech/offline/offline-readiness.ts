@@ -1,16 +1,20 @@
 import { access } from 'node:fs/promises';
 import type { EngineReadiness } from '../speech-engines';
 import { CommandError, runCommand } from './child-process';
-import { ESPEAK_COMMAND } from './espeak-tts';
+import { espeakEngine } from './espeak-engine';
 import { POCKETSPHINX_BATCH_COMMAND, POCKETSPHINX_MODEL_DIR } from './pocketsphinx-decoder';
 
 const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us libpocketsphinx3 espeak-ng';
 
-/** eSpeak NG answers `--version`, with the Debian package to install when it does not. */
+/** eSpeak NG's engine starts (its library loads and finds its voices), with the package when not. */
 export async function espeakReadiness(): Promise<EngineReadiness> {
-  return (await isInstalled(ESPEAK_COMMAND, ['--version']))
-    ? { ready: true }
-    : { ready: false, reason: `espeak-ng is missing (Debian package espeak-ng; ${INSTALL_HINT})` };
+  try {
+    await espeakEngine();
+    return { ready: true };
+  } catch (error) {
+    const reason = error instanceof CommandError ? error.message : 'eSpeak NG did not start';
+    return { ready: false, reason: `${reason} (Debian package espeak-ng; ${INSTALL_HINT})` };
+  }
 }
 
 /** pocketsphinx_batch runs and the US English model is where Debian puts it. */

@@ -5,6 +5,8 @@ import { verifyWebhook } from '@app/webhooks';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
+import { CallSignals } from '../../src/modules/voice/session/call-signals';
+import { LEG_READ_BACK_MS } from '../../src/modules/voice/session/call-transfers';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
 import type { CallbackDelivery } from '../fakes/http-fake';
@@ -430,6 +432,69 @@ function suite(queue: 'bullmq' | 'in-process') {
       expect(hangupRequested(fakes, 'provider_three', call.id)).toBe(false);
       caller.close();
       await fakes.telnyx.advanceCall(call.id, 'call.hangup');
+    });
+
+    it("provider_three: the leg's outcome whose signal is lost between processes is read back from the attempt within seconds", async () => {
+      // A Redis subscriber reconnecting drops what is published meanwhile: here, both outcomes.
+      const signals = t.app.get(CallSignals);
+      const publish = signals.publish.bind(signals);
+      const lost = jest
+        .spyOn(signals, 'publish')
+        .mockImplementation((call, signal) =>
+          signal.startsWith('transfer-') ? Promise.resolve() : publish(call, signal),
+        );
+      try {
+        // Declined: the caller, on ringback, is back with the agent in one read-back, not 95 s.
+        const declined = await telnyxLegPlaced();
+        await fakes.telnyx.advanceCall(declined.leg, 'call.answered');
+        await waitFor(
+          () =>
+            fakes.telnyx.call(declined.leg).actions.some((a) => a.action === 'gather_using_speak'),
+          { what: 'the brief' },
+        );
+        await fakes.telnyx.advanceCall(declined.leg, 'call.gather.ended', { digits: '2' });
+        await waitFor(() => fakes.telnyx.call(declined.leg).hangupRequested, {
+          what: 'the leg hung up',
+        });
+        await fakes.telnyx.advanceCall(declined.leg, 'call.hangup');
+        await waitFor(
+          () => declined.caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')),
+          { timeoutMs: LEG_READ_BACK_MS + 4_000, what: 'the agent back with the caller' },
+        );
+        declined.caller.close();
+        await fakes.telnyx.advanceCall(declined.call.id, 'call.hangup');
+
+        // Taken: the ringback stops within a read-back, the session leaves the call.
+        const taken = await telnyxLegPlaced();
+        await fakes.telnyx.advanceCall(taken.leg, 'call.answered');
+        await waitFor(
+          () => fakes.telnyx.call(taken.leg).actions.some((a) => a.action === 'gather_using_speak'),
+          { what: 'the brief' },
+        );
+        await fakes.telnyx.advanceCall(taken.leg, 'call.gather.ended', { digits: '1' });
+        await waitFor(
+          () => fakes.telnyx.call(taken.call.id).actions.some((a) => a.action === 'bridge'),
+          { what: 'the bridge' },
+        );
+        await fakes.telnyx.advanceCall(taken.leg, 'call.bridged');
+        await transferredEvent(taken.call.log.id);
+        await waitFor(
+          async () => {
+            const before = taken.caller.frames.length;
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return taken.caller.frames.length === before;
+          },
+          { timeoutMs: LEG_READ_BACK_MS + 4_000, what: 'the ringing to stop' },
+        );
+        expect(lost.mock.calls.map(([, signal]) => signal)).toEqual([
+          'transfer-failed',
+          'transfer-answered',
+        ]);
+        taken.caller.close();
+        await fakes.telnyx.advanceCall(taken.call.id, 'call.hangup');
+      } finally {
+        lost.mockRestore();
+      }
     });
 
     it('provider_three: a brief Telnyx refuses twice hangs up the leg, and the caller is back with the agent', async () => {

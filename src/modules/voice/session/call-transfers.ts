@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { type AppConfig, InjectConfig } from '../../../config';
 import { Database } from '../../../database';
+import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import { AttemptTransfers } from '../../dialer/attempt-transfers';
 import { type Attempt, AttemptsRepository } from '../../dialer/attempts.repository';
 import {
@@ -53,6 +54,13 @@ export interface TransferRequest extends TransferAsk {
  */
 export const TRANSFER_LEG_MS = TRANSFER_RING_SECONDS * 1000;
 
+/**
+ * How often a transfer waiting on its leg reads the attempt back: the callback that heard the
+ * outcome records it there before it signals, so a signal lost between processes (a Redis
+ * subscriber reconnecting) costs the caller this long, not the whole wait.
+ */
+export const LEG_READ_BACK_MS = 2_000;
+
 interface Reserved {
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
@@ -83,6 +91,7 @@ export class CallTransfers {
     @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly attempts: AttemptsRepository,
+    private readonly logs: PhoneLogsRepository,
     private readonly transfers: AttemptTransfers,
     private readonly phones: PhonesRepository,
     private readonly secrets: PhoneCredentials,
@@ -104,8 +113,7 @@ export class CallTransfers {
     const warmLeg = integration === 'provider_three' && request.briefing !== null;
     // Heard from before the command: the leg's events may come before its response.
     const legMs = TRANSFER_LEG_MS + (warmLeg ? WARM_BRIEF_SECONDS * 1000 : 0);
-    const leg =
-      integration === 'provider_three' ? this.legOutcome(request.phoneLogId, legMs) : null;
+    const leg = integration === 'provider_three' ? this.legOutcome(request, legMs) : null;
     try {
       // Never retried: a timeout may have transferred the call (or placed the leg) already.
       if (warmLeg) await reserved.provider.placeCall(reserved.credentials, reserved.leg);
@@ -134,20 +142,37 @@ export class CallTransfers {
     return false;
   }
 
-  /** Whether the transfer's new leg answers (true) or ends first or never answers (false). */
+  /**
+   * Whether the transfer's new leg answers (true) or ends first or never answers (false): told
+   * by its signal, or read back from the attempt (transferredAt written, or the destination
+   * taken off again) should the signal be lost.
+   */
   private legOutcome(
-    phoneLogId: string,
+    request: TransferRequest,
     waitMs: number,
   ): { answered: Promise<boolean>; stop: () => void } {
     let stop: () => void = () => undefined;
     const answered = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => done(false), waitMs);
-      const unlisten = this.signals.listen(phoneLogId, (signal) => {
+      const readBack = setInterval(() => {
+        this.logs.findById(request.organizationId, request.phoneLogId).then(
+          (log) => {
+            if (log?.transferredAt) done(true);
+            else if (!log?.transferredTo) done(false);
+          },
+          () => undefined, // the next read, the signal or the wait's end decides
+        );
+      }, LEG_READ_BACK_MS);
+      const unlisten = this.signals.listen(request.phoneLogId, (signal) => {
         if (signal === 'transfer-answered') done(true);
         if (signal === 'transfer-failed') done(false);
       });
+      let settled = false;
       const done = (outcome: boolean) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
+        clearInterval(readBack);
         unlisten();
         resolve(outcome);
       };

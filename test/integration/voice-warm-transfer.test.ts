@@ -349,6 +349,16 @@ function suite(queue: 'bullmq' | 'in-process') {
       return { call, caller, leg: leg.callControlId, number };
     }
 
+    /** The colleague's leg answers, is briefed, and presses `digits` after the brief. */
+    async function keyAfterBrief(leg: string, digits: string) {
+      await fakes.telnyx.advanceCall(leg, 'call.answered');
+      await waitFor(
+        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
+        { what: 'the brief' },
+      );
+      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits, status: 'valid' });
+    }
+
     /** The caller hears ringing, not silence, while the leg rings and its party is briefed. */
     async function hearsRinging(caller: MediaStreamCaller) {
       const from = caller.frames.length;
@@ -410,12 +420,7 @@ function suite(queue: 'bullmq' | 'in-process') {
 
     it('provider_three: a colleague who declines is hung up, and the caller is back with the agent on the same stream', async () => {
       const { call, caller, leg } = await telnyxLegPlaced();
-      await fakes.telnyx.advanceCall(leg, 'call.answered');
-      await waitFor(
-        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
-        { what: 'the brief' },
-      );
-      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits: '2', status: 'valid' });
+      await keyAfterBrief(leg, '2');
       await waitFor(() => fakes.telnyx.call(leg).hangupRequested, { what: 'the leg hung up' });
       expect(fakes.telnyx.call(call.id).actions.map((a) => a.action)).not.toContain('bridge');
       await fakes.telnyx.advanceCall(leg, 'call.hangup');
@@ -446,13 +451,7 @@ function suite(queue: 'bullmq' | 'in-process') {
       try {
         // Declined: the caller, on ringback, is back with the agent in one read-back, not 95 s.
         const declined = await telnyxLegPlaced();
-        await fakes.telnyx.advanceCall(declined.leg, 'call.answered');
-        await waitFor(
-          () =>
-            fakes.telnyx.call(declined.leg).actions.some((a) => a.action === 'gather_using_speak'),
-          { what: 'the brief' },
-        );
-        await fakes.telnyx.advanceCall(declined.leg, 'call.gather.ended', { digits: '2' });
+        await keyAfterBrief(declined.leg, '2');
         await waitFor(() => fakes.telnyx.call(declined.leg).hangupRequested, {
           what: 'the leg hung up',
         });
@@ -466,12 +465,7 @@ function suite(queue: 'bullmq' | 'in-process') {
 
         // Taken: the ringback stops within a read-back, the session leaves the call.
         const taken = await telnyxLegPlaced();
-        await fakes.telnyx.advanceCall(taken.leg, 'call.answered');
-        await waitFor(
-          () => fakes.telnyx.call(taken.leg).actions.some((a) => a.action === 'gather_using_speak'),
-          { what: 'the brief' },
-        );
-        await fakes.telnyx.advanceCall(taken.leg, 'call.gather.ended', { digits: '1' });
+        await keyAfterBrief(taken.leg, '1');
         await waitFor(
           () => fakes.telnyx.call(taken.call.id).actions.some((a) => a.action === 'bridge'),
           { what: 'the bridge' },
@@ -520,12 +514,7 @@ function suite(queue: 'bullmq' | 'in-process') {
     it('provider_three: a bridge Telnyx refuses twice hangs up the leg, and the caller is back with the agent', async () => {
       const { call, caller, leg } = await telnyxLegPlaced();
       fakes.telnyx.failNext(6, 500, { method: 'POST', path: /actions\/bridge$/ });
-      await fakes.telnyx.advanceCall(leg, 'call.answered');
-      await waitFor(
-        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
-        { what: 'the brief' },
-      );
-      await fakes.telnyx.advanceCall(leg, 'call.gather.ended', { digits: '1', status: 'valid' });
+      await keyAfterBrief(leg, '1');
       await waitFor(() => fakes.telnyx.call(leg).hangupRequested, {
         timeoutMs: 5_000,
         what: 'the leg hung up after the failed bridge',

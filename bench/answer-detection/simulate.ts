@@ -38,13 +38,18 @@ export const loadAnswer = (answer: LabelledAnswer): Promise<Buffer> =>
 
 /**
  * Plays one answer to an AnswerWatch in audio time, as a call's session does: every 20 ms frame,
- * and the words of the first turn (the audio up to the first pause of a turn's length after the
- * first sound, TurnTracker's end of turn) once the recogniser is done with them.
+ * and words once the recogniser is done with them. Where they come from is `wordsOf`:
+ * - 'first turn': the call's own recogniser (a streaming engine) on the first turn, the audio up
+ *   to the first pause of a turn's length after the first sound (TurnTracker's end of turn);
+ * - 'greeting': a first-turn model (the offline engine, GreetingWords) on the whole greeting so
+ *   far each time a long one pauses, as AnswerWatch asks for it, words overtaken by a later ask
+ *   dropped.
  */
 export async function simulate(
   answer: LabelledAnswer,
   audio: Buffer,
   recognise: Recogniser,
+  wordsOf: 'first turn' | 'greeting' = 'first turn',
 ): Promise<AnswerRun> {
   const verdicts: AnswerVerdict[] = [];
   const watch = new AnswerWatch((verdict) => verdicts.push({ ...verdict }));
@@ -52,16 +57,28 @@ export async function simulate(
   const frameAt = (i: number) => audio.subarray(i * FRAME_BYTES, (i + 1) * FRAME_BYTES);
   const firstSound = firstLoudFrame(audio);
   const turnEnd = firstSound === undefined ? undefined : turnEndFrame(audio, firstSound);
-  let wordsAtFrame: number | undefined;
-  let words = '';
-  for (let i = 0; i < frames; i++) {
-    watch.hear(frameAt(i));
-    if (i === turnEnd) {
-      const heard = await recognise(audio.subarray(0, (i + 1) * FRAME_BYTES), answer);
-      words = heard.words;
-      wordsAtFrame = i + Math.ceil(heard.tookMs / FRAME_MS);
+  let current = 0;
+  let askedAt: number | undefined;
+  let asks = 0;
+  if (wordsOf === 'greeting') watch.onGreetingEnded(() => (askedAt = current));
+  const arriving: Array<{ at: number; ask: number; words: string }> = [];
+  const heard: string[] = [];
+  for (; current < frames; current++) {
+    watch.hear(frameAt(current));
+    const ask = wordsOf === 'greeting' ? askedAt === current : current === turnEnd;
+    if (ask) {
+      asks += 1;
+      const { words, tookMs } = await recognise(
+        audio.subarray(0, (current + 1) * FRAME_BYTES),
+        answer,
+      );
+      arriving.push({ at: current + Math.ceil(tookMs / FRAME_MS), ask: asks, words });
     }
-    if (i === wordsAtFrame && words.trim() !== '') watch.heard(words);
+    const now = arriving.filter(({ at, ask }) => at === current && ask === asks);
+    for (const { words } of now) {
+      heard.push(words);
+      if (words.trim() !== '') watch.heard(words);
+    }
   }
   const last = verdicts.at(-1);
   return {
@@ -75,7 +92,7 @@ export async function simulate(
       verdicts[0] && turnEnd !== undefined
         ? verdicts[0].afterMs - (turnEnd + 1 - TURN_QUIET_FRAMES) * FRAME_MS
         : null,
-    heard: words,
+    heard: heard.join(' | '),
   };
 }
 

@@ -1,4 +1,6 @@
 /** @jest-environment ./test/support/native-typed-arrays-environment.js */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { heardPart } from '../../src/modules/voice/session/reply';
 import { EspeakTextToSpeech } from '../../src/modules/voice/speech/offline/espeak-tts';
@@ -160,6 +162,31 @@ describe('a call on the offline engine, end to end', () => {
       .get(PhoneLogsRepository)
       .findById(voice.admin.organizationId, call.log.id);
     expect(log!.turns.map((turn) => turn.text)).toContain(timed);
+    caller.close();
+  });
+
+  it('tells a menu by its words: the first seconds decoded against the first-turn model', async () => {
+    const [twilio] = voice.providers;
+    const call = await placeVoiceCall(voice, twilio, {
+      greeting: 'Hello Grace.',
+      voice: null,
+      language: 'en-US',
+    });
+    chat.reply({ kind: 'text', pieces: ['Representative.'] });
+    const caller = await answerAndHearGreeting(twilio, call.id);
+    // "Thank you for calling. Para español, oprima el nueve. For English, press one." The general
+    // model hears no "press one" in it (the labelled set's bench: a voicemail by its length).
+    await caller.play(await readFile(join(__dirname, '../fixtures/answers/ivr-5.ulaw')), 0);
+    const log = await waitFor(
+      async () => {
+        const row = await voice.t.app
+          .get(PhoneLogsRepository)
+          .findById(voice.admin.organizationId, call.log.id);
+        return row?.answerOutcome ? row : false;
+      },
+      { timeoutMs: 60_000, what: 'the verdict' },
+    );
+    expect(log.answerOutcome).toBe('ivr');
     caller.close();
   });
 });

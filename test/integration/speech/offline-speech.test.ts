@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { TimedWord } from '../../../src/modules/voice/speech/speech-engines';
 import { CommandError } from '../../../src/modules/voice/speech/offline/child-process';
 import {
@@ -13,6 +15,7 @@ import {
   pocketsphinxReadiness,
 } from '../../../src/modules/voice/speech/offline/offline-readiness';
 import { PocketsphinxSpeechToText } from '../../../src/modules/voice/speech/offline/pocketsphinx-stt';
+import { waitFor } from '../../support/wait-for';
 import { collect } from './speech-config';
 
 // The real eSpeak NG and PocketSphinx (scripts/test-all.sh installs them when missing).
@@ -194,4 +197,49 @@ describe('the offline engine: eSpeak NG and PocketSphinx', () => {
   it('answers an empty turn without running the recogniser', async () => {
     await expect(stt.open({ language: 'en-US' }).finish()).resolves.toBe('');
   });
+
+  describe("a call's first seconds, against the first-turn model", () => {
+    const answer = (name: string) =>
+      readFile(join(__dirname, '../../fixtures/answers', `${name}.ulaw`));
+
+    it("hears a menu's words where the general model does not", async () => {
+      const menu = await answer('ivr-5'); // "… For English, press one."
+      const general = await stt.transcribe(menu);
+      const greeting = await stt.transcribeGreeting(menu, signal);
+      expect(greeting).toMatch(/\bpress one\b/);
+      expect(general).not.toMatch(/\bpress one\b/);
+    });
+
+    it('fails a greeting whose decoder is killed, and decodes the next on a new one', async () => {
+      const own = new PocketsphinxSpeechToText(1);
+      try {
+        const menu = await answer('ivr-5');
+        const others = await greetingDecoders();
+        await own.transcribeGreeting(menu, signal); // started, its model loaded
+        const decoding = own.transcribeGreeting(menu, signal);
+        const [pid] = await waitFor(
+          async () => {
+            const pids = (await greetingDecoders()).filter((pid) => !others.includes(pid));
+            return pids.length > 0 && pids;
+          },
+          { what: 'the greeting decoder' },
+        );
+        process.kill(pid, 'SIGKILL');
+        await expect(decoding).rejects.toBeInstanceOf(CommandError);
+        await expect(own.transcribeGreeting(menu, signal)).resolves.toMatch(/\bpress one\b/);
+        expect(await greetingDecoders()).not.toContain(pid);
+      } finally {
+        await own.close();
+      }
+    });
+  });
 });
+
+/** The pids of decoders running a first-turn model (one written into their own directory). */
+async function greetingDecoders(): Promise<number[]> {
+  const { stdout } = await promisify(execFile)('pgrep', [
+    '-f',
+    'pocketsphinx_batch.*switchboard-stt-.*model\\.lm',
+  ]).catch(() => ({ stdout: '' }));
+  return stdout.split('\n').filter(Boolean).map(Number);
+}

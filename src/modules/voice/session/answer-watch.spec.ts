@@ -1,6 +1,6 @@
 import { encodeUlaw } from '../audio/g711';
 import { ulawTone } from '../../../../test/fakes/ulaw-tone';
-import { outcomeOfWords } from './answer-outcome';
+import { machineKindOfWords, outcomeOfWords } from './answer-outcome';
 import { AnswerWatch, type AnswerVerdict } from './answer-watch';
 
 /** Voice-like audio: three drifting partials, loud, never one steady pitch. */
@@ -125,5 +125,56 @@ describe('outcomeOfWords', () => {
     expect(outcomeOfWords('para español, oprima el nueve')).toBe('ivr');
     expect(outcomeOfWords('Hello? Who is this?')).toBeNull();
     expect(outcomeOfWords('yeah hi what can I do for you')).toBeNull();
+  });
+});
+
+describe('machineKindOfWords', () => {
+  it("tells a machine's kind from single words a recogniser kept, else voicemail", () => {
+    expect(machineKindOfWords('the mike you are the full you cannot')).toBe('mailbox_full');
+    expect(machineKindOfWords('thank you for calling a brief full for quality')).toBe(
+      'mailbox_full',
+    );
+    expect(machineKindOfWords('if you know your party you may dial it at any time')).toBe('ivr');
+    expect(machineKindOfWords('hi leave leave your name and why you are calling')).toBe(
+      'call_screening',
+    );
+    // "Leave your full name": a voicemail's words, not a full mailbox.
+    expect(machineKindOfWords('please leave your full name and number')).toBe('voicemail');
+    expect(machineKindOfWords('hi you have reached the mailbox of sam')).toBe('voicemail');
+    expect(machineKindOfWords('')).toBe('voicemail');
+  });
+
+  it('only ever names the kind of a greeting already too long for a person', () => {
+    // 2.5 s of talk whose words say "full": between a person's and a recording's length.
+    const { verdicts } = listen(voice(2_500), silence(700), 'you are full', silence(100));
+    expect(verdicts.map((v) => v.outcome)).toEqual(['uncertain']);
+    const long = listen(voice(4_000), silence(700), 'you are full', silence(100));
+    expect(long.verdicts.map((v) => [v.outcome, v.by])).toEqual([
+      ['mailbox_full', 'long greeting'],
+    ]);
+  });
+});
+
+describe('AnswerWatch.onGreetingEnded', () => {
+  it('asks for words at each pause of a greeting too long for a person, never of a short one', () => {
+    const asked: number[] = [];
+    const verdicts: AnswerVerdict[] = [];
+    const watch = new AnswerWatch((verdict) => verdicts.push(verdict));
+    let heardMs = 0;
+    watch.onGreetingEnded(() => asked.push(heardMs));
+    const play = (audio: Buffer) => {
+      for (let at = 0; at + 160 <= audio.length; at += 160) {
+        heardMs += 20;
+        watch.hear(audio.subarray(at, at + 160));
+      }
+    };
+    play(Buffer.concat([voice(2_500), silence(800), voice(1_500), silence(800)]));
+    expect(asked).toEqual([3_100, 5_400]);
+    const person = new AnswerWatch(() => undefined);
+    person.onGreetingEnded(() => asked.push(-1));
+    for (const audio of [voice(600), silence(1_000)])
+      for (let at = 0; at + 160 <= audio.length; at += 160)
+        person.hear(audio.subarray(at, at + 160));
+    expect(asked).not.toContain(-1);
   });
 });

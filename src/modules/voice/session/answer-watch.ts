@@ -2,7 +2,7 @@ import { BeepDetector } from '../audio/beep-detector';
 import { ulawRmsLevel } from '../audio/g711';
 import { FRAME_MS } from '../media/media-stream';
 import type { AnswerOutcome } from '@app/contracts';
-import { outcomeOfWords } from './answer-outcome';
+import { machineKindOfWords, outcomeOfWords } from './answer-outcome';
 
 export interface AnswerVerdict {
   outcome: AnswerOutcome;
@@ -72,6 +72,7 @@ export class AnswerWatch {
   private words = '';
   private decided: AnswerVerdict | undefined;
   private beep = false;
+  private greetingEnded?: () => void;
 
   constructor(
     private readonly onVerdict: (verdict: AnswerVerdict) => void,
@@ -87,6 +88,14 @@ export class AnswerWatch {
   /** A beep was heard (its end is where a voicemail recording starts). */
   get beepHeard(): boolean {
     return this.beep;
+  }
+
+  /**
+   * Told each time a greeting too long for a person pauses while undecided: its words are
+   * wanted now (GreetingWords transcribes what is new of it).
+   */
+  onGreetingEnded(listener: () => void): void {
+    this.greetingEnded = listener;
   }
 
   /** One 20 ms μ-law frame of the caller's audio. */
@@ -116,7 +125,7 @@ export class AnswerWatch {
     if (this.decided) return;
     this.words = `${this.words} ${words}`;
     const outcome = outcomeOfWords(this.words);
-    if (outcome) this.decide(outcome, 'words');
+    if (outcome) this.decide(machineKindOfWords(this.words), 'words');
     else if (this.greetingEndedMs !== undefined) this.judgeLength();
   }
 
@@ -124,7 +133,7 @@ export class AnswerWatch {
   private judgeLength(): void {
     const greetingMs = this.lastVoiceMs - (this.firstVoiceMs ?? this.lastVoiceMs);
     this.decide(
-      greetingMs >= this.options.machineMinMs ? 'voicemail' : 'uncertain',
+      greetingMs >= this.options.machineMinMs ? machineKindOfWords(this.words) : 'uncertain',
       'long greeting',
     );
   }
@@ -138,7 +147,10 @@ export class AnswerWatch {
     if (this.heardMs - this.lastVoiceMs < pauseMs) return;
     const greetingMs = this.lastVoiceMs - this.firstVoiceMs;
     if (greetingMs <= personMaxMs) return this.decide('human', 'short greeting');
-    this.greetingEndedMs ??= this.heardMs;
+    if (this.greetingEndedMs === undefined) {
+      this.greetingEndedMs = this.heardMs;
+      this.greetingEnded?.();
+    }
     if (this.heardMs - this.greetingEndedMs >= wordsWaitMs) this.judgeLength();
   }
 

@@ -11,6 +11,7 @@ import type { InboundMediaEvent, MediaOutput } from '../media/media-stream';
 import { AgentLines } from './agent-lines';
 import { MACHINE_OUTCOMES } from './answer-outcome';
 import { AnswerWatch, type AnswerVerdict } from './answer-watch';
+import { GreetingWords } from './greeting-words';
 import {
   type CallFlowCommand,
   type CallFlowEvent,
@@ -73,6 +74,8 @@ export class CallSession {
   private readonly lines: AgentLines;
   private readonly machine = new MachineWatch();
   private readonly answer = new AnswerWatch((verdict) => this.answered(verdict));
+  /** AnswerWatch's own words, where the recogniser has a first-turn model (else the turns'). */
+  private readonly greeting: GreetingWords | undefined;
   private call: CallContext | undefined;
   private conversation: Conversation | undefined;
   private streamCallId = '';
@@ -97,6 +100,13 @@ export class CallSession {
     private readonly timing: CallFlowTiming = deps.timing ?? DEFAULT_FLOW_TIMING,
   ) {
     this.paced = deps.pacer.open(output);
+    if (deps.greetings)
+      this.greeting = new GreetingWords(this.answer, deps.greetings, this.abort.signal, (error) =>
+        deps.logger.warn(
+          { integration, reason: error instanceof Error ? error.message : String(error) },
+          'Greeting not transcribed: its length decides',
+        ),
+      );
     this.lines = new AgentLines(this.side(), null);
     this.flow = new CallFlowRunner(initialFlow(), timing, (command) => this.execute(command));
   }
@@ -138,7 +148,10 @@ export class CallSession {
         if (this.call) this.watchMedia();
         this.begin?.();
         this.machine.hear(event.ulaw);
-        if (this.call) this.answer.hear(event.ulaw);
+        if (this.call) {
+          this.greeting?.hear(event.ulaw);
+          this.answer.hear(event.ulaw);
+        }
         this.conversation?.hear(event.ulaw);
         return;
       case 'dtmf':
@@ -322,7 +335,9 @@ export class CallSession {
         this.speak(text, signal, onAudio, this.call?.speech, onWords),
       speakLine: (text) => this.speakLine(text),
       transfer: (ask, accepted) => this.transfer(ask, accepted),
-      heard: (words) => this.answer.heard(words),
+      heard: (words) => {
+        if (!this.greeting) this.answer.heard(words);
+      },
       sendDigits: (digits) => this.sendDigits(digits),
     };
   }

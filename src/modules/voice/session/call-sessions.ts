@@ -59,6 +59,9 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
       tokens,
       calls,
       tts: engines.tts,
+      greetings: engines.stt.transcribeGreeting
+        ? (ulaw, signal) => engines.stt.transcribeGreeting!(ulaw, signal)
+        : undefined,
       pacer,
       defaultVoice: config.speech.tts.voice,
       logger,

@@ -8,6 +8,7 @@ import type { CallSignals } from './call-signals';
 import type { CallTransfers } from './call-transfers';
 import type { CallFlowTiming } from './call-flow';
 import type { ConversationServices } from './conversation';
+import type { GreetingRecogniser } from './greeting-words';
 import type { LineAudio } from './line-audio';
 import type { VoiceTurnObserver } from './voice-turn-observer';
 
@@ -23,6 +24,8 @@ export interface SessionDependencies {
   logger: PinoLogger;
   /** What the conversation after the greeting needs; null: no model configured (greeting only). */
   conversation: Omit<ConversationServices, 'logger'> | null;
+  /** The recogniser's first-turn model (SpeechToText.transcribeGreeting), where it has one. */
+  greetings?: GreetingRecogniser;
   /** Provider callbacks' news of this call (a late machine verdict, the machine's beep). */
   signals: Pick<CallSignals, 'listen'>;
   transfers: Pick<CallTransfers, 'transfer'>;

@@ -14,11 +14,18 @@ const FRAME_BYTES = 160;
  * `finish` throws one DependencyFailure('stt').
  */
 export class FailoverSpeechToText implements SpeechToText {
+  /** The primary engine's, where it has one (its fallback does not hear the greeting). */
+  readonly transcribeGreeting?: (ulaw: Buffer, signal: AbortSignal) => Promise<string>;
+
   constructor(
     private readonly engines: readonly EngineSlot<SpeechToText>[],
     private readonly deadlineMs: number,
     private readonly events: EngineEvents,
-  ) {}
+  ) {
+    const primary = engines[0].engine;
+    if (primary.transcribeGreeting)
+      this.transcribeGreeting = (ulaw, signal) => primary.transcribeGreeting!(ulaw, signal);
+  }
 
   open(options: { language: string }): RecognitionStream {
     // A fallback hears only the turns that fall back to it, with the time the primary left.

@@ -36,6 +36,11 @@ export interface SpeechToText {
    * so that a fallback is ready before a turn falls back to it.
    */
   prepare?(): void;
+  /**
+   * Engines whose general model makes little of a machine's greeting (the offline one) decode a
+   * call's first seconds against a model of what answers a call says: AnswerWatch's words.
+   */
+  transcribeGreeting?(ulaw: Buffer, signal: AbortSignal): Promise<string>;
 }
 
 /** A word of the text as the engine placed it in its audio. */

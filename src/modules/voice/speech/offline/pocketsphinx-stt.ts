@@ -4,6 +4,9 @@ import { resample } from '../../audio/resampler';
 import { speechSpan } from '../../audio/speech-span';
 import { BatchRecognitionStream } from '../batch-recognition-stream';
 import type { RecognitionStream, SpeechToText } from '../speech-engines';
+import { arpaLanguageModel } from './arpa-language-model';
+import { DecoderPool } from './decoder-pool';
+import { FIRST_TURN_PHRASES } from './first-turn-phrases';
 import { POCKETSPHINX_RATE, PocketsphinxDecoder } from './pocketsphinx-decoder';
 
 const CALL_RATE = 8000;
@@ -11,14 +14,19 @@ const CALL_RATE = 8000;
 /**
  * PocketSphinx 0.8 on each whole utterance, through long-lived decoders (the model loads once,
  * not once per turn): at most one per core, up to two, started as calls need them. Only the
- * speech in a turn is decoded, resampled to the 16 kHz of the model.
+ * speech in a turn is decoded, resampled to the 16 kHz of the model. A call's first seconds can
+ * also be decoded against a model of what answers a call says (`transcribeGreeting`), on a
+ * decoder of their own.
  */
 export class PocketsphinxSpeechToText implements SpeechToText {
-  private readonly decoders: Array<Promise<PocketsphinxDecoder>> = [];
-  /** Bumped by close: a decoder asked for before it is not kept after it. */
-  private generation = 0;
+  private readonly general: DecoderPool;
+  private readonly greetings = new DecoderPool(1, () =>
+    PocketsphinxDecoder.start({ languageModel: firstTurnModel() }),
+  );
 
-  constructor(private readonly maxDecoders = Math.min(2, availableParallelism())) {}
+  constructor(maxDecoders = Math.min(2, availableParallelism())) {
+    this.general = new DecoderPool(maxDecoders, () => PocketsphinxDecoder.start());
+  }
 
   open(_options?: { language: string }): RecognitionStream {
     // Loads the model while the greeting plays, so the first turn does not wait for it.
@@ -27,53 +35,38 @@ export class PocketsphinxSpeechToText implements SpeechToText {
   }
 
   prepare(): void {
-    if (this.decoders.length === 0) this.decoder().catch(() => undefined);
+    if (!this.general.started) this.general.decoder().catch(() => undefined);
   }
 
-  async transcribe(ulaw: Buffer, signal?: AbortSignal): Promise<string> {
-    const speech = speechSpan(decodeUlaw(ulaw), CALL_RATE);
-    if (speech.length === 0) return '';
-    const samples = addComfortNoise(resample(speech, CALL_RATE, POCKETSPHINX_RATE));
-    return (await this.decoder()).transcribe(samples, signal);
+  transcribe(ulaw: Buffer, signal?: AbortSignal): Promise<string> {
+    return this.decode(this.general, ulaw, signal);
+  }
+
+  /**
+   * The general model makes little of a machine's greeting ("you hungry but what would you want
+   * my real out"), and AnswerWatch tells a full mailbox, a menu and a screening prompt by their
+   * words: against the first-turn model (first-turn-phrases.ts) they come out close to what was said.
+   */
+  transcribeGreeting(ulaw: Buffer, signal?: AbortSignal): Promise<string> {
+    return this.decode(this.greetings, ulaw, signal);
   }
 
   /** Stops every decoder (the app's shutdown); later turns start new ones. */
   async close(): Promise<void> {
-    this.generation += 1;
-    const decoders = this.decoders.splice(0);
-    await Promise.all(decoders.map((d) => d.then((decoder) => decoder.close()).catch(() => {})));
+    await Promise.all([this.general.close(), this.greetings.close()]);
   }
 
-  /** An idle decoder, else a new one while under the limit, else the least loaded. */
-  private async decoder(): Promise<PocketsphinxDecoder> {
-    const generation = this.generation;
-    const settled = await Promise.all(
-      this.decoders.map(async (starting) => ({
-        starting,
-        decoder: await starting.catch(() => undefined),
-      })),
-    );
-    const alive: PocketsphinxDecoder[] = [];
-    for (const { starting, decoder } of settled) {
-      if (decoder?.alive) alive.push(decoder);
-      else forget(this.decoders, starting); // it died: a new one takes its place
-    }
-    const idle = alive.find((decoder) => decoder.load === 0);
-    if (idle) return idle;
-    if (generation !== this.generation) throw new Error('the recogniser was closed');
-    if (alive.length === 0 || this.decoders.length < this.maxDecoders) {
-      const starting = PocketsphinxDecoder.start();
-      this.decoders.push(starting);
-      return starting;
-    }
-    return alive.reduce((least, decoder) => (decoder.load < least.load ? decoder : least));
+  private async decode(pool: DecoderPool, ulaw: Buffer, signal?: AbortSignal): Promise<string> {
+    const speech = speechSpan(decodeUlaw(ulaw), CALL_RATE);
+    if (speech.length === 0) return '';
+    const samples = addComfortNoise(resample(speech, CALL_RATE, POCKETSPHINX_RATE));
+    return (await pool.decoder()).transcribe(samples, signal);
   }
 }
 
-function forget<T>(list: T[], item: T): void {
-  const at = list.indexOf(item);
-  if (at !== -1) list.splice(at, 1);
-}
+/** Built once per process, on the first greeting (about 0.1 s). */
+let firstTurnArpa: string | undefined;
+const firstTurnModel = () => (firstTurnArpa ??= arpaLanguageModel(FIRST_TURN_PHRASES));
 
 const NOISE_AMPLITUDE = 100;
 

@@ -106,6 +106,19 @@ describe('the offline engine: eSpeak NG and PocketSphinx', () => {
     expect(audio.length).toBeGreaterThan(4000);
   });
 
+  it('speaks a language no voice file is named after, as the command line does: en-gb, en-gb+f3', async () => {
+    const say = (voice: string) =>
+      collect(tts.synthesize('Hello there.', { voice, language: 'en-US', signal }));
+    const [american, british, britishFemale] = await Promise.all(
+      ['en-us', 'en-gb', 'en-gb+f3'].map(say),
+    );
+    // Each its own voice, not the agent's fallback (en-us).
+    expect(british.length).toBeGreaterThan(4000);
+    expect(british.equals(american)).toBe(false);
+    expect(britishFemale.equals(british)).toBe(false);
+    expect(britishFemale.equals(american)).toBe(false);
+  });
+
   it('refuses a voice that is not an eSpeak NG voice name', async () => {
     await expect(
       collect(tts.synthesize('hi', { voice: '--stdout', language: 'en-US', signal })),

@@ -59,6 +59,23 @@ function main() {
   const initialize = lib.func('int espeak_Initialize(int output, int buflength, const char *path, int options)');
   const setCallback = lib.func('void espeak_SetSynthCallback(SynthCallback *callback)');
   const setVoice = lib.func('int espeak_SetVoiceByName(const char *name)');
+  const Voice = koffi.struct('espeak_VOICE', {
+    name: 'const char *', languages: 'const char *', identifier: 'const char *',
+    gender: 'uint8_t', age: 'uint8_t', variant: 'uint8_t', xx1: 'uint8_t', score: 'int', spare: 'void *',
+  });
+  const setVoiceByProperties = lib.func('int espeak_SetVoiceByProperties(espeak_VOICE *voice)');
+  const currentVoice = lib.func('espeak_VOICE *espeak_GetCurrentVoice()');
+  // As the command line does: a name no voice file has is a language ("en-gb" is spoken by
+  // gmw/en), whose voice then takes the variant ("en-gb+f2").
+  const selectVoice = (name) => {
+    if (setVoice(name) === 0) return true;
+    const [language, variant] = name.split('+');
+    const wanted = { name: null, languages: language, identifier: null, gender: 0, age: 0, variant: 0, xx1: 0, score: 0, spare: null };
+    if (setVoiceByProperties(wanted) !== 0) return false;
+    if (variant === undefined) return true;
+    const identifier = koffi.decode(currentVoice(), Voice).identifier;
+    return setVoice(identifier.split('/').pop() + '+' + variant) === 0;
+  };
   const setParameter = lib.func('int espeak_SetParameter(int parameter, int value, int relative)');
   const synth = lib.func('int espeak_Synth(const char *text, size_t size, uint position, int position_type, uint end_position, uint flags, void *unique_identifier, void *user_data)');
   // AUDIO_OUTPUT_SYNCHRONOUS: espeak_Synth returns once all is spoken, 100 ms at a time to the callback.
@@ -83,7 +100,7 @@ function main() {
   process.on('message', (request) => {
     current = request.id;
     if (request.voice !== voice) {
-      if (setVoice(request.voice) !== 0 && setVoice(request.fallbackVoice) !== 0)
+      if (!selectVoice(request.voice) && !selectVoice(request.fallbackVoice))
         return send({ id: request.id, done: true, error: 'knows neither voice' });
       voice = request.voice;
     }

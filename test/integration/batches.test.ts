@@ -371,6 +371,7 @@ describe('batches', () => {
           'answerOutcomeMs',
           'callDuration',
           'callStatus',
+          'collectedDigits',
           'createdAt',
           'endedBy',
           'failedDependency',
@@ -388,6 +389,8 @@ describe('batches', () => {
       expect(first.phoneLogs[1].turnLatency).toBeNull();
       // No media stream heard these calls answered.
       expect(first.phoneLogs[1]).toMatchObject({ answerOutcome: null, answerOutcomeMs: null });
+      // Nothing was typed on the keypad.
+      expect(first.phoneLogs[1].collectedDigits).toEqual({});
       expect(all.body.data.data[2]).not.toHaveProperty('phoneLogs');
 
       const completed = await t.http

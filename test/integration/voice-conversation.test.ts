@@ -2,9 +2,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import type { WebhookDelivery } from '@app/contracts';
+import { verifyWebhook } from '@app/webhooks';
 import { Database } from '../../src/database';
 import { SwitchboardMetrics } from '../../src/metrics/switchboard-metrics';
 import { events } from '../../src/modules/events/events.schema';
+import { phoneLogs } from '../../src/modules/call-records/call-records.schema';
 import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.repository';
 import { GREETING_MARK } from '../../src/modules/voice/session/conversation';
 import { heardPart } from '../../src/modules/voice/session/reply';
@@ -23,8 +26,12 @@ import {
   type VoiceProvider,
 } from '../support/voice-providers';
 import { waitFor } from '../support/wait-for';
+import { createWebhook, type TestWebhook } from '../support/webhook-factories';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(90_000);
+
+type CallCompletedEvent = WebhookDelivery<'call.completed'>;
 
 const GREETING = 'Hello Grace, this is Ada from Acme.';
 /** Speech the fixture recogniser knows no words of (the sandbox caller's first line). */
@@ -68,19 +75,29 @@ function keptSentences(stored: string, sentences: string[]): number {
 describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () => {
   const spoken: string[] = [];
   let chat: ChatFake;
+  let receiver: WebhookReceiver;
+  let hook: TestWebhook;
   let voice: VoiceApp;
   let calls = 0;
 
   beforeAll(async () => {
-    chat = await ChatFake.start();
+    [chat, receiver] = await Promise.all([ChatFake.start(), WebhookReceiver.start()]);
     voice = await startVoiceApp({
       speechEngines: engines(spoken),
-      env: { LLM_API_URL: chat.url, LLM_API_KEY: 'test-key' },
+      env: {
+        LLM_API_URL: chat.url,
+        LLM_API_KEY: 'test-key',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+    });
+    hook = await createWebhook(voice.t, voice.admin, {
+      url: receiver.url('/hooks'),
+      events: ['call.completed'],
     });
   });
   afterAll(async () => {
     await voice?.close();
-    await chat?.stop();
+    await Promise.all([chat?.stop(), receiver?.close()]);
   });
 
   const eachProvider = (scenario: (provider: VoiceProvider) => Promise<void>) =>
@@ -141,6 +158,27 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
         )[0],
       { what: 'call.completed' },
     );
+
+  /** The call's call.completed as the webhook received it, signature checked. */
+  const deliveredCompletion = (phoneLogId: string) =>
+    waitFor(
+      () =>
+        receiver
+          .at('/hooks')
+          .map((d) => verifyWebhook<CallCompletedEvent>(d.body, d.headers, hook.plainSecret))
+          .find((event) => event.type === 'call.completed' && event.data.call_id === phoneLogId) ??
+        false,
+      { timeoutMs: 10_000, what: 'call.completed delivered' },
+    );
+
+  /** The batch's (only) phone log as batch details show it. */
+  const batchDetailsLog = async (batchId: string) => {
+    const details = await voice.t.http
+      .get(`/api/call/batch-details/${batchId}`)
+      .set({ Authorization: `Bearer ${voice.admin.token}` })
+      .expect(200);
+    return (details.body.data.data[0].phoneLogs as Array<Record<string, unknown>>)[0];
+  };
 
   /** A streaming call whose greeting has played to its end (the caller echoes every mark). */
   async function greetedCall(provider: VoiceProvider, ...replies: ChatReply[]) {
@@ -475,47 +513,96 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
       caller.close();
     }));
 
-  it('collects the number the model asks for as typed (collect_digits); private digits reach call.completed alone', () =>
+  /**
+   * The model asks for an 8-digit account number (collect_digits) and the caller types `typed`,
+   * slowly: a pause longer than the keypad's own (1.5 s) does not split the entry. Then the call
+   * ends. Eight digits: no id or timestamp of the rows read back holds them by chance.
+   */
+  async function typedAccountNumber(
+    provider: VoiceProvider,
+    typed: string,
+    privateDigits: boolean,
+  ) {
+    const { call, caller, turns, requests } = await streamingCall(provider, {
+      agent: { privateDigits },
+      replies: [
+        {
+          kind: 'tool-calls',
+          text: 'Please type your account number.',
+          calls: [{ name: 'collect_digits', arguments: { name: 'account_number', max_digits: 8 } }],
+        },
+        { kind: 'text', pieces: ['Thank you.'] },
+      ],
+    });
+    await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
+      timeoutMs: 10_000,
+      what: 'the end of the greeting',
+    });
+    await caller.play(callerAudio('hello-world'));
+    await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-1'), {
+      timeoutMs: 10_000,
+      what: 'the request to type the number',
+    });
+    for (const key of typed.slice(0, 4)) caller.pressKey(key);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(requests()).toHaveLength(1);
+    for (const key of typed.slice(4)) caller.pressKey(key);
+    const second = await waitFor(() => requests()[1], {
+      timeoutMs: 10_000,
+      what: 'the answer to the entry',
+    });
+    caller.hangUp();
+    await provider.complete(call.id);
+    const stored = {
+      turns: await turns(),
+      phoneLog: (
+        await voice.t.app
+          .get(Database)
+          .db.select()
+          .from(phoneLogs)
+          .where(eq(phoneLogs.id, call.log.id))
+      )[0],
+      event: await completedEvent(call.log.id),
+      delivered: await deliveredCompletion(call.log.id),
+      batchDetails: await batchDetailsLog(call.batch.id),
+    };
+    return { modelHeard: JSON.stringify(second.body.messages), ...stored };
+  }
+
+  it('collects the number the model asks for as typed (collect_digits); private digits are sealed at rest and reach call.completed alone', () =>
     eachProvider(async (provider) => {
-      const { call, caller, turns, requests } = await streamingCall(provider, {
-        agent: { privateDigits: true },
-        replies: [
-          {
-            kind: 'tool-calls',
-            text: 'Please type your 4-digit PIN.',
-            calls: [{ name: 'collect_digits', arguments: { name: 'pin', max_digits: 4 } }],
-          },
-          { kind: 'text', pieces: ['Thank you.'] },
-        ],
+      const typed = '43219876';
+      const stored = await typedAccountNumber(provider, typed, true);
+      expect(stored.modelHeard).toContain(
+        '[The caller entered 8 digits (kept from you) for account_number]',
+      );
+      expect(stored.modelHeard).not.toContain(typed);
+      expect(JSON.stringify(stored.turns)).not.toContain(typed);
+      // At rest: neither the phone log nor the outbox row holds them in clear.
+      expect(JSON.stringify(stored.phoneLog)).not.toContain(typed);
+      expect(stored.phoneLog.collectedDigits).toEqual({});
+      expect(stored.phoneLog.sealedDigits).toEqual({
+        account_number: { length: 8, sealed: expect.stringMatching(/^v1\./) },
       });
-      await waitFor(() => caller.marks.some((mark) => mark.name === GREETING_MARK), {
-        timeoutMs: 10_000,
-        what: 'the end of the greeting',
-      });
-      await caller.play(callerAudio('hello-world'));
-      await waitFor(() => caller.marks.some((mark) => mark.name === 'reply-1-1'), {
-        timeoutMs: 10_000,
-        what: 'the request to type the PIN',
-      });
-      // Slowly: a pause longer than the keypad's own (1.5 s) does not split the entry.
-      caller.pressKey('4');
-      caller.pressKey('3');
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      expect(requests()).toHaveLength(1);
-      caller.pressKey('2');
-      caller.pressKey('1');
-      const second = await waitFor(() => requests()[1], {
-        timeoutMs: 10_000,
-        what: 'the answer to the entry',
-      });
-      const messages = JSON.stringify(second.body.messages);
-      expect(messages).toContain('[The caller entered 4 digits (kept from you) for pin]');
-      expect(messages).not.toContain('4321');
-      caller.hangUp();
-      await provider.complete(call.id);
-      expect(JSON.stringify(await turns())).not.toContain('4321');
-      const completed = await completedEvent(call.log.id);
-      expect(completed.data.collected_digits).toEqual({ pin: '4321' });
+      expect(JSON.stringify(stored.event)).not.toContain(typed);
+      expect(stored.event.data.collected_digits).toEqual({});
+      expect(stored.event.sealedData).toMatch(/^v1\./);
+      // The webhook alone gets them, signed.
+      expect(stored.delivered.data.collected_digits).toEqual({ account_number: typed });
+      expect(stored.batchDetails.collectedDigits).toEqual({ account_number: '••••••••' });
+    }));
+
+  it("shows the digits of an agent without privateDigits everywhere they're told", () =>
+    eachProvider(async (provider) => {
+      const typed = '56781234';
+      const stored = await typedAccountNumber(provider, typed, false);
+      expect(stored.modelHeard).toContain(`[The caller entered ${typed} for account_number]`);
+      expect(stored.phoneLog.collectedDigits).toEqual({ account_number: typed });
+      expect(stored.phoneLog.sealedDigits).toEqual({});
+      expect(stored.event.data.collected_digits).toEqual({ account_number: typed });
+      expect(stored.event.sealedData).toBeNull();
+      expect(stored.delivered.data.collected_digits).toEqual({ account_number: typed });
+      expect(stored.batchDetails.collectedDigits).toEqual({ account_number: typed });
     }));
 
   it('presses keys for the model (press_keys) after its words: through Plivo and Telnyx, in band on Twilio', () =>

@@ -1642,7 +1642,10 @@ export interface components {
       maxCallSeconds: number;
       /** @example true */
       interruptible: boolean;
-      /** @example false */
+      /**
+       * @description Digits typed for collect_digits reach the webhook alone (call.completed's `collected_digits`), kept sealed at rest; the model, the transcript and batch details see only how many were typed
+       * @example false
+       */
       privateDigits: boolean;
       /**
        * @example agent
@@ -1754,7 +1757,7 @@ export interface components {
        */
       maxCallSeconds?: number;
       /**
-       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`
+       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`. Kept sealed at rest (AES-256-GCM, on the call and in the webhook outbox) and opened only to send that webhook; batch details show them masked (•••• for four digits)
        * @default false
        * @example false
        */
@@ -1870,7 +1873,7 @@ export interface components {
        */
       maxCallSeconds?: number;
       /**
-       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`
+       * @description The agent can have the callee type a number on the keypad (its collect_digits tool: an account number, a PIN), gathered exactly until #, the number of digits asked, or a 6-second pause. false: the model is given the digits. true: the model hears only how many were typed, and the transcript too; the digits reach your webhook alone, in call.completed's `collected_digits`. Kept sealed at rest (AES-256-GCM, on the call and in the webhook outbox) and opened only to send that webhook; batch details show them masked (•••• for four digits)
        * @default false
        * @example false
        */
@@ -2753,6 +2756,16 @@ export interface components {
        * @example 1200
        */
       answerOutcomeMs?: number | null;
+      /**
+       * @description What the callee typed on the keypad when the agent asked (its collect_digits tool), by the entry's name; {} when nothing was (call.completed carries it as collected_digits). An agent with privateDigits has its entries sealed at rest (AES-256-GCM): here each shows as a mask of as many • as digits were typed; only call.completed carries the digits
+       * @example {
+       *       "account_number": "12345678",
+       *       "pin": "••••"
+       *     }
+       */
+      collectedDigits: {
+        [key: string]: string;
+      };
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
     };
@@ -3300,7 +3313,7 @@ export interface components {
       /** @description How long the callee waited for the agent's replies (end of their speech → the reply's first audio) over the call; null when no reply answered a caller turn */
       turn_latency: components['schemas']['TurnLatencySummary'] | null;
       /**
-       * @description What the callee typed on the keypad when the agent asked (its collect_digits tool), by the entry's name; {} when nothing was. With the agent's privateDigits this is the only place the digits go: the model and the transcript hear only how many were typed
+       * @description What the callee typed on the keypad when the agent asked (its collect_digits tool), by the entry's name; {} when nothing was. With the agent's privateDigits this is the only place the digits go: the model and the transcript hear only how many were typed, batch details show a mask, and they are kept sealed at rest (AES-256-GCM) until this delivery is signed and sent
        * @example {
        *       "account_number": "12345678"
        *     }

@@ -131,6 +131,7 @@ export interface CallCompletedEventData extends CallEventBase, AnswerDetection {
   /**
    * What the callee typed on the keypad when the agent asked (its collect_digits), by the name
    * the agent gave the entry, e.g. `{ "account_number": "12345678" }`; `{}` when nothing was.
+   * An agent's private digits (privateDigits) are sealed at rest and come in clear only here.
    */
   collected_digits: Record<string, string>;
   /**

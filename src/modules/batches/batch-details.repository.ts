@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type AnyColumn, and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { Database, rowsOf } from '../../database';
 import { ISO_UTC } from '../call-records/call-records.repository';
+import { DIGIT_MASK } from '../call-records/collected-digits';
 import {
   batchStatusCounts,
   callRecords,
@@ -82,6 +83,12 @@ const latestTurnLatency = (share: number) => sql`(
     jsonb_array_elements(latest.turns) AS t(turn)
   WHERE t.turn->'latency' IS NOT NULL)`;
 
+/** A phone log's private collect_digits entries, each as a mask of its length: never opened. */
+const maskedDigitsOf = sql`(
+  SELECT coalesce(jsonb_object_agg(d.name, repeat(${DIGIT_MASK}::text, (d.entry->>'length')::int)),
+    '{}'::jsonb)
+  FROM jsonb_each(pl.sealed_digits) AS d(name, entry))`;
+
 /**
  * The phone logs of the row's call record as JSON in the response's form (one statement for the
  * page and its logs instead of two round trips).
@@ -96,6 +103,7 @@ const phoneLogsOf = (organizationId: string) => sql<PhoneLogDto[]>`(
       'transferredAt', to_char(pl.transferred_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)}),
       'endedBy', pl.session_ended_by, 'failedDependency', pl.failed_dependency,
       'answerOutcome', pl.answer_outcome, 'answerOutcomeMs', pl.answer_outcome_ms,
+      'collectedDigits', pl.collected_digits || ${maskedDigitsOf},
       'createdAt', to_char(pl.created_at AT TIME ZONE 'UTC', ${sql.raw(ISO_UTC)})
     ) ORDER BY pl.created_at, pl.id), '[]'::json)
   FROM ${phoneLogs} pl

@@ -119,6 +119,13 @@ export interface TurnLatency {
   synthesisMs: number | null;
 }
 
+/** A private collect_digits entry (the agent's privateDigits), sealed with SecretBox. */
+export interface SealedDigits {
+  /** How many digits were typed (the model and the transcript hear as much). */
+  length: number;
+  sealed: string;
+}
+
 /**
  * Why the dialer was allowed to place a call: the windows it checked, in the zones it checked
  * them, at the moment it placed it (kept on the phone log as evidence).
@@ -203,10 +210,18 @@ export const phoneLogs = pgTable(
     transferBriefing: text('transfer_briefing'),
     /**
      * What the caller typed for the agent's collect_digits, by entry name (call.completed's
-     * `collected_digits`); kept here even when the agent keeps them from the model.
+     * `collected_digits`). Only entries of an agent without privateDigits: see sealedDigits.
      */
     collectedDigits: jsonb('collected_digits')
       .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
+    /**
+     * The entries of an agent with privateDigits, by name, sealed (collected-digits.ts): opened
+     * only to deliver call.completed. An entry name is in one of the two columns, never both.
+     */
+    sealedDigits: jsonb('sealed_digits')
+      .$type<Record<string, SealedDigits>>()
       .notNull()
       .default({}),
     /** When the new party answered (call.transferred); null while the transfer only rings. */

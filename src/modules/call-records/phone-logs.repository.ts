@@ -3,6 +3,7 @@ import type { AnswerOutcome } from '@app/contracts';
 import type { SessionEndedBy } from './call-records.schema';
 import { Injectable } from '@nestjs/common';
 import { and, eq, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Database, rowsOf } from '../../database';
 import { BatchCountersRepository } from './batch-counters.repository';
 import {
@@ -11,6 +12,7 @@ import {
   type CallStatus,
   type PhoneLogRow,
   type PhoneLogTurn,
+  type SealedDigits,
 } from './call-records.schema';
 
 /** A call record's state once its attempt ended: another attempt at `nextAttemptAt`, or done. */
@@ -150,18 +152,32 @@ export class PhoneLogsRepository {
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 
-  /** The digits the caller typed for one collect_digits entry, under its name (the last wins). */
+  /**
+   * One collect_digits entry under its name, the last wins: the digits as typed, or `sealed`
+   * (a private entry; CollectedDigits seals it) in a column of its own.
+   */
   async recordDigits(
     organizationId: string,
     id: string,
     name: string,
-    digits: string,
+    entry: { digits: string } | { sealed: SealedDigits },
   ): Promise<void> {
+    const add = (column: AnyPgColumn, value: unknown) =>
+      sql`${column} || ${JSON.stringify({ [name]: value })}::jsonb`;
+    const remove = (column: AnyPgColumn) => sql`${column} - ${name}::text`;
     await this.database.db
       .update(phoneLogs)
-      .set({
-        collectedDigits: sql`${phoneLogs.collectedDigits} || ${JSON.stringify({ [name]: digits })}::jsonb`,
-      })
+      .set(
+        'sealed' in entry
+          ? {
+              sealedDigits: add(phoneLogs.sealedDigits, entry.sealed),
+              collectedDigits: remove(phoneLogs.collectedDigits),
+            }
+          : {
+              collectedDigits: add(phoneLogs.collectedDigits, entry.digits),
+              sealedDigits: remove(phoneLogs.sealedDigits),
+            },
+      )
       .where(and(eq(phoneLogs.organizationId, organizationId), eq(phoneLogs.id, id)));
   }
 

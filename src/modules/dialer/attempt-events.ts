@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CallFailureReason, TurnLatencySummary } from '@app/contracts';
 import type { CallStatus, PhoneLogTurn } from '../call-records/call-records.schema';
+import { CollectedDigits } from '../call-records/collected-digits';
 import { callTurnLatency } from '../call-records/turn-latency';
 import type { NextAttempt } from './attempt-outcomes';
 import { type Attempt, callEventBase } from './attempts.repository';
@@ -23,6 +24,7 @@ export class AttemptEvents {
   constructor(
     private readonly events: EventsService,
     private readonly queue: JobQueue,
+    private readonly digits: CollectedDigits,
   ) {}
 
   async started(attempt: Attempt, provider: Integration): Promise<void> {
@@ -61,6 +63,8 @@ export class AttemptEvents {
     const endedAt = log.endedAt!;
     const base = callEventBase(attempt);
     if (log.callStatus === 'completed') {
+      // Private entries stay sealed in the outbox too, and reach the webhook beside the others.
+      const privateDigits = this.digits.openPrivate(log);
       await this.events.raise(attempt.batch.organizationId, {
         type: 'call.completed',
         callId: log.id,
@@ -84,6 +88,8 @@ export class AttemptEvents {
           answer_outcome_ms: log.answerOutcomeMs,
           recording_expected: attempt.batch.recordCalls,
         },
+        sealed:
+          Object.keys(privateDigits).length > 0 ? { collected_digits: privateDigits } : undefined,
       });
       // A conversation took place: its summary and analysis follow (queued after the commit).
       if (log.turns.length > 0) {

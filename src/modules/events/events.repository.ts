@@ -8,6 +8,8 @@ export interface NewEvent {
   callId: string | null;
   occurredAt: Date;
   data: Record<string, unknown>;
+  /** SealedEventData's sealing of the payload's private fields, if any. */
+  sealedData: string | null;
 }
 
 /** Which webhooks receive the event: the active subscribers of its type, or one (test). */
@@ -43,9 +45,11 @@ export class EventsRepository {
     const result = await this.database.db.execute(sql`
       WITH seq AS (${sequence}),
       ev AS (
-        INSERT INTO events (id, organization_id, type, call_id, sequence, occurred_at, data)
+        INSERT INTO events
+          (id, organization_id, type, call_id, sequence, occurred_at, data, sealed_data)
         SELECT ${event.id}, ${organizationId}, ${event.type}, ${event.callId}, seq.last_sequence,
-          ${event.occurredAt.toISOString()}::timestamptz, ${JSON.stringify(event.data)}::jsonb
+          ${event.occurredAt.toISOString()}::timestamptz, ${JSON.stringify(event.data)}::jsonb,
+          ${event.sealedData}
         FROM seq
         RETURNING id, sequence
       ),

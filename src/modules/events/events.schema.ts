@@ -30,7 +30,13 @@ export const events = pgTable(
     /** 1, 2, 3… per call in commit order; 0 for events about no call. */
     sequence: integer('sequence').notNull(),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** The payload but for sealedData's fields: nothing private is kept here in clear. */
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /**
+     * Fields of the payload kept sealed (private collect_digits entries), opened into `data`
+     * only by the delivery about to sign (sealed-event-data.ts); null when there are none.
+     */
+    sealedData: text('sealed_data'),
     createdAt: createdAt(),
   },
   (t) => [

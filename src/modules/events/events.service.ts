@@ -9,6 +9,7 @@ import { Database } from '../../database';
 import { DeliveryQueue } from '../webhook-deliveries/delivery-queue';
 import { newEventId } from './event-id';
 import { type EventAudience, EventsRepository } from './events.repository';
+import { SealedEventData } from './sealed-event-data';
 
 /** Filled in by raise(): the call, its next sequence number and the time. */
 type AssignedFields = 'call_id' | 'sequence' | 'occurred_at';
@@ -18,6 +19,11 @@ export interface CallEvent<T extends CallEventType = CallEventType> {
   callId: string;
   /** The payload of that type (libs/contracts) but for `call_id`, `sequence`, `occurred_at`. */
   data: Omit<WebhookEventDataMap[T], AssignedFields>;
+  /**
+   * Private parts of the payload, sealed in the outbox and opened into `data` only by the
+   * delivery (withSealedFields: an object field's entries join those of `data`).
+   */
+  sealed?: Partial<Omit<WebhookEventDataMap[T], AssignedFields>>;
 }
 
 export const TEST_EVENT_MESSAGE = 'This is a test event from Switchboard.';
@@ -41,6 +47,7 @@ export class EventsService {
     private readonly database: Database,
     private readonly events: EventsRepository,
     private readonly deliveries: DeliveryQueue,
+    private readonly sealedData: SealedEventData,
     private readonly clock: Clock,
   ) {}
 
@@ -50,7 +57,7 @@ export class EventsService {
   ): Promise<RaisedEvent> {
     return this.write(
       organizationId,
-      { type: event.type, callId: event.callId, data: { ...event.data } },
+      { type: event.type, callId: event.callId, data: { ...event.data }, sealed: event.sealed },
       { subscribers: true },
     );
   }
@@ -70,7 +77,12 @@ export class EventsService {
 
   private async write(
     organizationId: string,
-    event: { type: string; callId: string | null; data: Record<string, unknown> },
+    event: {
+      type: string;
+      callId: string | null;
+      data: Record<string, unknown>;
+      sealed?: Record<string, unknown>;
+    },
     audience: EventAudience,
   ): Promise<RaisedEvent> {
     if (!this.database.inTransaction) {
@@ -80,9 +92,14 @@ export class EventsService {
     }
     const occurredAt = this.clock.now();
     const id = newEventId(occurredAt);
+    const { sealed, ...fields } = event;
+    const sealedData =
+      sealed && Object.keys(sealed).length > 0
+        ? this.sealedData.seal(organizationId, id, sealed)
+        : null;
     const { sequence, deliveryIds } = await this.events.insert(
       organizationId,
-      { id, ...event, occurredAt },
+      { id, ...fields, occurredAt, sealedData },
       audience,
     );
     if (deliveryIds.length > 0) {

@@ -7,6 +7,7 @@ import { SwitchboardMetrics } from '../../metrics/switchboard-metrics';
 import { type HandlesJob, JobHandler, JobName, type JobPayloads } from '../../queue';
 import { checkUrlShape, WebhookTargetGuard } from '../webhooks/ssrf';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
+import { SealedEventData } from '../events/sealed-event-data';
 import { AttemptLog } from './attempt-log';
 import { CircuitBreaker } from './circuit-breaker';
 import { DeliveryAdmission, type Slot } from './delivery-admission';
@@ -48,9 +49,9 @@ export const DELIVERY_RANDOM = Symbol('DELIVERY_RANDOM');
 
 /**
  * Runs one attempt of one delivery: claim it (re-reading the webhook, so PATCHed settings apply
- * at once), admit it or hand it back for later (delivery-admission.ts), sign the exact bytes,
- * send, log, and schedule the next attempt itself (a delayed job with a per-attempt id) so the
- * schedule is the same on BullMQ and in-process.
+ * at once), admit it or hand it back for later (delivery-admission.ts), open the event's sealed
+ * fields into its payload, sign the exact bytes, send, log, and schedule the next attempt itself
+ * (a delayed job with a per-attempt id) so the schedule is the same on BullMQ and in-process.
  */
 @JobHandler(JobName.DeliverWebhook)
 export class DeliverWebhookHandler
@@ -85,6 +86,7 @@ export class DeliverWebhookHandler
     private readonly deliveries: DeliveryClaimsRepository,
     private readonly circuits: WebhookCircuitsRepository,
     private readonly secrets: WebhookSecrets,
+    private readonly sealedData: SealedEventData,
     private readonly log: AttemptLog,
     private readonly breaker: CircuitBreaker,
     private readonly queue: DeliveryQueue,
@@ -157,18 +159,14 @@ export class DeliverWebhookHandler
     if (!shape.allowed) return { kind: 'error', errorClass: 'ssrf_blocked', durationMs: 0 };
     const { event } = claimed;
     const occurredAt = event.occurredAt.toISOString();
+    const data = this.sealedData.payload(event);
     const body = JSON.stringify({
       type: event.type,
       timestamp: occurredAt,
       data:
         event.callId === null
-          ? { ...event.data, occurred_at: occurredAt }
-          : {
-              call_id: event.callId,
-              sequence: event.sequence,
-              occurred_at: occurredAt,
-              ...event.data,
-            },
+          ? { ...data, occurred_at: occurredAt }
+          : { call_id: event.callId, sequence: event.sequence, occurred_at: occurredAt, ...data },
     });
     const now = this.clock.now();
     const secrets = this.secrets.signingSecrets(claimed.webhook, now);

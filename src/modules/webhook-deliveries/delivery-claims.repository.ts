@@ -19,11 +19,14 @@ export interface ClaimedDelivery {
   leaseToken: number;
   event: {
     id: string;
+    organizationId: string;
     type: string;
     callId: string | null;
     sequence: number;
     occurredAt: Date;
     data: Record<string, unknown>;
+    /** The payload's sealed fields (SealedEventData), opened only to send. */
+    sealedData: string | null;
   };
   webhook: {
     id: string;
@@ -108,9 +111,9 @@ export class DeliveryClaimsRepository {
       WHERE d.id = c.id AND e.id = d.event_id AND w.id = d.webhook_id
       RETURNING d.id, c.attempt_no, d.lease_token,
         CASE WHEN d.status = 'pending' THEN 'sending' ELSE d.status END AS status,
-        d.next_trigger, e.id AS event_id, e.type, e.call_id,
-        e.sequence, e.occurred_at, e.data, w.id AS webhook_id, w.organization_id, w.url, w.secret,
-        w.previous_secret, w.previous_secret_expires_at`);
+        d.next_trigger, e.id AS event_id, e.organization_id AS event_organization_id, e.type,
+        e.call_id, e.sequence, e.occurred_at, e.data, e.sealed_data, w.id AS webhook_id,
+        w.organization_id, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at`);
     const claimed = new Map<string, ClaimedDelivery>();
     for (const row of rowsOf<Record<string, unknown>>(result)) {
       claimed.set(row.id as string, {
@@ -121,11 +124,13 @@ export class DeliveryClaimsRepository {
         leaseToken: Number(row.lease_token),
         event: {
           id: row.event_id as string,
+          organizationId: row.event_organization_id as string,
           type: row.type as string,
           callId: row.call_id as string | null,
           sequence: Number(row.sequence),
           occurredAt: toDate(row.occurred_at),
           data: row.data as Record<string, unknown>,
+          sealedData: row.sealed_data as string | null,
         },
         webhook: {
           id: row.webhook_id as string,

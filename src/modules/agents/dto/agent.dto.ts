@@ -65,7 +65,13 @@ export class AgentDto {
   @ApiProperty({ example: true })
   interruptible!: boolean;
 
-  @ApiProperty({ example: false })
+  @ApiProperty({
+    example: false,
+    description:
+      "Digits typed for collect_digits reach the webhook alone (call.completed's " +
+      '`collected_digits`), kept sealed at rest; the model, the transcript and batch details ' +
+      'see only how many were typed',
+  })
   privateDigits!: boolean;
 
   @ApiProperty({ enum: FIRST_SPEAKERS, example: 'agent' })

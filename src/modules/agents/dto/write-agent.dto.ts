@@ -222,7 +222,9 @@ export class CreateAgentDto {
       'account number, a PIN), gathered exactly until #, the number of digits asked, or a ' +
       '6-second pause. false: the model is given the digits. true: the model hears only how ' +
       'many were typed, and the transcript too; the digits reach your webhook alone, in ' +
-      "call.completed's `collected_digits`",
+      "call.completed's `collected_digits`. Kept sealed at rest (AES-256-GCM, on the call and " +
+      'in the webhook outbox) and opened only to send that webhook; batch details show them ' +
+      'masked (•••• for four digits)',
   })
   @IsOptionalNotNull()
   @IsBoolean()

@@ -193,6 +193,18 @@ export class PhoneLogDto {
   })
   answerOutcomeMs!: number | null;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { account_number: '12345678', pin: '••••' },
+    description:
+      'What the callee typed on the keypad when the agent asked (its collect_digits tool), by ' +
+      "the entry's name; {} when nothing was (call.completed carries it as collected_digits). " +
+      'An agent with privateDigits has its entries sealed at rest (AES-256-GCM): here each ' +
+      'shows as a mask of as many • as digits were typed; only call.completed carries the digits',
+  })
+  collectedDigits!: Record<string, string>;
+
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;
 }

@@ -182,10 +182,8 @@ function harness(
                 return Promise.resolve({ messages: [] });
               },
             },
-            turns: {
-              appendTurn: () => Promise.resolve(),
-              recordDigits: () => Promise.resolve(),
-            },
+            turns: { appendTurn: () => Promise.resolve() },
+            digits: { record: () => Promise.resolve() },
             dnc: { recordOptOut: () => Promise.resolve(true) },
           }
         : null,

@@ -42,6 +42,7 @@ function sessions(options: { runtime: boolean; llm: boolean; vadReady?: boolean 
     unused,
     unused,
     unused,
+    unused,
     { register: () => undefined } as unknown as ProcessDrain,
   );
   return { callSessions, loads, warnings };

@@ -9,6 +9,7 @@ import { type AppConfig, InjectConfig } from '../../../config';
 import type { Integration } from '../../telephony/telephony.types';
 import type { MediaOutput } from '../media/media-stream';
 import { StreamTokens } from '../media/stream-tokens';
+import { CollectedDigits } from '../../call-records/collected-digits';
 import { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import { DncService } from '../../dnc/dnc.service';
 import { CHAT_MODEL, type ChatModel } from '../../llm/chat-model';
@@ -47,6 +48,7 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
     @Inject(CHAT_MODEL) chat: ChatModel,
     prompts: TurnPromptService,
     private readonly logs: PhoneLogsRepository,
+    digits: CollectedDigits,
     dnc: DncService,
     signals: CallSignals,
     transfers: CallTransfers,
@@ -73,7 +75,7 @@ export class CallSessions implements OnModuleDestroy, DrainParticipant {
       conversation:
         config.llm.apiUrl === undefined
           ? null
-          : { vad, stt: engines.stt, chat, prompts, turns: logs, dnc, observer },
+          : { vad, stt: engines.stt, chat, prompts, turns: logs, digits, dnc, observer },
     };
   }
 

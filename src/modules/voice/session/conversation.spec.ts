@@ -121,7 +121,7 @@ function harness(options: {
   };
   const requests: ChatRequest[] = [];
   const stored: PhoneLogTurn[] = [];
-  const collected: Array<{ name: string; digits: string }> = [];
+  const collected: Array<{ name: string; digits: string; privately: boolean }> = [];
   /** What the session was told the caller said (AnswerWatch hears it). */
   const heard: string[] = [];
   const spoken: string[] = [];
@@ -215,12 +215,14 @@ function harness(options: {
         },
       },
       turns: {
-        recordDigits: (_org: string, _id: string, name: string, digits: string) => {
-          collected.push({ name, digits });
-          return Promise.resolve();
-        },
         appendTurn: (_org, _id, turn) => {
           stored.push(turn);
+          return Promise.resolve();
+        },
+      },
+      digits: {
+        record: (_org, _id, name, digits, privately) => {
+          collected.push({ name, digits, privately });
           return Promise.resolve();
         },
       },
@@ -827,12 +829,12 @@ describe('Conversation', () => {
       press(h, '34');
       await until(() => h.requests.length === 2, 'the answer to the entry');
       expect(said(h, 1)).toContain('[The caller entered 1234 for pin]');
-      expect(h.collected).toEqual([{ name: 'pin', digits: '1234' }]);
+      expect(h.collected).toEqual([{ name: 'pin', digits: '1234', privately: false }]);
       expect(h.roles()).toContain('callee: [The caller entered 1234 for pin]');
       h.end();
     });
 
-    it('keeps private digits from the model and the transcript, not from the phone log', async () => {
+    it('keeps private digits from the model and the transcript, and has the phone log seal them', async () => {
       const h = harness({ replies: [asking, text('Thank you.')], privateDigits: true });
       h.utter('I want my balance');
       await until(() => h.phase() === 'collectingDigits', 'the entry to open');
@@ -841,7 +843,7 @@ describe('Conversation', () => {
       expect(said(h, 1)).toContain('[The caller entered 4 digits (kept from you) for pin]');
       expect(said(h, 1)).not.toContain('9876');
       expect(JSON.stringify(h.stored)).not.toContain('9876');
-      expect(h.collected).toEqual([{ name: 'pin', digits: '9876' }]);
+      expect(h.collected).toEqual([{ name: 'pin', digits: '9876', privately: true }]);
       h.end();
     });
 

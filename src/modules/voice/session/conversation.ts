@@ -3,6 +3,7 @@ import type { PinoLogger } from 'nestjs-pino';
 import { type CallDependency, DependencyFailure } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
 import { detach } from '../../../common/detach';
+import type { CollectedDigits } from '../../call-records/collected-digits';
 import type { PhoneLogsRepository } from '../../call-records/phone-logs.repository';
 import type { DncService } from '../../dnc/dnc.service';
 import type { ChatModel, ChatToolCall } from '../../llm/chat-model';
@@ -41,7 +42,8 @@ export interface ConversationServices {
   stt: SpeechToText;
   chat: ChatModel;
   prompts: Pick<TurnPromptService, 'buildRequest'>;
-  turns: Pick<PhoneLogsRepository, 'appendTurn' | 'recordDigits'>;
+  turns: Pick<PhoneLogsRepository, 'appendTurn'>;
+  digits: Pick<CollectedDigits, 'record'>;
   dnc: Pick<DncService, 'recordOptOut'>;
   logger: PinoLogger;
   /** Turn latency, barge-ins and turn spans; none in unit tests. */
@@ -242,8 +244,9 @@ export class Conversation {
 
   /**
    * The entry is over (complete, or ended by the caller's pause or words): its value is stored
-   * on the phone log (call.completed's `collected_digits`) and its turn goes to the model — told
-   * as a turn of its own (`report`), or left for the reply under way to answer.
+   * on the phone log (call.completed's `collected_digits`; sealed with privateDigits) and its
+   * turn goes to the model — told as a turn of its own (`report`), or left for the reply under
+   * way to answer.
    */
   private finishDigits(report: boolean): void {
     const collector = this.digits;
@@ -252,8 +255,8 @@ export class Conversation {
     const { entry, digits, startedAt } = collector;
     const { organizationId, phoneLogId, agent } = this.call;
     if (digits !== '')
-      this.services.turns
-        .recordDigits(organizationId, phoneLogId, entry.name, digits)
+      this.services.digits
+        .record(organizationId, phoneLogId, entry.name, digits, agent.privateDigits)
         .catch((error: unknown) => this.warn(error, 'Storing the digits entered failed'));
     const words = digitsTurn(entry, digits, agent.privateDigits);
     if (report) this.typedTurn(words, startedAt);

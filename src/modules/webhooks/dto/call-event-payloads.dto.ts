@@ -202,7 +202,9 @@ export class CallCompletedEventData
     description:
       'What the callee typed on the keypad when the agent asked (its collect_digits tool), by ' +
       "the entry's name; {} when nothing was. With the agent's privateDigits this is the only " +
-      'place the digits go: the model and the transcript hear only how many were typed',
+      'place the digits go: the model and the transcript hear only how many were typed, batch ' +
+      'details show a mask, and they are kept sealed at rest (AES-256-GCM) until this ' +
+      'delivery is signed and sent',
   })
   collected_digits!: Record<string, string>;
 

@@ -128,3 +128,70 @@ export const LABELLED_ANSWERS: LabelledAnswer[] = [
     fax: true,
   })),
 ];
+
+/**
+ * Answers written after the first-turn model and the word cues were settled, and never used to
+ * tune them: the bench speaks them at run time (not committed) to show how far the rules carry
+ * beyond the set they were made with.
+ */
+const HELD_OUT: Array<[AnswerOutcome, string, boolean?]> = [
+  ['human', 'Hello, Dan speaking.'],
+  ['human', 'Hey, good afternoon.'],
+  ['human', 'Uh, hello?'],
+  ['human', 'Hi there, this is Rachel.'],
+  ['human', 'Morning!'],
+  [
+    'voicemail',
+    "Hello, you've reached the Johnson residence. We can't come to the phone, so please leave a message.",
+  ],
+  [
+    'voicemail',
+    "Hi, this is Omar. I'm probably on the other line. Leave your number and I'll ring you back.",
+  ],
+  [
+    'voicemail',
+    "You've reached Doctor Kim's office. We are closed right now. Please leave a message after the beep.",
+    true,
+  ],
+  [
+    'voicemail',
+    'The cellular customer you have called is unavailable. Please record your message at the tone.',
+    true,
+  ],
+  ['voicemail', "Hey, it's Priya. Text me instead, or leave a voicemail."],
+  ['mailbox_full', "I'm sorry, but the mailbox belonging to this number is full. Goodbye."],
+  ['mailbox_full', "The user's mailbox is full. Please try your call later."],
+  ['mailbox_full', 'This voice mailbox is not yet set up. Please try again later.'],
+  ['mailbox_full', "Sorry, this customer's mailbox cannot take any more messages."],
+  [
+    'ivr',
+    'Hello and welcome to Sunrise Dental. To book an appointment, press one. For billing, press two.',
+  ],
+  ['ivr', 'You have reached the help desk. Please enter your employee number, then press pound.'],
+  [
+    'ivr',
+    'Thanks for calling Metro Power. For outages, press one, or stay on the line for an agent.',
+  ],
+  ['ivr', 'Welcome. For hours and directions, press three. To leave a message, press four.'],
+  [
+    'call_screening',
+    'Hello, the person you are calling uses a call screening service. Say your name and the reason for calling.',
+  ],
+  [
+    'call_screening',
+    "Hi, I'm an automated assistant. Please tell me your name and the purpose of your call.",
+  ],
+  [
+    'call_screening',
+    'Please state your name after the tone, and I will see if this person is available.',
+  ],
+  ['call_screening', 'This is a screening assistant. Why are you calling today?'],
+];
+
+export const HELD_OUT_ANSWERS: LabelledAnswer[] = HELD_OUT.map(([outcome, text, beep], i) => ({
+  name: `held-out-${i + 1}`,
+  outcome,
+  text,
+  voice: voice(i + 3),
+  ...(beep ? { beep } : {}),
+}));

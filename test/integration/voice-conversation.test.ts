@@ -637,7 +637,8 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
 
   it('plays the keys in band when the provider refuses to press them', async () => {
     const provider = voice.providers.find((p) => p.integration === 'provider_three')!;
-    voice.fakes.telnyx.failNext(1, 500, { method: 'POST', path: /actions\/send_dtmf$/ });
+    // Telnyx's answer to a call that cannot take DTMF now: 422, nothing pressed.
+    voice.fakes.telnyx.failNext(1, 422, { method: 'POST', path: /actions\/send_dtmf$/ });
     const { caller, turns } = await greetedCall(provider, {
       kind: 'tool-calls',
       text: 'Choosing support.',
@@ -650,6 +651,32 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     });
     const after = caller.frames.filter((frame) => frame.at > endedAt);
     expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('2');
+    caller.close();
+  });
+
+  it('never presses keys twice: a press the provider may have made (it never answered) is not played again, and holds the call at most 3 s', async () => {
+    const provider = voice.providers.find((p) => p.integration === 'provider_one')!;
+    voice.fakes.plivo.stallNext(1, { method: 'POST', path: /\/DTMF\/$/ });
+    const { call, caller, turns } = await greetedCall(provider, {
+      kind: 'tool-calls',
+      text: 'Choosing billing.',
+      calls: [{ name: 'press_keys', arguments: { keys: '3' } }],
+    });
+    const { endedAt } = await caller.play(callerAudio('hello-world'));
+    await waitFor(() => voice.fakes.plivo.requestsTo('POST', '/DTMF/').length > 0, {
+      what: 'the key press request',
+    });
+    const askedAt = Date.now();
+    await waitFor(async () => (await turns()).length === 4, {
+      timeoutMs: 10_000,
+      what: 'the keys pressed',
+    });
+    // KEY_PRESS_TIMEOUT_MS, not the provider client's 10 s.
+    expect(Date.now() - askedAt).toBeLessThan(5_000);
+    expect((await turns()).at(-1)).toEqual({ role: 'agent', text: '[Pressed 3 on the keypad]' });
+    const after = caller.frames.filter((frame) => frame.at > endedAt);
+    expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('');
+    expect(provider.digitsSent(call.id)).toEqual([]);
     caller.close();
   });
 

@@ -10,6 +10,8 @@ export interface ProviderRequest {
   form?: Record<string, string | string[] | undefined>;
   /** Safe to repeat after a 429, 5xx or network error (reads and idempotent updates; never a call). */
   retry?: boolean;
+  /** This request's own time limit, shorter than the client's (a key press). */
+  timeoutMs?: number;
 }
 
 export interface ProviderResponse<T> {
@@ -97,7 +99,7 @@ export class ProviderHttp {
       method: request.method,
       headers,
       body,
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: AbortSignal.timeout(request.timeoutMs ?? this.timeoutMs),
     });
   }
 

@@ -7,6 +7,11 @@ export type Integration = (typeof INTEGRATIONS)[number];
 export interface ProviderCredentials {
   accountId: string;
   secret: string;
+  /**
+   * Telnyx: the account's Ed25519 public key (base64) that signs its callbacks, when the number
+   * was added with one (kept in its own column, not sealed with the secret).
+   */
+  publicKey?: string;
 }
 
 /** Where the provider must send our number's callbacks (each URL carries the number's token). */
@@ -218,7 +223,8 @@ export interface TelephonyProvider {
   /**
    * Presses `digits` (0-9, *, #) on the live call as telephone events (RFC 2833), which an IVR
    * hears whatever the codecs between; false where the provider has no such request (Twilio:
-   * only TwiML, which would end the stream), and the caller plays them in band. Never retried.
+   * only TwiML, which would end the stream), and the caller plays them in band. Never retried,
+   * and answered within KEY_PRESS_TIMEOUT_MS: an IVR waits for its keys.
    */
   sendDigits(
     credentials: ProviderCredentials,
@@ -230,3 +236,9 @@ export interface TelephonyProvider {
   /** A transfer's <Dial> callback (`transfer-status`); null: not one this provider sends. */
   parseTransferCallback(callback: InboundCallback): TransferProgress | null;
 }
+
+/**
+ * How long a key press request may take: an IVR menu times out within seconds. A timed-out
+ * press may have happened, so it is not played again in band (keys twice choose wrong).
+ */
+export const KEY_PRESS_TIMEOUT_MS = 3_000;

@@ -3,23 +3,24 @@ import { plivoAnsweredBy } from '../answered-by';
 import { callbackFields, headerValue, recordingContentType, seconds } from '../callback-params';
 import { ProviderError } from '../provider-error';
 import { basicAuth, ProviderHttp, type ProviderHttpOptions } from '../provider-http';
-import type {
-  CallbackCallStatus,
-  CallbackUrls,
-  HangupSide,
-  InboundCallback,
-  OwnedNumber,
-  ParsedCallStatus,
-  PlaceCallInput,
-  PlacedCallRef,
-  ProviderCallEvent,
-  ProviderCallState,
-  ProviderCredentials,
-  TelephonyProvider,
-  WebhookWiring,
-  TransferProgress,
-  TransferTarget,
-  WiringDrift,
+import {
+  KEY_PRESS_TIMEOUT_MS,
+  type CallbackCallStatus,
+  type CallbackUrls,
+  type HangupSide,
+  type InboundCallback,
+  type OwnedNumber,
+  type ParsedCallStatus,
+  type PlaceCallInput,
+  type PlacedCallRef,
+  type ProviderCallEvent,
+  type ProviderCallState,
+  type ProviderCredentials,
+  type TelephonyProvider,
+  type WebhookWiring,
+  type TransferProgress,
+  type TransferTarget,
+  type WiringDrift,
 } from '../telephony.types';
 import { verifyPlivoSignatureV3 } from './plivo-signature';
 
@@ -335,6 +336,7 @@ export class PlivoProvider implements TelephonyProvider {
       url: this.url(credentials, `Call/${encodeURIComponent(providerCallId)}/DTMF/`),
       headers: auth(credentials),
       json: { digits, legs: 'aleg' },
+      timeoutMs: KEY_PRESS_TIMEOUT_MS,
     });
     return true;
   }

@@ -2,18 +2,19 @@ import { type AppConfig } from '../../../config';
 import { headerValue } from '../callback-params';
 import { ProviderError } from '../provider-error';
 import { type ProviderHttpOptions } from '../provider-http';
-import type {
-  CallbackUrls,
-  InboundCallback,
-  OwnedNumber,
-  ParsedCallStatus,
-  PlaceCallInput,
-  PlacedCallRef,
-  ProviderCredentials,
-  TelephonyProvider,
-  WebhookWiring,
-  TransferTarget,
-  WiringDrift,
+import {
+  KEY_PRESS_TIMEOUT_MS,
+  type CallbackUrls,
+  type InboundCallback,
+  type OwnedNumber,
+  type ParsedCallStatus,
+  type PlaceCallInput,
+  type PlacedCallRef,
+  type ProviderCredentials,
+  type TelephonyProvider,
+  type WebhookWiring,
+  type TransferTarget,
+  type WiringDrift,
 } from '../telephony.types';
 import { TelnyxApi, type TelnyxNumber } from './telnyx-api';
 import { parseTelnyxStatusCallback } from './telnyx-callbacks';
@@ -282,6 +283,7 @@ export class TelnyxProvider implements TelephonyProvider {
       method: 'POST',
       path: `/calls/${encodeURIComponent(providerCallId)}/actions/send_dtmf`,
       json: { digits, duration_millis: 250 },
+      timeoutMs: KEY_PRESS_TIMEOUT_MS,
     });
     return true;
   }
@@ -318,11 +320,14 @@ export class TelnyxProvider implements TelephonyProvider {
   }
 
   /**
-   * Ed25519 with PROVIDER_THREE_PUBLIC_KEY. Without the key the URL token alone decides only
-   * where the key is not required (embedded mode outside production); elsewhere all are refused.
+   * Ed25519 with the key of the number's account, else PROVIDER_THREE_PUBLIC_KEY (never both:
+   * one account's key must not open another's numbers). Without either the URL token alone
+   * decides only where the key is not required (embedded mode outside production); elsewhere
+   * all are refused.
    */
-  verifySignature(_credentials: ProviderCredentials, callback: InboundCallback): boolean {
-    const { providerThreePublicKey: publicKey, providerThreeKeyRequired } = this.config.telephony;
+  verifySignature(credentials: ProviderCredentials, callback: InboundCallback): boolean {
+    const { providerThreePublicKey, providerThreeKeyRequired } = this.config.telephony;
+    const publicKey = credentials.publicKey ?? providerThreePublicKey;
     if (!publicKey) return !providerThreeKeyRequired;
     return verifyTelnyxSignature(
       publicKey,

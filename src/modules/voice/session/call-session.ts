@@ -2,7 +2,7 @@ import type { CallDependency } from '../../../common/dependency-failure';
 import { describeUnknown } from '../../../common/describe-error';
 import { detach } from '../../../common/detach';
 import type { Speech } from '../../call-progress/answer/answer-plan';
-import { describeProviderFailure } from '../../telephony/provider-error';
+import { describeProviderFailure, ProviderError } from '../../telephony/provider-error';
 import type { Integration } from '../../telephony/telephony.types';
 import type { PacedStream } from '../audio/paced-stream';
 import type { TimedWord } from '../speech/speech-engines';
@@ -342,7 +342,11 @@ export class CallSession {
     };
   }
 
-  /** Keys through the provider's API; false (played in band then) where it has none or failed. */
+  /**
+   * Keys through the provider's API; false (played in band then) where it has none, or refused
+   * them. A request that may have reached it (timed out, cut, a 5xx) counts as pressed: keys
+   * pressed twice choose wrong in a menu, one missed the menu asks for again.
+   */
   private async sendDigits(digits: string): Promise<boolean> {
     const call = this.call;
     if (!call) return false;
@@ -353,11 +357,15 @@ export class CallSession {
         digits,
       );
     } catch (error) {
+      const refused =
+        error instanceof ProviderError && (error.provesNothingDone || isRefusal(error));
       this.deps.logger.warn(
         { integration: this.integration, call: call.phoneLogId, ...describeProviderFailure(error) },
-        'Sending keys through the provider failed: played in band',
+        refused
+          ? 'The provider did not press the keys: played in band'
+          : 'Pressing keys through the provider may have failed: not played again',
       );
-      return false;
+      return !refused;
     }
   }
 
@@ -597,3 +605,7 @@ export class CallSession {
     this.flow.dispatch({ type: 'refused' });
   }
 }
+
+/** The provider answered that it would not (4xx): nothing was pressed. */
+const isRefusal = (error: ProviderError) =>
+  error.httpStatus !== undefined && error.httpStatus >= 400 && error.httpStatus < 500;

@@ -22,7 +22,8 @@ export interface ElevenLabsStream {
  * starts in it (the text's characters spread evenly over the audio), in ms from that chunk's
  * own start, as ElevenLabs times them.
  * Faults: `latency` delays the first audio, `hang` never sends any, `cut` and `close` end the
- * socket once `afterBytes` of audio have gone out.
+ * socket once `afterBytes` of audio have gone out; `garbledAlignment` sends every chunk's
+ * alignment after the first with its times backwards and no durations.
  */
 export class ElevenLabsFake extends WebSocketFake {
   readonly streams: ElevenLabsStream[] = [];
@@ -30,6 +31,7 @@ export class ElevenLabsFake extends WebSocketFake {
   audioBytes = 4000;
   chunkBytes = 800;
   paceMs = 0;
+  garbledAlignment = false;
 
   constructor(private readonly apiKey: string) {
     super();
@@ -94,13 +96,16 @@ export class ElevenLabsFake extends WebSocketFake {
       const starts = chars
         .map((char, i) => ({ char, at: i * charMs }))
         .filter(({ at }) => at >= fromMs && at < toMs);
+      const garbled = this.garbledAlignment && offset > 0;
       const alignment =
         text === null
           ? null
           : {
               chars: starts.map(({ char }) => char),
-              charStartTimesMs: starts.map(({ at }) => Math.round(at - fromMs)),
-              charsDurationsMs: starts.map(() => Math.round(charMs)),
+              charStartTimesMs: starts.map(({ at }) =>
+                garbled ? Math.round(toMs - at) : Math.round(at - fromMs),
+              ),
+              charsDurationsMs: garbled ? [] : starts.map(() => Math.round(charMs)),
             };
       ws.send(JSON.stringify({ audio: chunk.toString('base64'), isFinal: null, alignment }));
       if (this.paceMs > 0) await new Promise((r) => setTimeout(r, this.paceMs));

@@ -61,6 +61,24 @@ describe('ElevenLabs streaming synthesis against a fake ElevenLabs', () => {
     expect(words.map((word) => word.endMs)).toEqual([66, 233, 333, 500]);
   });
 
+  it('gives no timings it cannot trust: words stop at a garbled alignment, the audio does not', async () => {
+    fake.audioBytes = 4000;
+    fake.chunkBytes = 800;
+    fake.garbledAlignment = true;
+    const words: Array<{ text: string; endMs: number }> = [];
+    const audio = await collect(
+      engine().synthesize('We open at nine', {
+        voice: '',
+        language: 'en-US',
+        signal: new AbortController().signal,
+        onWords: (timed) => words.push(...timed),
+      }),
+    );
+    expect(audio.length).toBe(4000);
+    // The first chunk's 100 ms hold "We o": "We" is the one word it completes.
+    expect(words).toEqual([{ text: 'We', endMs: 66 }]);
+  });
+
   it('speaks the configured voice when none is named', async () => {
     const signal = new AbortController().signal;
     await collect(engine().synthesize('Hi', { voice: '', language: 'en-US', signal }));

@@ -44,6 +44,21 @@ describe('heardPart: what the caller heard of a sentence cut by a clear', () => 
     expect(heardPart(sentence(text, 100, 110, timed.slice(0, 3)), 105)).toBe('Our plans start at—');
   });
 
+  it('times the words by their length when the engine timed them out of order or past the audio', () => {
+    const timed = [150, 170, 180, 185, 190, 194, 196, 200].map((endMs, i) => ({
+      text: text.split(' ')[i],
+      endMs,
+    }));
+    const backwards = timed.map((word, i) => (i === 2 ? { ...word, endMs: 20 } : word));
+    const beyond = timed.map((word) => ({ ...word, endMs: word.endMs * 10 }));
+    const notANumber = timed.map((word, i) => (i === 0 ? { ...word, endMs: NaN } : word));
+    for (const garbled of [backwards, beyond, notANumber])
+      expect(heardPart(sentence(text, 100, 110, garbled), 105)).toBe('Our plans start at—');
+    // Just past the end is rounding, not garbage.
+    const rounded = timed.map((word, i) => (i === 7 ? { ...word, endMs: 230 } : word));
+    expect(heardPart(sentence(text, 100, 110, rounded), 108)).toBe('Our—');
+  });
+
   it('hears nothing of a sentence with no audio', () => {
     expect(heardPart(sentence(text, 100, 100), 100)).toBe('');
   });

@@ -16,8 +16,8 @@ export interface QueuedSentence {
 /**
  * The words of `sentence` the caller heard when `played` frames of the stream had been played,
  * followed by a dash when it was cut; '' when none. The engine's word timings say which words
- * ended within the played audio where it gave them (for all its words); otherwise the words
- * are timed by their length in characters over the sentence's audio.
+ * ended within the played audio where it gave them (for all its words, in order, within the
+ * sentence's audio); otherwise the words are timed by their length in characters over it.
  */
 export function heardPart(sentence: QueuedSentence, played: number): string {
   const length = sentence.to - sentence.from;
@@ -25,12 +25,24 @@ export function heardPart(sentence: QueuedSentence, played: number): string {
   if (share >= 1) return sentence.text;
   const words = sentence.text.split(/\s+/).filter((word) => word !== '');
   const heard =
-    sentence.words.length === words.length
+    sentence.words.length === words.length && timedWithin(sentence.words, length * FRAME_MS)
       ? sentence.words.filter((word) => word.endMs <= (played - sentence.from) * FRAME_MS).length
       : heardByLength(sentence.text, words, share * sentence.text.length);
   const kept = words.slice(0, heard);
   return kept.length === 0 ? '' : `${kept.join(' ').replace(/[,;:.!?]+$/, '')}—`;
 }
+
+/** Word ends that go forward and stay within the audio (a little past its end is rounding). */
+function timedWithin(words: readonly TimedWord[], audioMs: number): boolean {
+  let last = 0;
+  for (const { endMs } of words) {
+    if (!(endMs >= last) || endMs > audioMs + AUDIO_END_SLACK_MS) return false;
+    last = endMs;
+  }
+  return true;
+}
+
+const AUDIO_END_SLACK_MS = 250;
 
 /** How many of `words` end within the first `heardChars` characters of `text`. */
 function heardByLength(text: string, words: string[], heardChars: number): number {

@@ -22,4 +22,21 @@ describe("words from ElevenLabs' character alignment", () => {
     expect(words.push(undefined, 40)).toEqual([]);
     expect(words.end()).toEqual([]);
   });
+
+  it('gives no more words for the sentence once an alignment makes no sense', () => {
+    const garbled = [
+      { ...aligned('Hi you', 0, 10), charStartTimesMs: ['0', '10', '20', '30', '40', '50'] },
+      { ...aligned('Hi you', 0, 10), charsDurationsMs: [10, 10] },
+      { ...aligned('Hi you', 0, 10), charStartTimesMs: [0, 10, -20, 30, 40, 50] },
+      { ...aligned('Hi you', 0, 10), charStartTimesMs: [50, 40, 30, 20, 10, 0] },
+      { chars: [...'Hi you'] },
+    ];
+    for (const alignment of garbled) {
+      const words = new WordAlignment();
+      expect(words.push(aligned('Well ', 0, 10), 0)).toEqual([{ text: 'Well', endMs: 40 }]);
+      expect(words.push(alignment as never, 50)).toEqual([]);
+      expect(words.push(aligned(' there', 0, 10), 110)).toEqual([]);
+      expect(words.end()).toEqual([]);
+    }
+  });
 });

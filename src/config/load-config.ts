@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isEd25519PublicKey } from '../common/crypto/ed25519-public-key';
 import { isObjectId } from '../common/object-id';
 import { ConfigError } from './config.error';
 import type {
@@ -378,8 +379,4 @@ function s3Key(read: EnvReaders, name: string): string | undefined {
     throw new ConfigError(name, 'must be printable ASCII without spaces, at most 256 characters');
   }
   return value;
-}
-
-function isEd25519PublicKey(base64: string): boolean {
-  return /^[A-Za-z0-9+/]{43}=?$/.test(base64) && Buffer.from(base64, 'base64').length === 32;
 }

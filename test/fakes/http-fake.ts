@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import {
   createServer,
   request as httpRequest,
@@ -79,6 +79,8 @@ export interface DeliveryOptions {
   signature?: 'valid' | 'invalid' | 'missing';
   /** Telnyx only: unix seconds to put in `telnyx-timestamp` (default now). */
   timestamp?: number;
+  /** Telnyx only: sign with this private key (another account's) instead of the call's account's. */
+  signingKey?: KeyObject;
 }
 
 /** One HTTP request the fake made to a URL it was given (status callback or answer fetch). */

@@ -44,7 +44,10 @@ export type TelnyxEventType =
  */
 export class TelnyxFake extends HttpFake {
   readonly accounts = new Map<string, TelnyxAccount>();
-  /** Raw 32-byte Ed25519 public key, base64: Switchboard's `PROVIDER_THREE_PUBLIC_KEY`. */
+  /**
+   * Raw 32-byte Ed25519 public key, base64, of every account added without a key pair of its own
+   * (as if they were one Telnyx account): Switchboard's `PROVIDER_THREE_PUBLIC_KEY`.
+   */
   readonly publicKey: string;
   private readonly keyPair: Ed25519KeyPair;
   private readonly callsById = new Map<string, TelnyxCall>();
@@ -70,15 +73,24 @@ export class TelnyxFake extends HttpFake {
 
   // ------------------------------------------------------------ seeding and state
 
-  /** A new account; it gets a default outbound voice profile unless told otherwise. */
+  /**
+   * A new account; it gets a default outbound voice profile unless told otherwise. It signs with
+   * the fake's key pair unless given its own (each real account has its own: `ownKeyPair`).
+   */
   addAccount(
-    init: { apiKey?: string; balance?: string; withOutboundVoiceProfile?: boolean } = {},
+    init: {
+      apiKey?: string;
+      balance?: string;
+      withOutboundVoiceProfile?: boolean;
+      ownKeyPair?: boolean;
+    } = {},
   ): TelnyxAccount {
     const account: TelnyxAccount = {
       apiKey:
         init.apiKey ??
         `KEY${randomAlnum(26)}_${randomAlnum(22, 'abcdefghijkmnopqrstuvwxyzABCDEFGH0123456789')}`,
       balance: init.balance ?? '300.00',
+      keyPair: init.ownKeyPair ? generateEd25519KeyPair() : this.keyPair,
       numbers: new Map(),
       applications: new Map(),
       outboundVoiceProfiles: new Map(),
@@ -351,7 +363,7 @@ export class TelnyxFake extends HttpFake {
     const signer =
       options.signature === 'invalid'
         ? generateEd25519KeyPair().privateKey
-        : this.keyPair.privateKey;
+        : (options.signingKey ?? this.account(call.apiKey).keyPair.privateKey);
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': 'telnyx-webhooks',

@@ -1,9 +1,12 @@
 import { randomDigits, type FakeResponse } from './http-fake';
+import type { Ed25519KeyPair } from './signatures';
 
 /** Telnyx state the tests read and change directly ("behind Switchboard's back"). */
 export interface TelnyxAccount {
   apiKey: string;
   balance: string;
+  /** Signs the webhooks of this account's calls; `publicKey` is its Mission Control "Public Key". */
+  keyPair: Ed25519KeyPair;
   /** Keyed by the numeric id the API uses in `/v2/phone_numbers/{id}`. */
   numbers: Map<string, TelnyxNumber>;
   /** Call Control Applications, keyed by id (the connection_id / Switchboard's "app id"). */

@@ -766,6 +766,36 @@ describe('Telnyx fake (provider_three)', () => {
     }
   });
 
+  it("signs with the account's own key pair when it has one, as each real account does", async () => {
+    const own = fake.addAccount({ ownKeyPair: true });
+    expect(account.keyPair.publicKey).toBe(fake.publicKey);
+    expect(own.keyPair.publicKey).not.toBe(fake.publicKey);
+    fake.addNumber(own, '+14155559876');
+    const receiver = await startReceiver((r) => telnyxAccepts(own.keyPair.publicKey, r));
+    try {
+      const profile = [...own.outboundVoiceProfiles.values()][0];
+      const app = fake.addApplication(own, {
+        applicationName: 'switchboard-own-key',
+        webhookEventUrl: `${receiver.base}/telnyx/events?token=t`,
+        outbound: { channelLimit: null, outboundVoiceProfileId: profile.id },
+      });
+      const dial = await http(
+        `${fake.baseUrl}/v2/calls`,
+        json(`Bearer ${own.apiKey}`, {
+          connection_id: app.id,
+          to: '+14155550000',
+          from: '+14155559876',
+        }),
+      );
+      const id = dial.body.data.call_control_id as string;
+      expect(await fake.advanceCall(id, 'call.initiated')).toBe(200);
+      const signingKey = account.keyPair.privateKey;
+      expect(await fake.replayLastCallback(id, { signingKey })).toBe(401);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('loses, duplicates, delays and reorders callbacks on demand; refuses connections until told', async () => {
     const receiver = await startReceiver((r) => telnyxAccepts(fake.publicKey, r));
     try {

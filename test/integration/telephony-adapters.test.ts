@@ -657,12 +657,16 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(replayed.headers['telnyx-timestamp']).toBe(String(stale));
       expect(adapter.verifySignature(credentials, replayed)).toBe(false);
 
-      // The key is PROVIDER_THREE_PUBLIC_KEY from config, not the credentials.
+      // The key is the number's own (credentials.publicKey), else PROVIDER_THREE_PUBLIC_KEY.
       const otherKey = makeConfig({
         PROVIDER_THREE_API_URL: telnyx.baseUrl,
         PROVIDER_THREE_PUBLIC_KEY: generateEd25519KeyPair().publicKey,
       });
       expect(new TelnyxProvider(otherKey).verifySignature(credentials, callback)).toBe(false);
+      const ownKey = { ...credentials, publicKey: telnyx.publicKey };
+      expect(new TelnyxProvider(otherKey).verifySignature(ownKey, callback)).toBe(true);
+      const otherOwnKey = { ...credentials, publicKey: generateEd25519KeyPair().publicKey };
+      expect(adapter.verifySignature(otherOwnKey, callback)).toBe(false);
       const wrongSecret = { ...credentials, secret: `${credentials.secret}x` };
       expect(adapter.verifySignature(wrongSecret, callback)).toBe(true);
       // Telnyx signs `timestamp|body` only: the URL token has to be checked by the receiver.
@@ -672,7 +676,7 @@ describe('telephony adapters on the call path, against the provider fakes', () =
       expect(adapter.verifySignature(credentials, unsigned)).toBe(false);
     });
 
-    it('without PROVIDER_THREE_PUBLIC_KEY: refuses every webhook on a server, trusts the URL token only in embedded mode', async () => {
+    it('without PROVIDER_THREE_PUBLIC_KEY: refuses every webhook of a number without its own key on a server, trusts the URL token only in embedded mode', async () => {
       const { token, id } = await place();
       await telnyx.advanceCall(id, 'call.initiated');
       const [callback] = await callbacksFor(token, 1);
@@ -694,6 +698,12 @@ describe('telephony adapters on the call path, against the provider fakes', () =
         },
       });
       expect(embedded.verifySignature(credentials, unsigned)).toBe(true);
+      // A number's own key verifies on a server without one, even in embedded mode.
+      const server = new TelnyxProvider(makeConfig({ PROVIDER_THREE_API_URL: telnyx.baseUrl }));
+      const ownKey = { ...credentials, publicKey: telnyx.publicKey };
+      expect(server.verifySignature(ownKey, callback)).toBe(true);
+      expect(server.verifySignature(ownKey, unsigned)).toBe(false);
+      expect(embedded.verifySignature(ownKey, unsigned)).toBe(false);
     });
 
     it.each([

@@ -75,6 +75,8 @@ export class CallbackVerifier {
     }
     const token = new URL(callback.url).searchParams.get('token') ?? '';
     if (!safeEqual(token, callbackToken)) return this.refuse('bad token', integration, phoneId);
+    // The number's own verification key (Telnyx) lives beside its sealed credentials.
+    if (phone.publicKey) credentials.publicKey = phone.publicKey;
     const provider = this.providers.get(integration);
     if (!provider.verifySignature(credentials, callback))
       return this.refuse('bad signature', integration, phoneId);

@@ -34,7 +34,8 @@ const VERIFIED =
   'written: the number exists and uses this integration, `token` is its callback token, and the ' +
   "provider's signature holds over the public URL and the raw body (provider_two " +
   '`X-Twilio-Signature`; provider_one `X-Plivo-Signature-V3`; provider_three Ed25519 ' +
-  '`telnyx-signature-ed25519` with PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and ' +
+  "`telnyx-signature-ed25519` over `telnyx-timestamp|body` with the number's account key: the " +
+  '`publicKey` it was added with, else PROVIDER_THREE_PUBLIC_KEY). Anything else answers 401 and ' +
   'changes nothing. `call` (provider_three: also `client_state`) names the attempt, which must ' +
   'be a call of this number. Idempotent (providers retry) and order-safe (a status only moves ' +
   'up: queued < ringing < in-progress < final; a late ringing never overwrites a final status).';

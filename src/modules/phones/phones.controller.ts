@@ -32,8 +32,10 @@ export class PhonesController {
       'Validates the credentials and the number at the provider, then saves the number and wires ' +
       "the provider's callbacks to it; a failure at any step leaves nothing saved or wired. " +
       'A provider that is down, times out or fails answers 502 with its reason; a provider ' +
-      'refusing the webhook set-up answers 500 (`Webhook set-up failure`). provider_three needs ' +
-      'PROVIDER_THREE_PUBLIC_KEY on the server outside embedded mode (400 otherwise).',
+      'refusing the webhook set-up answers 500 (`Webhook set-up failure`). provider_three ' +
+      "callbacks are verified with the Telnyx account's public key: `publicKey` when given, else " +
+      "the server's PROVIDER_THREE_PUBLIC_KEY; outside embedded mode a provider_three number " +
+      'needs one of them (400 otherwise, before Telnyx is called).',
   })
   @ApiErrors(400, 404, 500, 502)
   addPhone(

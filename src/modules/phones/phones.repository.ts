@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Database } from '../../database';
 import type { Integration } from '../telephony/telephony.types';
 import { phoneNumbers, type PhoneNumberRow } from './phones.schema';
@@ -22,11 +22,11 @@ export class PhonesRepository {
   }
 
   /** Across organizations: a start-up check of the server's own configuration. */
-  async countWithIntegration(integration: Integration): Promise<number> {
+  async countWithoutPublicKey(integration: Integration): Promise<number> {
     const [row] = await this.database.db
       .select({ total: count() })
       .from(phoneNumbers)
-      .where(eq(phoneNumbers.integration, integration));
+      .where(and(eq(phoneNumbers.integration, integration), isNull(phoneNumbers.publicKey)));
     return row.total;
   }
 

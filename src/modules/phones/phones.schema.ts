@@ -25,6 +25,13 @@ export const phoneNumbers = pgTable(
     providerNumberId: text('provider_number_id').notNull(),
     /** Plivo application id or Telnyx Call Control Application id. */
     providerAppId: text('provider_app_id'),
+    /**
+     * provider_three: the Telnyx account's Ed25519 public key (raw 32 bytes, base64) that verifies
+     * this number's callbacks; null: the server's PROVIDER_THREE_PUBLIC_KEY. Public, so not sealed
+     * (the callback token beside it in `credentials` still gates the URL), and queryable: the
+     * start-up check counts the numbers that rely on the server's key.
+     */
+    publicKey: text('public_key'),
     status: text('status').$type<PhoneStatus>().notNull().default('active'),
     webhooksCheckedAt: timestamp('webhooks_checked_at', { withTimezone: true }),
     /** The dialer's pacing: this number places its next call no earlier (DIALER_CALLS_PER_SECOND). */

@@ -60,9 +60,12 @@ export class PhonesService {
     if (dto.integration !== 'provider_three' && dto.accSId.trim() === '') {
       throw new BadRequestException('accSId is required for this integration');
     }
-    if (dto.integration === 'provider_three' && !this.providerThreeCallbacksVerifiable()) {
+    if (dto.publicKey !== undefined && dto.integration !== 'provider_three') {
+      throw new BadRequestException('publicKey applies to provider_three numbers only');
+    }
+    if (dto.integration === 'provider_three' && !this.providerThreeCallbacksVerifiable(dto)) {
       throw new BadRequestException(
-        'provider_three numbers cannot be added: the server has no PROVIDER_THREE_PUBLIC_KEY to verify their callbacks',
+        'provider_three numbers cannot be added without a publicKey: the server has no PROVIDER_THREE_PUBLIC_KEY to verify their callbacks',
       );
     }
 
@@ -97,6 +100,7 @@ export class PhonesService {
           phoneNumber: e164,
           integration: dto.integration,
           credentials: seal(credentials.accountId),
+          publicKey: dto.publicKey ?? null,
           providerNumberId: owned.providerNumberId,
           webhooksCheckedAt: new Date(),
         });
@@ -122,6 +126,7 @@ export class PhonesService {
     return (await this.phones.list(organizationId)).map((row) => ({
       ...toPhoneDto(row),
       status: row.status,
+      publicKey: row.publicKey,
     }));
   }
 
@@ -223,10 +228,14 @@ export class PhonesService {
     }
   }
 
-  /** provider_three callbacks are signed with PROVIDER_THREE_PUBLIC_KEY where it is required. */
-  private providerThreeCallbacksVerifiable(): boolean {
+  /** Where a key is required, the number's own or else PROVIDER_THREE_PUBLIC_KEY verifies its callbacks. */
+  private providerThreeCallbacksVerifiable(dto: AddPhoneDto): boolean {
     const { providerThreePublicKey, providerThreeKeyRequired } = this.config.telephony;
-    return providerThreePublicKey !== undefined || !providerThreeKeyRequired;
+    return (
+      dto.publicKey !== undefined ||
+      providerThreePublicKey !== undefined ||
+      !providerThreeKeyRequired
+    );
   }
 }
 

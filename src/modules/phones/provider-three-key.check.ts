@@ -4,8 +4,9 @@ import { type AppConfig, InjectConfig } from '../../config';
 import { PhonesRepository } from './phones.repository';
 
 /**
- * Says at start when provider_three numbers exist but their callbacks cannot be verified: where
- * the key is required (see AppConfig.telephony) those callbacks are refused until it is set.
+ * Says at start when provider_three numbers exist whose callbacks cannot be verified: added
+ * without their account's public key while the server has none either. Where the key is required
+ * (see AppConfig.telephony) those callbacks are refused until it is set.
  */
 @Injectable()
 export class ProviderThreeKeyCheck implements OnApplicationBootstrap {
@@ -21,12 +22,12 @@ export class ProviderThreeKeyCheck implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const { providerThreePublicKey, providerThreeKeyRequired } = this.config.telephony;
     if (providerThreePublicKey !== undefined || !providerThreeKeyRequired) return;
-    const numbers = await this.phones.countWithIntegration('provider_three');
+    const numbers = await this.phones.countWithoutPublicKey('provider_three');
     if (numbers === 0) return;
     this.logger.error(
       { numbers },
-      'PROVIDER_THREE_PUBLIC_KEY is not set: the callbacks of provider_three numbers are refused, ' +
-        'and none can be added, until it is',
+      'PROVIDER_THREE_PUBLIC_KEY is not set: the callbacks of provider_three numbers added without ' +
+        'their own publicKey are refused until it is',
     );
   }
 }

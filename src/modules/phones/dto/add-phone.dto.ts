@@ -1,5 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptionalNotNull } from '../../../common/dto-rules';
+import { IsEd25519PublicKey } from '../../../common/is-ed25519-public-key.validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { INTEGRATIONS, type Integration } from '../../telephony/telephony.types';
 
@@ -54,4 +56,18 @@ export class AddPhoneDto {
   @MaxLength(128)
   @Matches(CREDENTIAL, { message: credentialMessage('accSId') })
   accSId!: string;
+
+  @ApiPropertyOptional({
+    example: 'hxBl01p4c/aSa2ep5sch9aWeQgMwziPhIpFHntyYIFs=',
+    description:
+      "provider_three only: the Telnyx account's public key (Mission Control → Keys & Credentials → " +
+      "Public Key), base64 of 32 bytes, which verifies the Ed25519 signature of this number's " +
+      "callbacks. Without it the server's PROVIDER_THREE_PUBLIC_KEY verifies them, which fits only " +
+      'numbers of the account that key belongs to. No Telnyx API returns it, so it cannot be checked ' +
+      'here: a wrong key means every callback of the number is refused (401). Not secret: listed ' +
+      'with the number.',
+  })
+  @IsOptionalNotNull()
+  @IsEd25519PublicKey()
+  publicKey?: string;
 }

@@ -21,6 +21,17 @@ export class PhoneNumberDto {
 export class PhoneNumberListItemDto extends PhoneNumberDto {
   @ApiProperty({ enum: ['active', 'inactive'], description: 'Only active numbers are dialed from' })
   status!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'hxBl01p4c/aSa2ep5sch9aWeQgMwziPhIpFHntyYIFs=',
+    description:
+      'provider_three: the Telnyx public key the number was added with, which verifies its ' +
+      "callbacks (public, shown so it can be compared with Mission Control's); null: the server's " +
+      'PROVIDER_THREE_PUBLIC_KEY verifies them, or another integration.',
+  })
+  publicKey!: string | null;
 }
 
 export class DeletePhoneResponseDto {

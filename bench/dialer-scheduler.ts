@@ -48,6 +48,8 @@ function parseArgs(argv: string[]) {
   return options;
 }
 
+/** The share of contacts also in a second batch. */
+const SHARED_NUMBERS = 0.1;
 const n = (value: number): string => value.toLocaleString('en-US');
 const violations = (audit: SchedulerAudit): number =>
   audit.outsideWindow +
@@ -55,6 +57,7 @@ const violations = (audit: SchedulerAudit): number =>
   audit.overBudget +
   audit.earlyRetries +
   audit.capExceeded +
+  audit.overlapping +
   audit.notPlaced +
   audit.withoutPermit +
   audit.pendingWithoutReason +
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       horizon: new Date('2026-11-04T00:00:00Z'),
       dncAdds: Math.max(300, Math.round(options.contacts * 0.005)),
       callingNumbers: 20,
+      sharedNumbers: SHARED_NUMBERS,
       minStepSeconds: 1800,
       onTick: (tick, live) => {
         if (process.env.BENCH_PROGRESS) console.error(JSON.stringify({ ...tick, live }));
@@ -95,11 +99,11 @@ async function main(): Promise<void> {
     '',
     `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:dialer-scheduler -- --contacts ${options.contacts} --write\` (1-minute load average after: ${load.toFixed(2)}).`,
     '',
-    `The real scheduler (\`test/support/scheduler-simulation.ts\`, the code CI runs at 10,000): ${n(audit.contacts)} contacts (the population of the calling-window simulation: every US area code, some abroad, 5 % with a contact timezone) in 9 batches (office hours, whole days, windows crossing midnight, weekdays only, opted out; retry 0–4, delay 0–2 h) on PostgreSQL, first due between 2026-10-31 and 11-02. \`DialerScheduler.tick()\` on an injected clock (DIALER_MAX_CONCURRENT_CALLS=2000, 400 per batch, 20 numbers at 1000 calls/s), placing on the Twilio fake; each placed call ends 90 s later through AttemptEndings with a seeded outcome (35 % completed, busy, no-answer, voicemail, 6 % failed); the clock then jumps to the next due record (at least 30 min when nothing is due) until nothing is pending or 2026-11-04. ${n(audit.dncListed)} numbers listed mid-run (${n(audit.dncWithRetryScheduled)} with a retry scheduled, ${n(audit.dncThroughRoute)} through POST /api/dnc/add). Then every phone log is judged from the database by the independent oracle.`,
+    `The real scheduler (\`test/support/scheduler-simulation.ts\`, the code CI runs at 10,000): ${n(audit.contacts)} contacts (the population of the calling-window simulation: every US area code, some abroad, 5 % with a contact timezone) in 9 batches (office hours, whole days, windows crossing midnight, weekdays only, opted out; retry 0–4, delay 0–2 h) on PostgreSQL, first due between 2026-10-31 and 11-02. \`DialerScheduler.tick()\` on an injected clock (DIALER_MAX_CONCURRENT_CALLS=2000, 400 per batch, 20 numbers at 1000 calls/s), placing on the Twilio fake; each placed call ends 90 s later through AttemptEndings with a seeded outcome (35 % completed, busy, no-answer, voicemail, 6 % failed); the clock then jumps to the next due record (at least 30 min when nothing is due) until nothing is pending or 2026-11-04. ${n(audit.dncListed)} numbers listed mid-run (${n(audit.dncWithRetryScheduled)} with a retry scheduled, ${n(audit.dncThroughRoute)} through POST /api/dnc/add). ${(SHARED_NUMBERS * 100).toFixed(0)} % of the contacts are also in a second batch (${n(audit.sharedNumbers)} numbers, ${n(audit.callsToSharedNumbers)} calls to them): caps and one live call are per number. Then every phone log is judged from the database by the independent oracle.`,
     '',
-    '| contacts | calls placed | within 12 h of the US change | outside a window | after DNC | over budget | retry before delay | FL/OK/MD cap exceeded | completed | failed | never callable | do_not_call | pending past horizon |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${n(audit.contacts)} | ${n(audit.callsPlaced)} | ${n(audit.callsNearDstChange)} | ${audit.outsideWindow} | ${audit.dncLeaks} | ${audit.overBudget} | ${audit.earlyRetries} | ${audit.capExceeded} | ${n(completed)} | ${n(failed)} | ${n(audit.neverCallable)} | ${n(do_not_call)} | ${n(pending)} |`,
+    '| contacts | calls placed | within 12 h of the US change | outside a window | after DNC | over budget | retry before delay | FL/OK/MD cap exceeded (per number) | two calls to one number at once | completed | failed | never callable | do_not_call | pending past horizon |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${n(audit.contacts)} | ${n(audit.callsPlaced)} | ${n(audit.callsNearDstChange)} | ${audit.outsideWindow} | ${audit.dncLeaks} | ${audit.overBudget} | ${audit.earlyRetries} | ${audit.capExceeded} | ${audit.overlapping} | ${n(completed)} | ${n(failed)} | ${n(audit.neverCallable)} | ${n(do_not_call)} | ${n(pending)} |`,
     '',
     'Scheduler time per decision: wall time of the claim phase (every `DialerClaims.claimBatch` of a tick: locks, due records, DNC, window, phone-log writes) divided by the records it decided (claimed + held for later + withdrawn as DNC); placed calls per second of tick wall time (claims, placement on the fake and its writes).',
     '',

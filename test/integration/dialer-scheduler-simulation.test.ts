@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { Database } from '../../src/database';
+import { eq, sql } from 'drizzle-orm';
+import { Database, rowsOf } from '../../src/database';
 import { callRecords, phoneLogs } from '../../src/modules/call-records/call-records.schema';
 import type { TwilioFake } from '../fakes';
 import { type DialerApp, startDialerApp } from '../support/dialer-app';
@@ -54,6 +54,7 @@ describe('dialer scheduler compliance simulation', () => {
       horizon: new Date('2026-11-04T00:00:00Z'),
       dncAdds: 300,
       callingNumbers: 20,
+      sharedNumbers: 0.1,
       minStepSeconds: 1800,
     });
     const audit = await auditSchedulerSimulation(t, run, DST_CHANGE);
@@ -69,11 +70,15 @@ describe('dialer scheduler compliance simulation', () => {
       overBudget: 0,
       earlyRetries: 0,
       capExceeded: 0,
+      overlapping: 0,
       notPlaced: 0,
       withoutPermit: 0,
       pendingWithoutReason: 0,
     });
     expect(audit.final.in_progress ?? 0).toBe(0);
+    // Numbers in two batches were called, from both.
+    expect(audit.sharedNumbers).toBeGreaterThan(CONTACTS * 0.05);
+    expect(audit.callsToSharedNumbers).toBeGreaterThan(audit.sharedNumbers);
     // Every contact ended somewhere, and the run did real work across the change.
     const { completed = 0, failed = 0, do_not_call = 0, pending = 0 } = audit.final;
     expect(completed + failed + do_not_call + pending).toBe(audit.contacts);
@@ -88,7 +93,7 @@ describe('dialer scheduler compliance simulation', () => {
     expect(audit.zonesCalled).toBeGreaterThanOrEqual(11);
   });
 
-  it('the audit catches a call outside the window and a call after DNC (it can fail)', async () => {
+  it('the audit catches a call outside the window, a call after DNC and two calls to one number at once (it can fail)', async () => {
     const db = t.app.get(Database).db;
     // A placed call of the New York office-hours batch moved to 03:00 there (Monday), and a
     // called number taken as listed long before.
@@ -109,8 +114,23 @@ describe('dialer scheduler compliance simulation', () => {
       .where(eq(phoneLogs.organizationId, run.organizationId))
       .limit(1);
     const dncAddedAt = new Map(run.dncAddedAt).set(called.phoneNumber, new Date(0));
+    // A shared number's two calls, the second moved into the first.
+    const [shared] = rowsOf<{ first: string; second: string }>(
+      await db.execute(sql`
+        SELECT a.id AS first, b.id AS second
+        FROM phone_logs a JOIN call_records ra ON ra.id = a.call_record_id
+        JOIN call_records rb ON rb.phone_number = ra.phone_number AND rb.batch_id <> ra.batch_id
+        JOIN phone_logs b ON b.call_record_id = rb.id
+        WHERE ra.organization_id = ${run.organizationId}
+          AND a.placed_at IS NOT NULL AND a.ended_at > a.placed_at AND b.placed_at > a.placed_at
+        LIMIT 1`),
+    );
+    await db.execute(sql`UPDATE phone_logs SET placed_at =
+      (SELECT placed_at + interval '1 second' FROM phone_logs WHERE id = ${shared.first})
+      WHERE id = ${shared.second}`);
     const audit = await auditSchedulerSimulation(t, { ...run, dncAddedAt }, DST_CHANGE);
     expect(audit.outsideWindow).toBeGreaterThanOrEqual(1);
     expect(audit.dncLeaks).toBeGreaterThanOrEqual(1);
+    expect(audit.overlapping).toBeGreaterThanOrEqual(1);
   });
 });

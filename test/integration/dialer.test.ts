@@ -118,6 +118,52 @@ describe('dialer', () => {
     });
   });
 
+  it('never rings one number from two batches at once: the other waits until the call ended', async () => {
+    const h = await harness();
+    const number = '+12125550177';
+    const batches = [(await h.batch(0)).batch, (await h.batch(0)).batch];
+    for (const batch of batches)
+      await h.calling.callRecords(batch, [{ phoneNumber: number, name: 'Sam' }]);
+    expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
+    expect(h.callsTo([number])).toHaveLength(1);
+    // Still on the call a minute later: the other batch's record waits again.
+    clock.advance(60);
+    expect(await h.tick()).toMatchObject({ claimed: 0 });
+    for (const batch of batches) await h.endAll(batch.id, 'completed');
+    clock.advance(60);
+    expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
+    expect(h.callsTo([number])).toHaveLength(2);
+    for (const batch of batches) await h.endAll(batch.id, 'completed');
+    const records = (await Promise.all(batches.map((batch) => h.records(batch.id)))).flat();
+    expect(records.map((record) => [record.status, record.attempts])).toEqual([
+      ['completed', 1],
+      ['completed', 1],
+    ]);
+  });
+
+  it("counts a state's daily cap per number across batches (FL: 3 in 24 h, two batches)", async () => {
+    const h = await harness();
+    const number = '+13055550188';
+    const options = { retry: 5, delay: 60, enforceCalleeLocalHours: true };
+    const batches = [(await h.batch(0, options)).batch, (await h.batch(0, options)).batch];
+    for (const batch of batches)
+      await h.calling.callRecords(batch, [{ phoneNumber: number, name: 'Sam' }]);
+    for (let round = 0; round < 6; round += 1) {
+      await h.tick();
+      for (const batch of batches) await h.endAll(batch.id, 'busy');
+      clock.advance(61);
+    }
+    expect(h.callsTo([number])).toHaveLength(3);
+    const logs = (await Promise.all(batches.map((batch) => h.logs(batch.id)))).flat();
+    const first = Math.min(...logs.map((log) => log.placedAt!.getTime()));
+    // Both records wait for the cap to free, a day after the first attempt to the number.
+    for (const batch of batches)
+      expect((await h.records(batch.id))[0]).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: new Date(first + 24 * 3_600_000),
+      });
+  });
+
   it('skips DNC numbers, including one listed while the batch runs (within one tick)', async () => {
     const h = await harness();
     const { batch, numbers } = await h.batch(4, { maxConcurrentCalls: 1 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
+import { Client } from 'pg';
 import { Database } from '../../src/database';
 import type { BatchRow } from '../../src/modules/batches/batches.schema';
 import { callRecords } from '../../src/modules/call-records/call-records.schema';
@@ -157,6 +158,38 @@ describe('do-not-call list', () => {
       .from(dncEntries)
       .where(eq(dncEntries.phoneNumber, first.number));
     expect(rows).toHaveLength(1);
+  });
+
+  it('waits for a claim of the organization in progress (its dialing lock): no claim dials on a list older than it', async () => {
+    const contact = await calledContact();
+    // What a claim holds from its first read to its commit.
+    const claim = new Client({ connectionString: t.database.url });
+    await claim.connect();
+    const waiting = async () =>
+      Number(
+        (
+          await claim.query<{ n: string }>(
+            "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted " +
+              'AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
+          )
+        ).rows[0].n,
+      );
+    let adding: Promise<unknown> | undefined;
+    try {
+      await claim.query('BEGIN');
+      await claim.query(
+        "SELECT pg_advisory_xact_lock(hashtext('switchboard.dialer'), hashtext($1))",
+        [admin.organizationId],
+      );
+      adding = add(bodyFor(contact)).then((response) => response.status);
+      await waitFor(async () => (await waiting()) > 0, { what: 'the add waiting for the lock' });
+      expect(await check(contact.number).then((r) => r.body.data.onDncList)).toBe(false);
+    } finally {
+      await claim.query('ROLLBACK');
+      await claim.end();
+    }
+    await expect(adding).resolves.toBe(200);
+    expect(await check(contact.number).then((r) => r.body.data.onDncList)).toBe(true);
   });
 
   it('answers 400 with field errors for missing or malformed fields', async () => {

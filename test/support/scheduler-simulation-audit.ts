@@ -10,8 +10,9 @@ import type { TestApp } from './test-app';
 /**
  * What the database says the scheduler did, judged without asking the dialer's rules: each
  * placed attempt (phone_logs.placed_at, written from the injected clock) against the
- * independent oracle, the DNC times, the retry budget and delay, and the state caps; then
- * every contact's final state, counted.
+ * independent oracle, the DNC times, the retry budget and delay, and the state caps — the
+ * law's and the callee's count: every call to the number, whichever batch placed it — and no
+ * two calls to one number at once; then every contact's final state, counted.
  */
 export interface SchedulerAudit {
   contacts: number;
@@ -24,6 +25,11 @@ export interface SchedulerAudit {
   overBudget: number;
   earlyRetries: number;
   capExceeded: number;
+  /** Calls to a number placed while another call to it had not ended (any batch). */
+  overlapping: number;
+  /** Numbers in more than one batch, and the calls placed to them. */
+  sharedNumbers: number;
+  callsToSharedNumbers: number;
   examples: string[];
   final: Record<string, number>;
   /** Failed without a single attempt: the window never opens for them. */
@@ -72,6 +78,35 @@ export async function auditSchedulerSimulation(
     (audit[counter] as number) += 1;
     if (audit.examples.length < 10) audit.examples.push(`${counter}: ${example}`);
   };
+  // Every placed call to each number, in order, whichever batch placed it.
+  const numberOf = new Map(records.map((record) => [record.id, record.phoneNumber]));
+  const callsTo = new Map<string, Array<{ at: Date; endedAt: Date | null }>>();
+  for (const log of logs) {
+    if (!log.placedAt) continue;
+    const number = numberOf.get(log.callRecordId)!;
+    callsTo.set(number, [
+      ...(callsTo.get(number) ?? []),
+      { at: log.placedAt, endedAt: log.endedAt },
+    ]);
+  }
+  const batchesOf = new Map<string, number>();
+  for (const record of records)
+    batchesOf.set(record.phoneNumber, (batchesOf.get(record.phoneNumber) ?? 0) + 1);
+  for (const [number, calls] of callsTo) {
+    calls.sort((a, b) => a.at.getTime() - b.at.getTime());
+    if ((batchesOf.get(number) ?? 0) > 1) audit.callsToSharedNumbers += calls.length;
+    for (const [i, call] of calls.entries()) {
+      const before = calls[i - 1];
+      if (before && (before.endedAt === null || call.at < before.endedAt))
+        flag(
+          'overlapping',
+          `${number} called ${call.at.toISOString()} during a call from ${before.at.toISOString()}`,
+        );
+    }
+  }
+  audit.sharedNumbers = [...batchesOf.values()].filter((count) => count > 1).length;
+  const callsBefore = (number: string, at: Date) =>
+    (callsTo.get(number) ?? []).filter((call) => call.at < at).map((call) => call.at);
   for (const record of records) {
     audit.final[record.status] = (audit.final[record.status] ?? 0) + 1;
     const batch = batches.get(record.batchId)!;
@@ -89,7 +124,6 @@ export async function auditSchedulerSimulation(
       );
     }
     const timezone = record.contact.timezone;
-    const previous: Date[] = [];
     const listedAt = run.dncAddedAt.get(record.phoneNumber);
     for (const [i, log] of attempts.entries()) {
       if (!log.placedAt) {
@@ -97,6 +131,7 @@ export async function auditSchedulerSimulation(
         continue;
       }
       const at = log.placedAt;
+      const previous = callsBefore(record.phoneNumber, at);
       audit.callsPlaced += 1;
       if (!log.permit) audit.withoutPermit += 1;
       const verdict = judgeCall({
@@ -138,7 +173,6 @@ export async function auditSchedulerSimulation(
       if (Math.abs(at.getTime() - dstChangeAt.getTime()) <= 12 * HOUR)
         audit.callsNearDstChange += 1;
       for (const zone of oracleZones(record.phoneNumber, timezone)) zones.add(zone);
-      previous.push(at);
     }
   }
   audit.zonesCalled = zones.size;
@@ -162,6 +196,9 @@ function emptyAudit(run: SchedulerSimulationRun, contacts: number): SchedulerAud
     overBudget: 0,
     earlyRetries: 0,
     capExceeded: 0,
+    overlapping: 0,
+    sharedNumbers: 0,
+    callsToSharedNumbers: 0,
     examples: [],
     final: {},
     neverCallable: 0,

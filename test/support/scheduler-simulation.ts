@@ -37,6 +37,11 @@ export interface SchedulerSimulationOptions {
   dncAdds: number;
   callingNumbers: number;
   /**
+   * The share of contacts that are also in a second batch (another window and retry plan): the
+   * per-number rules (one live call, state caps) then hold across batches.
+   */
+  sharedNumbers?: number;
+  /**
    * Least jump of the clock when nothing is due: records due within it wait for the next tick
    * (as they would for a slow timer), which bounds the ticks of a run.
    */
@@ -168,11 +173,14 @@ export async function seedSimulation(
   });
   const seen = new Set<string>();
   const db = t.app.get(Database).db;
+  const shared = seededRandom((options.seed ?? 7) + 1);
   const values = population
     .filter((contact) => !seen.has(contact.phoneNumber) && seen.add(contact.phoneNumber))
-    .map((contact) => {
-      const batch = rows[SIMULATED_BATCHES.indexOf(contact.batch)];
-      return {
+    .flatMap((contact) => {
+      const index = SIMULATED_BATCHES.indexOf(contact.batch);
+      const inBatches = [rows[index]];
+      if (shared() < (options.sharedNumbers ?? 0)) inBatches.push(rows[(index + 1) % rows.length]);
+      return inBatches.map((batch) => ({
         organizationId: batch.organizationId,
         batchId: batch.id,
         phoneNumber: contact.phoneNumber,
@@ -181,7 +189,7 @@ export async function seedSimulation(
           ...(contact.timezone ? { timezone: contact.timezone } : {}),
         },
         nextAttemptAt: new Date(contact.firstDueAt),
-      };
+      }));
     });
   for (let i = 0; i < values.length; i += 1000) {
     await db.insert(callRecords).values(values.slice(i, i + 1000));

@@ -45,6 +45,8 @@ export const callRecords = pgTable(
     index('call_records_batch_page_idx').on(t.batchId, t.createdAt, t.id),
     uniqueIndex('call_records_batch_phone_key').on(t.batchId, t.phoneNumber),
     index('call_records_batch_status_page_idx').on(t.batchId, t.lastCallStatus, t.createdAt, t.id),
+    // A number's attempts and live calls across the organization's batches (number-attempts.ts).
+    index('call_records_number_idx').on(t.organizationId, t.phoneNumber),
     index('call_records_pending_number_idx')
       .on(t.organizationId, t.phoneNumber)
       .where(sql`status = 'pending'`),

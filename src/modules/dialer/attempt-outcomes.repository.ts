@@ -4,12 +4,13 @@ import { Database } from '../../database';
 import { rowsOf } from '../../database/rows';
 import { batches, type BatchRow } from '../batches/batches.schema';
 import { type CallRecordRow, callRecords } from '../call-records/call-records.schema';
+import { attemptsToNumberSince } from './number-attempts';
 
 /** A call record whose attempt ended, locked, with its batch and its recent attempts. */
 export interface EndedRecord {
   record: CallRecordRow;
   batch: BatchRow;
-  /** When its attempts since the given instant were placed (or claimed, if never placed). */
+  /** When the attempts to its number (any batch) since the given instant were placed (or claimed). */
   recent: Date[];
 }
 
@@ -23,8 +24,8 @@ export class AttemptOutcomesRepository {
   }
 
   /**
-   * The record locked until the commit, with its batch and its attempts since `since` but
-   * `endingId` (for the next attempt's state cap). The batch row is held first (FOR KEY SHARE:
+   * The record locked until the commit, with its batch and the attempts to its number since
+   * `since` in any batch of the organization but `endingId` (for the next attempt's state cap). The batch row is held first (FOR KEY SHARE:
    * what a cancel's FOR UPDATE waits for, counter updates do not): a cancel either committed
    * before the batch is read here, or waits until this record's next state is written, and then
    * cancels it if it went back to pending. Read after it, never a batch a cancel just completed.
@@ -42,11 +43,12 @@ export class AttemptOutcomesRepository {
       .select({
         record: callRecords,
         batch: batches,
-        recent: sql<
-          string[]
-        >`(SELECT coalesce(json_agg(coalesce(log.placed_at, log.created_at)), '[]')
-          FROM phone_logs log WHERE log.call_record_id = ${callRecords.id}
-            AND log.created_at >= ${since.toISOString()}::timestamptz AND log.id <> ${endingId})`,
+        recent: sql<string[]>`${attemptsToNumberSince(
+          sql`${callRecords.organizationId}`,
+          sql`${callRecords.phoneNumber}`,
+          since,
+          endingId,
+        )}`,
       })
       .from(callRecords)
       .innerJoin(batches, eq(batches.id, callRecords.batchId))

@@ -1,4 +1,15 @@
-import { type ClaimPlan, mayHaveFinished, type Pick } from './claim-plan';
+import type { BatchRow } from '../batches/batches.schema';
+import type { CallRecordRow } from '../call-records/call-records.schema';
+import type { PhoneNumberRow } from '../phones/phones.schema';
+import {
+  type ClaimPlan,
+  mayHaveFinished,
+  NUMBER_BUSY_RECHECK_MS,
+  type Pick,
+  planClaims,
+} from './claim-plan';
+import type { DueRecord } from './dialer-claims.repository';
+import { NumberPacing } from './number-pacing';
 
 const pick = {} as Pick;
 const plan = (overrides: Partial<ClaimPlan>): ClaimPlan => ({ holds: [], picks: [], ...overrides });
@@ -13,5 +24,40 @@ describe('mayHaveFinished', () => {
     expect(mayHaveFinished(plan({ picks: [pick] }))).toBe(false);
     const later = { id: 'b', at: new Date('2026-11-02T14:00:00Z') };
     expect(mayHaveFinished(plan({ holds: [{ id: 'a', at: null }, later] }))).toBe(false);
+  });
+});
+
+describe('planClaims: one live call per number per organization', () => {
+  const now = new Date('2026-11-02T15:00:00Z');
+  const batch = {
+    timezone: 'UTC',
+    callingHourStart: null,
+    callingHourEnd: null,
+    allowedDays: [0, 1, 2, 3, 4, 5, 6],
+    enforceCalleeLocalHours: false,
+  } as unknown as BatchRow;
+  const due = (id: string, phoneNumber: string, liveCall = false): DueRecord => ({
+    record: { id, phoneNumber, contact: {} } as CallRecordRow,
+    listed: false,
+    recent: [],
+    liveCall,
+  });
+  const pacing = () =>
+    new NumberPacing([{ id: 'p1', nextDialAt: null } as PhoneNumberRow], now, 10);
+
+  it('holds a record whose number is on a call of another batch, and the second of one number', () => {
+    const plan = planClaims(
+      batch,
+      [due('a', '+12125550100', true), due('b', '+12125550101'), due('c', '+12125550101')],
+      pacing(),
+      10,
+      now,
+    );
+    expect(plan.picks.map((p) => p.record.id)).toEqual(['b']);
+    const later = new Date(now.getTime() + NUMBER_BUSY_RECHECK_MS);
+    expect(plan.holds).toEqual([
+      { id: 'a', at: later },
+      { id: 'c', at: later },
+    ]);
   });
 });

@@ -30,10 +30,16 @@ export interface ClaimPlan {
 const WINDOW_HORIZON_MS = 3_600_000;
 
 /**
- * The claim's decisions, in memory and in the records' order: each record is checked against
- * the calling window (refused: held), then takes the next pacing slot, until `free` calls are
- * picked or no number has a slot this tick. The caller writes the plan in a few set-based
- * statements.
+ * A record whose number is on a call already (another batch's, or an earlier record of this
+ * claim) waits this long and is looked at again: one live call per number per organization.
+ */
+export const NUMBER_BUSY_RECHECK_MS = 60_000;
+
+/**
+ * The claim's decisions, in memory and in the records' order: a record whose number is on a
+ * call already is held; each other is checked against the calling window (refused: held), then
+ * takes the next pacing slot, until `free` calls are picked or no number has a slot this tick.
+ * The caller writes the plan in a few set-based statements.
  */
 export function planClaims(
   batch: BatchRow,
@@ -44,8 +50,13 @@ export function planClaims(
 ): ClaimPlan {
   const plan: ClaimPlan = { holds: [], picks: [] };
   const window = windowOf(batch);
-  for (const { record, recent } of records) {
+  const dialing = new Set<string>();
+  for (const { record, recent, liveCall } of records) {
     if (plan.picks.length >= free) break;
+    if (liveCall || dialing.has(record.phoneNumber)) {
+      plan.holds.push({ id: record.id, at: new Date(now.getTime() + NUMBER_BUSY_RECHECK_MS) });
+      continue;
+    }
     const callee = {
       phoneNumber: record.phoneNumber,
       timezone: record.contact.timezone,
@@ -61,6 +72,7 @@ export function planClaims(
     // Allowed now, so never null; an hour ahead is far beyond any placement.
     const windowClosesAt = allowedUntil(window, callee, now, WINDOW_HORIZON_MS) ?? now;
     plan.picks.push({ record, permit: decision.permit, windowClosesAt, slot });
+    dialing.add(record.phoneNumber);
   }
   return plan;
 }

@@ -29,6 +29,7 @@ import { speakingAgent } from '../agents/agents.repository';
 import { agents, type AgentRow } from '../agents/agents.schema';
 import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
 import type { Hold } from './claim-plan';
+import { attemptsToNumberSince, liveCallToNumber } from './number-attempts';
 
 /** A batch the scheduler may dial: active, not deleted. */
 export interface DialingBatch {
@@ -51,8 +52,10 @@ export interface DueRecord {
   record: CallRecordRow;
   /** Its number is on the organization's DNC list now. */
   listed: boolean;
-  /** When its recent attempts were placed (or claimed, if never placed). */
+  /** When the recent attempts to its number were placed (or claimed), in any batch. */
   recent: Date[];
+  /** A call to its number has not ended yet, in this batch or another of the organization. */
+  liveCall: boolean;
 }
 
 /** Everything one claim writes (DialerClaimsRepository.writeClaim). */
@@ -195,10 +198,11 @@ export class DialerClaimsRepository {
    * Due pending records, never-tried first, locked; those another claim holds are skipped. FOR
    * NO KEY UPDATE, as the claim changes no key: FOR UPDATE would also skip, for a tick, records
    * another transaction merely references (the search indexer's rows, a phone log insert).
-   * With each: whether its number is on the organization's DNC list, and when its attempts
-   * since `since` were placed (or claimed, if never placed). One statement: the DNC list and the
-   * attempts are read for the locked rows only (the CTE), in this transaction, after the
-   * organization's lock, as the claim's own check at dial time.
+   * With each: whether its number is on the organization's DNC list, when the attempts to its
+   * number since `since` were placed (or claimed, if never placed) and whether one is still
+   * live, in any batch of the organization. One statement: these are read for the locked rows
+   * only (the CTE), in this transaction, after the organization's lock (every claim of the
+   * organization commits its queued attempts under it), as the claim's own check at dial time.
    */
   async dueRecords(
     organizationId: string,
@@ -238,9 +242,8 @@ export class DialerClaimsRepository {
             AND listed.phone_number = due.phone_number)`,
         recent: sql<
           string[]
-        >`(SELECT coalesce(json_agg(coalesce(log.placed_at, log.created_at)), '[]')
-          FROM phone_logs log WHERE log.call_record_id = due.id
-            AND log.created_at >= ${since.toISOString()}::timestamptz)`,
+        >`${attemptsToNumberSince(organizationId, sql`due.phone_number`, since)}`,
+        liveCall: sql<boolean>`${liveCallToNumber(organizationId, sql`due.phone_number`)}`,
       })
       .from(due)
       .orderBy(sql`due.next_attempt_at ASC NULLS FIRST`, sql`due.id`);
@@ -248,6 +251,7 @@ export class DialerClaimsRepository {
       record: row.record,
       listed: row.listed,
       recent: row.recent.map((at) => new Date(at)),
+      liveCall: row.liveCall,
     }));
   }
 

@@ -3,6 +3,7 @@ import { and, count, desc, eq, ilike, inArray, like, not, or, type SQL } from 'd
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
 import { batches } from '../batches/batches.schema';
+import { lockDialing } from '../batches/dialing-lock';
 import { callRecords, phoneLogs } from '../call-records/call-records.schema';
 import { dncEntries, type DncEntryRow } from './dnc.schema';
 
@@ -23,6 +24,14 @@ export class DncRepository {
   constructor(private readonly database: Database) {}
 
   /** The phone log of that call in that batch, with the number of its call record. */
+  /**
+   * The organization's dialing lock until the commit: a listing waits for a claim in progress
+   * and every later claim sees it, so no claim dials a number on a snapshot from before it.
+   */
+  lockDialing(organizationId: string): Promise<void> {
+    return lockDialing(this.database, organizationId);
+  }
+
   async findCall(organizationId: string, batchId: string, requestUuid: string) {
     const [row] = await this.database.db
       .select({

@@ -77,6 +77,7 @@ export class DncService {
       );
     }
 
+    await this.dnc.lockDialing(organizationId);
     const entry = await this.dnc.create(organizationId, {
       phoneNumber,
       type: dto.type?.trim() || null,
@@ -116,6 +117,7 @@ export class DncService {
    */
   async recordOptOut(organizationId: string, call: OptOutCall): Promise<boolean> {
     return this.database.transaction(async () => {
+      await this.dnc.lockDialing(organizationId);
       const entry = await this.dnc.create(organizationId, {
         ...call,
         type: OPT_OUT_TYPE,

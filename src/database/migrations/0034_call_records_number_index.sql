@@ -1,0 +1,1 @@
+CREATE INDEX "call_records_number_idx" ON "call_records" USING btree ("organization_id","phone_number");

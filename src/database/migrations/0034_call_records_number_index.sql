@@ -1,1 +1,1 @@
-CREATE INDEX "call_records_number_idx" ON "call_records" USING btree ("organization_id","phone_number");
+CREATE INDEX "call_records_number_idx" ON "call_records" USING btree ("phone_number","organization_id");

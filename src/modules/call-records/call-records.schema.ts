@@ -46,7 +46,9 @@ export const callRecords = pgTable(
     uniqueIndex('call_records_batch_phone_key').on(t.batchId, t.phoneNumber),
     index('call_records_batch_status_page_idx').on(t.batchId, t.lastCallStatus, t.createdAt, t.id),
     // A number's attempts and live calls across the organization's batches (number-attempts.ts).
-    index('call_records_number_idx').on(t.organizationId, t.phoneNumber),
+    // The number first: led by the organization, the planner took it for a batch's searches
+    // and counts (organization_id = … AND batch_id = …) and scanned the whole organization.
+    index('call_records_number_idx').on(t.phoneNumber, t.organizationId),
     index('call_records_pending_number_idx')
       .on(t.organizationId, t.phoneNumber)
       .where(sql`status = 'pending'`),

@@ -175,6 +175,7 @@ describe('createBatch with contacts', () => {
           ['retryOn', 'voicemail'],
           ['retryOn', 'fax'],
           ['enforceCalleeLocalHours', 'false'],
+          ['trustContactTimezone', 'true'],
         ],
         `phoneNumber,name,account_id\n${a.slice(1)},Ada,A-1\nnope,Bad,A-2\n${b},Grace,\n${a},Twice,\n`,
       ).expect(201);
@@ -202,6 +203,7 @@ describe('createBatch with contacts', () => {
         allowedDays: [1, 5],
         retryOn: ['voicemail', 'fax'],
         enforceCalleeLocalHours: false,
+        trustContactTimezone: true,
         totalCalls: 2,
       });
       expect(await make.storedContacts(row.id)).toEqual([
@@ -223,6 +225,8 @@ describe('createBatch with contacts', () => {
         id: response.body.data,
         callingNumbers: [phoneId, secondPhoneId],
         allowedDays: [2, 3],
+        // A contact's timezone is believed only where its number can be, unless asked.
+        trustContactTimezone: false,
         totalCalls: 0,
       });
     });
@@ -238,6 +242,7 @@ describe('createBatch with contacts', () => {
           ['callingHour', '{"start":"9am","end":"18:00"}'],
           ['allowedDays', '7'],
           ['enforceCalleeLocalHours', 'maybe'],
+          ['trustContactTimezone', 'perhaps'],
           ['colour', 'blue'],
         ],
         csv,
@@ -251,6 +256,7 @@ describe('createBatch with contacts', () => {
           'callingHour.start',
           'allowedDays',
           'enforceCalleeLocalHours',
+          'trustContactTimezone',
           'colour',
         ]),
       );

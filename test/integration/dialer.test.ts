@@ -164,6 +164,39 @@ describe('dialer', () => {
       });
   });
 
+  it("does not take a contact's timezone the number cannot be in: 21:30 in New York is closed for a 212 number said to be in Tokyo", async () => {
+    const h = await harness();
+    const number = '+12125550199';
+    const [lying, trusting] = [
+      (await h.batch(0, { enforceCalleeLocalHours: true })).batch,
+      (await h.batch(0, { enforceCalleeLocalHours: true, trustContactTimezone: true })).batch,
+    ];
+    await h.calling.callRecords(lying, [
+      { phoneNumber: number, name: 'Sam', timezone: 'Asia/Tokyo' },
+    ]);
+    const before = clock.current;
+    // 2026-03-02 21:30 EST (11:30 in Tokyo).
+    clock.current = new Date('2026-03-03T02:30:00Z');
+    try {
+      expect(await h.tick()).toMatchObject({ claimed: 0 });
+      expect(h.callsTo([number])).toHaveLength(0);
+      const [record] = await h.records(lying.id);
+      // Held until 08:00 in New York.
+      expect(record).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: new Date('2026-03-03T13:00:00Z'),
+      });
+      // A batch that trusts its contacts' zones takes Tokyo's word.
+      await h.calling.callRecords(trusting, [
+        { phoneNumber: '+12125550198', name: 'Kai', timezone: 'Asia/Tokyo' },
+      ]);
+      expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
+      await h.endAll(trusting.id, 'completed');
+    } finally {
+      clock.current = before;
+    }
+  });
+
   it('skips DNC numbers, including one listed while the batch runs (within one tick)', async () => {
     const h = await harness();
     const { batch, numbers } = await h.batch(4, { maxConcurrentCalls: 1 });

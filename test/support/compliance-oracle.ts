@@ -104,8 +104,26 @@ export function oracleBatchAllows(batch: BatchWindow, at: Date): boolean {
 }
 
 /** The zones the oracle believes the callee may be in ([] = none known). */
-export function oracleZones(phoneNumber: string, contactTimezone?: string): string[] {
-  if (contactTimezone && validZone(contactTimezone)) return [contactTimezone];
+/**
+ * The zones a call must fit: the contact's valid timezone when the number may be there (or its
+ * zones are unknown, or the batch trusts its contacts), else every zone of the number.
+ */
+export function oracleZones(
+  phoneNumber: string,
+  contactTimezone?: string,
+  trusted = false,
+): string[] {
+  const ofNumber = zonesOfNumber(phoneNumber);
+  if (
+    contactTimezone &&
+    validZone(contactTimezone) &&
+    (trusted || ofNumber.length === 0 || ofNumber.includes(contactTimezone))
+  )
+    return [contactTimezone];
+  return ofNumber;
+}
+
+function zonesOfNumber(phoneNumber: string): string[] {
   const digits = phoneNumber.replace(/\D/g, '');
   const parsed = parsePhoneNumberFromString(phoneNumber);
   if (digits.startsWith('1') && digits.length === 11) {
@@ -144,7 +162,8 @@ export function judgeCall(call: PlacedCall): Verdict {
     const state = oracleState(call.phoneNumber);
     const limits = state ? ORACLE_STATE_LIMITS[state] : undefined;
     const endMinute = (limits?.endHour ?? 21) * 60;
-    for (const zone of oracleZones(call.phoneNumber, call.contactTimezone)) {
+    const trusted = call.batch.trustContactTimezone === true;
+    for (const zone of oracleZones(call.phoneNumber, call.contactTimezone, trusted)) {
       const { minute } = oracleLocalTime(zone, call.at);
       if (minute < 8 * 60 || minute >= endMinute) {
         violations.push(

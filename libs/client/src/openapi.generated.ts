@@ -2961,6 +2961,11 @@ export interface components {
        */
       enforceCalleeLocalHours?: boolean;
       /**
+       * @description Take each contact's `timezone` as where the callee is, even when their number cannot be there (a CRM that knows its customers moved). By default a contact timezone is used only when it is one of the zones the number may be in; otherwise every one of the number's zones must be within calling hours (the strictest wins), so a CRM default such as "UTC" cannot open a 03:00 call.
+       * @default false
+       */
+      trustContactTimezone?: boolean;
+      /**
        * @description Voice agent id of this organization that speaks on the calls (404 otherwise, and nothing is created). Without it the organization’s default agent speaks, as it does once the named agent is deleted (the batch’s agentId then becomes null).
        * @example 65f1c0ffee0123456789abcd
        */
@@ -8262,6 +8267,8 @@ export interface operations {
           allowedDays?: number[];
           /** @default true */
           enforceCalleeLocalHours?: boolean;
+          /** @default false */
+          trustContactTimezone?: boolean;
           /**
            * Format: binary
            * @description multipart/form-data: a CSV (UTF-8, comma-separated) in the field `file`, streamed as it arrives, at most UPLOAD_MAX_BYTES (20 MiB by default; larger answers 413). The header row names the columns; one must be phoneNumber (any letter case), the others become contact fields, and an invalid or reserved column name answers 400. Survives spreadsheet damage: a BOM, blank lines, spaces and quotes around cells, a stripped +, ="..." and scientific notation when it carries every digit (1.4155551234E+10; a shortened 1.41556E+10 is invalid_number, its last digits are lost).

@@ -53,6 +53,7 @@ const CREATE_BATCH_BODY = {
             description: '0 = Sunday through 6 = Saturday: repeated, or one JSON array text',
           },
           enforceCalleeLocalHours: { type: 'boolean', default: true },
+          trustContactTimezone: { type: 'boolean', default: false },
           file: { type: 'string', format: 'binary', description: CSV_UPLOAD_DESCRIPTION },
         },
       },

@@ -67,6 +67,8 @@ export const batches = pgTable(
       .notNull()
       .default(sql`'{0,1,2,3,4,5,6}'`),
     enforceCalleeLocalHours: boolean('enforce_callee_local_hours').notNull().default(true),
+    /** A contact's timezone is used even where the number cannot be (CreateBatchDto). */
+    trustContactTimezone: boolean('trust_contact_timezone').notNull().default(false),
     queueStatus: text('queue_status').$type<QueueStatus>().notNull().default('active'),
     /** statusReason (column name kept from when it only said why a batch was paused). */
     statusReason: text('paused_reason').$type<StatusReason>(),

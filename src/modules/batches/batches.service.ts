@@ -59,6 +59,7 @@ export class BatchesService {
       callingHourEnd: dto.callingHour?.end ?? null,
       allowedDays: dto.allowedDays ? [...dto.allowedDays].sort() : undefined,
       enforceCalleeLocalHours: dto.enforceCalleeLocalHours ?? true,
+      trustContactTimezone: dto.trustContactTimezone ?? false,
       agentId: dto.agentId ?? null,
       maxConcurrentCalls: dto.maxConcurrentCalls ?? null,
       recordCalls: dto.recordCalls ?? false,

@@ -5,7 +5,12 @@ import type { BatchWindow } from './calling-window';
 export function windowOf(
   batch: Pick<
     BatchRow,
-    'timezone' | 'callingHourStart' | 'callingHourEnd' | 'allowedDays' | 'enforceCalleeLocalHours'
+    | 'timezone'
+    | 'callingHourStart'
+    | 'callingHourEnd'
+    | 'allowedDays'
+    | 'enforceCalleeLocalHours'
+    | 'trustContactTimezone'
   >,
 ): BatchWindow {
   return {
@@ -14,5 +19,6 @@ export function windowOf(
     callingHourEnd: batch.callingHourEnd,
     allowedDays: batch.allowedDays,
     enforceCalleeLocalHours: batch.enforceCalleeLocalHours,
+    trustContactTimezone: batch.trustContactTimezone,
   };
 }

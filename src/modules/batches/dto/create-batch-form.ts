@@ -51,6 +51,7 @@ const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
   ['callingHour', single(json)],
   ['allowedDays', list(number)],
   ['enforceCalleeLocalHours', single(boolean)],
+  ['trustContactTimezone', single(boolean)],
   ['agentId', single(String)],
   ['maxConcurrentCalls', single(number)],
   ['recordCalls', single(boolean)],

@@ -145,6 +145,19 @@ export class CreateBatchDto {
   enforceCalleeLocalHours?: boolean;
 
   @ApiPropertyOptional({
+    default: false,
+    description:
+      "Take each contact's `timezone` as where the callee is, even when their number cannot be " +
+      'there (a CRM that knows its customers moved). By default a contact timezone is used only ' +
+      "when it is one of the zones the number may be in; otherwise every one of the number's zones " +
+      'must be within calling hours (the strictest wins), so a CRM default such as "UTC" cannot ' +
+      'open a 03:00 call.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  trustContactTimezone?: boolean;
+
+  @ApiPropertyOptional({
     example: '65f1c0ffee0123456789abcd',
     description:
       'Voice agent id of this organization that speaks on the calls (404 otherwise, and nothing ' +

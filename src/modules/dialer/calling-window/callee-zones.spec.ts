@@ -30,11 +30,28 @@ describe('callee zones', () => {
     expect(calleeZonesOf('not a number')).toMatchObject({ source: 'unknown', zones: [] });
   });
 
-  it('a valid contact timezone wins but the state stays presumed from the area code', () => {
+  it('a valid contact timezone the number may be in wins; the state stays presumed from the area code', () => {
+    // 850 (Florida's panhandle) is Central and Eastern.
+    expect(calleeZonesOf('+18505550123', 'America/Chicago')).toMatchObject({
+      source: 'contact',
+      zones: ['America/Chicago'],
+      state: 'FL',
+    });
+    // Madrid is no zone a 305 number is in: the number's zones, the contact's noted.
     expect(calleeZonesOf('+13055550123', 'Europe/Madrid')).toMatchObject({
+      source: 'area_code',
+      zones: ['America/New_York'],
+      ignoredContactTimezone: 'Europe/Madrid',
+    });
+    // Trusted by the batch, or for a number whose zones are unknown, any valid zone is taken.
+    expect(calleeZonesOf('+13055550123', 'Europe/Madrid', true)).toMatchObject({
       source: 'contact',
       zones: ['Europe/Madrid'],
       state: 'FL',
+    });
+    expect(calleeZonesOf('+19995550123', 'Europe/Madrid')).toMatchObject({
+      source: 'contact',
+      zones: ['Europe/Madrid'],
     });
     expect(calleeZonesOf('+13055550123', 'Nowhere/Land')).toMatchObject({
       source: 'area_code',

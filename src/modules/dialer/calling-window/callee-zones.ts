@@ -22,7 +22,10 @@ export interface CalleeZones {
   state?: string;
   areaCode?: string;
   country?: string;
-  /** The contact's timezone field, when it was present but not a valid IANA zone. */
+  /**
+   * The contact's timezone field, when it was present but not used: not a valid IANA zone, or
+   * not one the number may be in (and the batch does not trust it).
+   */
   ignoredContactTimezone?: string;
 }
 
@@ -101,11 +104,23 @@ export function numberZonesOf(phoneNumber: string): CalleeZones {
   return { zones: [], source: 'unknown', areaCode, state };
 }
 
-/** The zones to check for a callee: the contact's valid timezone field, else the number's. */
-export function calleeZonesOf(phoneNumber: string, contactTimezone?: string): CalleeZones {
+/**
+ * The zones to check for a callee: the contact's timezone field where it can be believed — a
+ * valid zone the number may be in, any valid zone for a number whose zones are unknown, or any
+ * valid zone when the batch trusts its contacts' timezones — else every zone of the number (the
+ * strictest wins): a CRM's "UTC" default, or a New York number said to be in Tokyo, cannot open
+ * a call at night.
+ */
+export function calleeZonesOf(
+  phoneNumber: string,
+  contactTimezone?: string,
+  trusted = false,
+): CalleeZones {
   const fromNumber = numberZonesOf(phoneNumber);
   if (contactTimezone === undefined || contactTimezone === '') return fromNumber;
-  if (isValidZone(contactTimezone)) {
+  const believable =
+    trusted || fromNumber.zones.length === 0 || fromNumber.zones.includes(contactTimezone);
+  if (isValidZone(contactTimezone) && believable) {
     return {
       zones: [contactTimezone],
       source: 'contact',

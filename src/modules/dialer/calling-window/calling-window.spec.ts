@@ -321,20 +321,48 @@ describe('callee local hours', () => {
     );
   });
 
-  it("a contact's valid timezone overrides the number's zones", () => {
-    const moved = callee('+12125550123', { timezone: 'America/Los_Angeles' });
+  it("a contact's valid timezone narrows the number's zones only to one the number may be in", () => {
+    // 212 is New York: a contact row saying Tokyo (a CRM default, an error) cannot open 21:30.
+    const lying = callee('+12125550123', { timezone: 'Asia/Tokyo' });
     expectRefused(
       anyTime,
+      lying,
+      '2026-03-10T01:30:00Z',
+      'callee_local_hours',
+      '2026-03-10T12:00:00Z',
+    );
+    const decision = decide(anyTime, lying, '2026-03-10T12:00:00Z');
+    expect(decision.allowed && decision.permit.callee).toMatchObject({
+      source: 'area_code',
+      ignoredContactTimezone: 'Asia/Tokyo',
+      zones: [{ zone: 'America/New_York' }],
+    });
+    // 850 is Central and Eastern: a contact in Chicago is believed, and 08:00 there is 09:00 in New York.
+    const split = callee('+18505550123', { timezone: 'America/Chicago' });
+    const believed = decide(anyTime, split, '2026-03-09T13:30:00Z');
+    expect(believed.allowed && believed.permit.callee).toMatchObject({
+      source: 'contact',
+      zones: [{ zone: 'America/Chicago' }],
+    });
+  });
+
+  it("a batch that trusts its contacts' timezones takes any valid one", () => {
+    const moved = callee('+12125550123', { timezone: 'America/Los_Angeles' });
+    const trusting = batch({ trustContactTimezone: true });
+    expectRefused(
+      trusting,
       moved,
       '2026-03-09T14:00:00Z',
       'callee_local_hours',
       '2026-03-09T15:00:00Z',
     );
-    const decision = decide(anyTime, moved, '2026-03-09T15:00:00Z');
+    const decision = decide(trusting, moved, '2026-03-09T15:00:00Z');
     expect(decision.allowed && decision.permit.callee).toMatchObject({
       source: 'contact',
       zones: [{ zone: 'America/Los_Angeles', localTime: '2026-03-09T08:00:00-07:00' }],
     });
+    // Untrusted, the same contact is called in New York's hours: 13:00Z is 09:00 there.
+    expect(decide(anyTime, moved, '2026-03-09T13:00:00Z').allowed).toBe(true);
   });
 
   it('an invalid contact timezone is ignored, and the permit says so', () => {

@@ -88,7 +88,7 @@ export function allowedUntil(
 function planFor(batch: BatchWindow, callee: Callee): Plan {
   const batchWindow = batchWallWindow(batch);
   const callee_ = batch.enforceCalleeLocalHours
-    ? calleeZonesOf(callee.phoneNumber, callee.timezone)
+    ? calleeZonesOf(callee.phoneNumber, callee.timezone, batch.trustContactTimezone === true)
     : null;
   const stateRule = callee_?.state ? (STATE_RULES[callee_.state] ?? null) : null;
   const start = Math.max(FEDERAL_START, stateRule?.start ?? FEDERAL_START);

@@ -11,12 +11,17 @@ export interface BatchWindow {
   allowedDays: number[];
   /** When true, also 08:00–21:00 (stricter by state) in every zone the callee may be in. */
   enforceCalleeLocalHours: boolean;
+  /** A contact's timezone is used even when the number cannot be in it (default false). */
+  trustContactTimezone?: boolean;
 }
 
 export interface Callee {
   /** E.164. */
   phoneNumber: string;
-  /** The contact's `timezone` field, when it has one (overrides the number's zones if valid). */
+  /**
+   * The contact's `timezone` field, when it has one: used if valid and one of the number's zones
+   * (or the batch trusts it), else the number's zones are.
+   */
   timezone?: string;
   /** When this record's attempts of the last 24 hours were placed (per-state attempt caps). */
   recentAttempts: Date[];

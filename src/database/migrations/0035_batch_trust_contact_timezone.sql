@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "trust_contact_timezone" boolean DEFAULT false NOT NULL;

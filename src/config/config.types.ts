@@ -118,6 +118,11 @@ export interface AppConfig {
     callsPerSecond: number;
     /** How often the scheduler claims and places calls where jobs run; 0: never by itself. */
     tickMs: number;
+    /**
+     * A record is not claimed when its calling window closes within this many ms: queued at a
+     * provider, the call could ring after the close. It waits for the next window instead.
+     */
+    lastCallMarginMs: number;
   };
   /** The messaging platform's Graph API (WhatsApp Cloud API) and its incoming events. */
   messaging: {

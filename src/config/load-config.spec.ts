@@ -217,6 +217,7 @@ describe('loadConfig', () => {
       DIALER_MAX_CONCURRENT_CALLS: '25',
       DIALER_CALLS_PER_SECOND: '3',
       DIALER_TICK_MS: '250',
+      DIALER_LAST_CALL_MARGIN_SECONDS: '600',
       LLM_API_URL: 'http://127.0.0.1:11434/v1/',
       LLM_API_KEY: 'sk-local',
       LLM_MODEL: 'llama3.1',
@@ -241,7 +242,12 @@ describe('loadConfig', () => {
     expect(config.webhooks.allowPrivateTargets).toBe(true);
     expect(config.auth.allowSignup).toBe(false);
     expect(config.process.role).toBe('api');
-    expect(config.dialer).toEqual({ maxConcurrentCalls: 25, callsPerSecond: 3, tickMs: 250 });
+    expect(config.dialer).toEqual({
+      maxConcurrentCalls: 25,
+      callsPerSecond: 3,
+      tickMs: 250,
+      lastCallMarginMs: 600_000,
+    });
     expect(config.llm).toEqual({
       apiUrl: 'http://127.0.0.1:11434/v1',
       apiKey: 'sk-local',
@@ -255,6 +261,7 @@ describe('loadConfig', () => {
       maxConcurrentCalls: 10,
       callsPerSecond: 1,
       tickMs: 1000,
+      lastCallMarginMs: 180_000,
     });
     expect(loadConfig({ ...server, PROCESS_ROLE: 'api' }, 'worker').process.role).toBe('worker');
   });

@@ -135,6 +135,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       callsPerSecond: read.integer('DIALER_CALLS_PER_SECOND', 1, 1, 1_000),
       // 0: no automatic ticks (tests drive DialerScheduler.tick() themselves).
       tickMs: read.integer('DIALER_TICK_MS', 1_000, 0, 60_000),
+      lastCallMarginMs: read.integer('DIALER_LAST_CALL_MARGIN_SECONDS', 180, 0, 1_800) * 1000,
     },
     messaging: {
       apiUrl: read.url('MESSAGING_API_URL', 'https://graph.facebook.com', ['http:', 'https:'])!,

@@ -197,6 +197,28 @@ describe('dialer', () => {
     }
   });
 
+  it('does not claim a call its window closes on within the last-call margin (DIALER_LAST_CALL_MARGIN_SECONDS, 180 s)', async () => {
+    const h = await harness();
+    const { batch, numbers } = await h.batch(1, {
+      timezone: 'UTC',
+      callingHourStart: '09:00',
+      callingHourEnd: '15:00',
+      enforceCalleeLocalHours: false,
+    });
+    const before = clock.current;
+    clock.current = new Date('2026-03-03T14:58:30Z');
+    try {
+      expect(await h.tick()).toMatchObject({ claimed: 0 });
+      expect(h.callsTo(numbers)).toHaveLength(0);
+      expect((await h.records(batch.id))[0]).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: new Date('2026-03-04T09:00:00Z'),
+      });
+    } finally {
+      clock.current = before;
+    }
+  });
+
   it('skips DNC numbers, including one listed while the batch runs (within one tick)', async () => {
     const h = await harness();
     const { batch, numbers } = await h.batch(4, { maxConcurrentCalls: 1 });

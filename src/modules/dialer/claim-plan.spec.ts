@@ -61,3 +61,34 @@ describe('planClaims: one live call per number per organization', () => {
     ]);
   });
 });
+
+describe('planClaims: the last-call margin', () => {
+  // A 09:00–15:00 UTC batch window; the claim at 14:58:30, 90 s before it closes.
+  const office = {
+    timezone: 'UTC',
+    callingHourStart: '09:00',
+    callingHourEnd: '15:00',
+    allowedDays: [0, 1, 2, 3, 4, 5, 6],
+    enforceCalleeLocalHours: false,
+  } as unknown as BatchRow;
+  const now = new Date('2026-11-02T14:58:30Z');
+  const due: DueRecord = {
+    record: { id: 'a', phoneNumber: '+12125550100', contact: {} } as CallRecordRow,
+    listed: false,
+    recent: [],
+    liveCall: false,
+  };
+  const pacing = () =>
+    new NumberPacing([{ id: 'p1', nextDialAt: null } as PhoneNumberRow], now, 10);
+
+  it('holds a record whose window closes within the margin until the next window opens', () => {
+    const plan = planClaims(office, [due], pacing(), 10, now, 180_000);
+    expect(plan.picks).toEqual([]);
+    expect(plan.holds).toEqual([{ id: 'a', at: new Date('2026-11-03T09:00:00Z') }]);
+  });
+
+  it('claims it when the window stays open past the margin', () => {
+    expect(planClaims(office, [due], pacing(), 10, now, 60_000).picks).toHaveLength(1);
+    expect(planClaims(office, [due], pacing(), 10, now).picks).toHaveLength(1);
+  });
+});

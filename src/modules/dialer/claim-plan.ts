@@ -2,7 +2,7 @@ import type { BatchRow } from '../batches/batches.schema';
 import type { CallRecordRow, DialPermit } from '../call-records/call-records.schema';
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import { windowOf } from './batch-window';
-import { allowedUntil, evaluateCallingWindow } from './calling-window';
+import { allowedUntil, evaluateCallingWindow, nextAllowedAt } from './calling-window';
 import type { DueRecord } from './dialer-claims.repository';
 import type { NumberPacing } from './number-pacing';
 
@@ -32,6 +32,8 @@ const WINDOW_HORIZON_MS = 3_600_000;
 /**
  * A record whose number is on a call already (another batch's, or an earlier record of this
  * claim) waits this long and is looked at again: one live call per number per organization.
+ * One whose window closes within `lastCallMarginMs` waits for the next window (a call queued at
+ * the provider could ring after the close).
  */
 export const NUMBER_BUSY_RECHECK_MS = 60_000;
 
@@ -47,6 +49,7 @@ export function planClaims(
   pacing: NumberPacing<PhoneNumberRow>,
   free: number,
   now: Date,
+  lastCallMarginMs = 0,
 ): ClaimPlan {
   const plan: ClaimPlan = { holds: [], picks: [] };
   const window = windowOf(batch);
@@ -67,10 +70,14 @@ export function planClaims(
       plan.holds.push({ id: record.id, at: decision.nextAllowedAt });
       continue;
     }
-    const slot = pacing.take();
-    if (!slot) break;
     // Allowed now, so never null; an hour ahead is far beyond any placement.
     const windowClosesAt = allowedUntil(window, callee, now, WINDOW_HORIZON_MS) ?? now;
+    if (windowClosesAt.getTime() - now.getTime() < lastCallMarginMs) {
+      plan.holds.push({ id: record.id, at: nextAllowedAt(window, callee, windowClosesAt) });
+      continue;
+    }
+    const slot = pacing.take();
+    if (!slot) break;
     plan.picks.push({ record, permit: decision.permit, windowClosesAt, slot });
     dialing.add(record.phoneNumber);
   }

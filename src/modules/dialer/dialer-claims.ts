@@ -80,7 +80,14 @@ export class DialerClaims {
       }
       const [blocked, callable] = partition(records, (due) => due.listed);
       const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
-      const plan = planClaims(batch, callable, pacing, free, now);
+      const plan = planClaims(
+        batch,
+        callable,
+        pacing,
+        free,
+        now,
+        this.config.dialer.lastCallMarginMs,
+      );
       const claimed = await this.write(batch, agent, blocked, plan, now);
       if (mayHaveFinished(plan)) await this.batches.completeIfDone(batch.organizationId, batch.id);
       return claimed;

@@ -52,6 +52,15 @@ export class ProviderError extends Error {
   get provesNothingDone(): boolean {
     return this.kind === 'rate_limited' || this.facts.neverConnected === true;
   }
+
+  /**
+   * The provider did not act on the request: it proves nothing was done, or the provider answered
+   * that it would not (4xx). A 5xx, a timeout or a cut answer may hide an action.
+   */
+  get provesNotActed(): boolean {
+    const status = this.httpStatus;
+    return this.provesNothingDone || (status !== undefined && status >= 400 && status < 500);
+  }
 }
 
 /** The one answer to an upstream outage on any route: 502 with the provider's (secret-free) reason. */

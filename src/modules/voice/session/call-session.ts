@@ -357,8 +357,7 @@ export class CallSession {
         digits,
       );
     } catch (error) {
-      const refused =
-        error instanceof ProviderError && (error.provesNothingDone || isRefusal(error));
+      const refused = error instanceof ProviderError && error.provesNotActed;
       this.deps.logger.warn(
         { integration: this.integration, call: call.phoneLogId, ...describeProviderFailure(error) },
         refused
@@ -605,7 +604,3 @@ export class CallSession {
     this.flow.dispatch({ type: 'refused' });
   }
 }
-
-/** The provider answered that it would not (4xx): nothing was pressed. */
-const isRefusal = (error: ProviderError) =>
-  error.httpStatus !== undefined && error.httpStatus >= 400 && error.httpStatus < 500;

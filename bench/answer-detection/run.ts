@@ -32,6 +32,15 @@ const ms = (values: number[]) =>
     ? '–'
     : `${percentile(values, 0.5).toFixed(0)} / ${percentile(values, 0.95).toFixed(0)} / ${Math.max(...values).toFixed(0)} ms`;
 
+/** A recogniser timed in wall time, as the simulation lets its words arrive. */
+const timed =
+  (transcribe: (turn: Buffer) => Promise<string>): Recogniser =>
+  async (turn) => {
+    const start = performance.now();
+    const words = await transcribe(turn);
+    return { words, tookMs: performance.now() - start };
+  };
+
 type Answers = Array<{ answer: LabelledAnswer; audio: Buffer }>;
 
 async function runAll(
@@ -110,19 +119,11 @@ async function main(): Promise<void> {
     const signal = new AbortController().signal;
     // The first-turn model loads once, before the first call.
     await stt.transcribeGreeting(Buffer.alloc(8_000, 0xff), signal);
-    const greetingWords: Recogniser = async (turn) => {
-      const start = performance.now();
-      const words = await stt.transcribeGreeting(turn, signal);
-      return { words, tookMs: performance.now() - start };
-    };
+    const greetingWords = timed((turn) => stt.transcribeGreeting(turn, signal));
     offline = await runAll(labelled, greetingWords, 'greeting');
     offlineHeldOut = await runAll(heldOut, greetingWords, 'greeting');
     // What the offline engine's words gave before the first-turn model: its general model on the first turn.
-    const turnWords: Recogniser = async (turn) => {
-      const start = performance.now();
-      const words = await stt.transcribe(turn, signal);
-      return { words, tookMs: performance.now() - start };
-    };
+    const turnWords = timed((turn) => stt.transcribe(turn, signal));
     general = await runAll(labelled, turnWords);
     generalHeldOut = await runAll(heldOut, turnWords);
     for (const run of offline.filter((r) => r.answer.outcome === 'voicemail').slice(0, 2))

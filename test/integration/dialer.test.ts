@@ -31,6 +31,16 @@ describe('dialer', () => {
   afterEach(() => completeDialingBatches(t));
 
   const harness = () => new DialerHarness(t, twilio).organization();
+  /** Runs `body` with the clock at `instant`, then puts it back where the other tests left it. */
+  const atInstant = async (instant: string, body: () => Promise<void>) => {
+    const before = clock.current;
+    clock.current = new Date(instant);
+    try {
+      await body();
+    } finally {
+      clock.current = before;
+    }
+  };
   const callingNumbers = async (h: DialerHarness, count: number) =>
     (await Promise.all(Array.from({ length: count }, () => h.number()))).map((p) => p.id);
 
@@ -174,10 +184,8 @@ describe('dialer', () => {
     await h.calling.callRecords(lying, [
       { phoneNumber: number, name: 'Sam', timezone: 'Asia/Tokyo' },
     ]);
-    const before = clock.current;
     // 2026-03-02 21:30 EST (11:30 in Tokyo).
-    clock.current = new Date('2026-03-03T02:30:00Z');
-    try {
+    await atInstant('2026-03-03T02:30:00Z', async () => {
       expect(await h.tick()).toMatchObject({ claimed: 0 });
       expect(h.callsTo([number])).toHaveLength(0);
       const [record] = await h.records(lying.id);
@@ -192,9 +200,7 @@ describe('dialer', () => {
       ]);
       expect(await h.tick()).toMatchObject({ claimed: 1, placed: 1 });
       await h.endAll(trusting.id, 'completed');
-    } finally {
-      clock.current = before;
-    }
+    });
   });
 
   it('does not claim a call its window closes on within the last-call margin (DIALER_LAST_CALL_MARGIN_SECONDS, 180 s)', async () => {
@@ -205,18 +211,14 @@ describe('dialer', () => {
       callingHourEnd: '15:00',
       enforceCalleeLocalHours: false,
     });
-    const before = clock.current;
-    clock.current = new Date('2026-03-03T14:58:30Z');
-    try {
+    await atInstant('2026-03-03T14:58:30Z', async () => {
       expect(await h.tick()).toMatchObject({ claimed: 0 });
       expect(h.callsTo(numbers)).toHaveLength(0);
       expect((await h.records(batch.id))[0]).toMatchObject({
         status: 'pending',
         nextAttemptAt: new Date('2026-03-04T09:00:00Z'),
       });
-    } finally {
-      clock.current = before;
-    }
+    });
   });
 
   it('skips DNC numbers, including one listed while the batch runs (within one tick)', async () => {

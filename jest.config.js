@@ -27,7 +27,7 @@ const common = {
   },
   transform,
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+    '/node_modules/(?!(@nestjs|@apidevtools|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
   ],
 };
 module.exports = {

@@ -78,7 +78,7 @@ npm run build
 step "Schema and migrations in step"
 bash scripts/check-migrations.sh
 
-step "OpenAPI description up to date"
+step "OpenAPI description valid (swagger-parser) and up to date"
 npm run openapi:check
 
 step "Typed client (libs/client) up to date with openapi.json"

@@ -32,9 +32,10 @@ const FILES_DESCRIPTION =
   'document; of two files with one name in a request, the later one is kept. Names are ' +
   'reduced to their last path segment without control characters.';
 
+// An empty `required` array is invalid OpenAPI (swagger-parser refuses it): leave it out.
 const formSchema = (required: string[]) => ({
   type: 'object',
-  required,
+  ...(required.length > 0 ? { required } : {}),
   properties: {
     knowledgeBaseName: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
     description: { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH },

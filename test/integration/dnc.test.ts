@@ -297,6 +297,7 @@ describe('do-not-call list', () => {
         '_id',
         'phoneNumber',
         'type',
+        'source',
         'batchId',
         'callRecordId',
         'requestUUID',
@@ -306,6 +307,7 @@ describe('do-not-call list', () => {
       ].sort(),
     );
     expect(newest.type).toBeNull();
+    expect(newest.source).toBeNull();
     expect(newest.transcript).toBe('Please never call me again.');
 
     const second = await list({ page: 2, limit: 2 });

@@ -40,7 +40,7 @@ export function invalidKeyReason(key: string): string | undefined {
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 /** A field value as a string; undefined when empty (omitted); null when not storable. */
-function fieldValue(value: unknown): string | undefined | null {
+export function fieldValue(value: unknown): string | undefined | null {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') {
     const trimmed = value.trim();
@@ -66,6 +66,24 @@ function toPhoneText(value: unknown): string | undefined {
     return Number.isInteger(value) ? value.toFixed(0) : String(value);
   }
   return undefined;
+}
+
+export type ReadPhoneNumber =
+  | { ok: true; phoneNumber: string }
+  | { ok: false; reason: 'missing_phone_number' | 'invalid_number'; phoneNumber?: string };
+
+/**
+ * A row's number as sent (a string or a JSON number) in E.164, or why not: missing (absent,
+ * null or blank) or invalid (then with a short form of what was sent).
+ */
+export function readPhoneNumber(raw: unknown): ReadPhoneNumber {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim())) {
+    return { ok: false, reason: 'missing_phone_number' };
+  }
+  const text = toPhoneText(raw);
+  const phoneNumber = text === undefined ? undefined : phoneCellToE164(text);
+  if (!phoneNumber) return { ok: false, reason: 'invalid_number', phoneNumber: shown(raw) };
+  return { ok: true, phoneNumber };
 }
 
 /**
@@ -103,16 +121,9 @@ export function prepareContact(row: unknown): PreparedContact {
     }
     contact[key] = text;
   }
-  if (
-    rawPhone === undefined ||
-    rawPhone === null ||
-    (typeof rawPhone === 'string' && !rawPhone.trim())
-  ) {
-    return { ok: false, reason: 'missing_phone_number' };
-  }
-  const phoneText = toPhoneText(rawPhone);
-  const phoneNumber = phoneText === undefined ? undefined : phoneCellToE164(phoneText);
-  if (!phoneNumber) return { ok: false, reason: 'invalid_number', phoneNumber: shown(rawPhone) };
+  const phone = readPhoneNumber(rawPhone);
+  if (!phone.ok) return phone;
+  const { phoneNumber } = phone;
   if (fieldError) return { ok: false, reason: 'invalid_field', phoneNumber, ...fieldError };
   return { ok: true, phoneNumber, contact };
 }

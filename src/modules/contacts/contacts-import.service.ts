@@ -8,7 +8,12 @@ import type { BatchRow } from '../batches/batches.schema';
 import { CallRecordsRepository, ContactPayload } from '../call-records/call-records.repository';
 import { prepareContact, type PreparedContact } from './contact-row';
 import { csvContactRows } from './csv-contact-rows';
-import { type ImportReport, ImportReportBuilder, type ImportRowError } from './import-report';
+import {
+  type ImportReport,
+  ImportReportBuilder,
+  type ImportRowError,
+  rowError,
+} from './import-report';
 
 /** Rows per database round trip: DNC check, INSERT and counter update in one statement. */
 export const IMPORT_CHUNK_ROWS = 5_000;
@@ -49,13 +54,7 @@ const newChunk = (spare?: ContactPayload): Chunk => ({
 function addRow(chunk: Chunk, row: number, prepared: PreparedContact): void {
   chunk.rows += 1;
   if (!prepared.ok) {
-    const { reason, phoneNumber, field } = prepared;
-    chunk.errors.push({
-      row,
-      reason,
-      ...(phoneNumber !== undefined ? { phoneNumber } : {}),
-      ...(field !== undefined ? { field } : {}),
-    });
+    chunk.errors.push(rowError(row, prepared));
   } else if (chunk.seen.has(prepared.phoneNumber)) {
     chunk.errors.push({ row, phoneNumber: prepared.phoneNumber, reason: 'duplicate_in_batch' });
   } else {

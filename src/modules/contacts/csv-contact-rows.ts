@@ -29,15 +29,24 @@ const CSV_PROBLEMS: Partial<Record<string, string>> = {
 
 const quoteName = (name: string) => `"${name.slice(0, 64)}"`;
 
+/** The header row's cells as column names: quotes and spaces around each name removed. */
+export function headerNames(cells: string[]): string[] {
+  return cells.map((cell) => cell.replace(/^['"]+|['"]+$/g, '').trim());
+}
+
+/** 400 unless phoneNumber (any letter case) is one of the column names. */
+export function requirePhoneNumberColumn(names: string[]): void {
+  if (names.some(isPhoneNumberKey)) return;
+  const found = names.filter(Boolean).slice(0, 10).map(quoteName).join(', ');
+  throw new BadRequestException(
+    `The CSV header row must name a phoneNumber column (found: ${found || 'no names'})`,
+  );
+}
+
 /** Column names from the header row; phoneNumber (any letter case) must be one of them. */
 function readHeader(cells: string[]): string[] {
-  const names = cells.map((cell) => cell.replace(/^['"]+|['"]+$/g, '').trim());
-  if (!names.some(isPhoneNumberKey)) {
-    const found = names.filter(Boolean).slice(0, 10).map(quoteName).join(', ');
-    throw new BadRequestException(
-      `The CSV header row must name a phoneNumber column (found: ${found || 'no names'})`,
-    );
-  }
+  const names = headerNames(cells);
+  requirePhoneNumberColumn(names);
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const name of names) {
@@ -77,8 +86,19 @@ function toRow(names: string[], cells: string[]): Record<string, string> {
  * of promise bookkeeping on a million rows. A missing or invalid header, or a malformed file,
  * throws a 400; the stream is never held whole.
  */
-export async function* csvContactRows(
+export function csvContactRows(
   source: NodeJS.ReadableStream,
+): AsyncGenerator<Record<string, string>[]> {
+  return csvRows(source, readHeader);
+}
+
+/**
+ * The same stream of rows with the header read by `readHeader`, which names the columns (or
+ * throws a 400): for other imports (the DNC list) with their own column rules.
+ */
+export async function* csvRows(
+  source: NodeJS.ReadableStream,
+  readHeader: (cells: string[]) => string[],
 ): AsyncGenerator<Record<string, string>[]> {
   const parser = parse(CSV_OPTIONS);
   // Unlike pipe(), pipeline() fails the parse when the source fails (an upload over the size

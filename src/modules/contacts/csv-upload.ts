@@ -31,14 +31,26 @@ export const CSV_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'application/octet-stream',
 ]);
 
+/** The kinds of file an upload takes: CSV unless the route says otherwise. */
+export interface AcceptedFiles {
+  mediaTypes: ReadonlySet<string>;
+  /** For the 415 and 413 answers: "a CSV (text/csv)". */
+  description: string;
+}
+
+const CSV_FILES: AcceptedFiles = { mediaTypes: CSV_MEDIA_TYPES, description: 'a CSV (text/csv)' };
+
 const tooLarge = (maxBytes: number) =>
-  new PayloadTooLargeException(`The CSV file is larger than the ${maxBytes}-byte upload limit`);
+  new PayloadTooLargeException(`The file is larger than the ${maxBytes}-byte upload limit`);
 
 /** The CSV of an upload, received whole into a temporary file. */
 export interface SpooledCsv {
   /** SHA-256 of the file's bytes, hex. */
   sha256: string;
   bytes: number;
+  /** The part's declared Content-Type, lower case, and its file name ('' when none). */
+  mediaType: string;
+  fileName: string;
   /** A new stream of the file's bytes. */
   open(): Readable;
 }
@@ -62,6 +74,8 @@ export interface CsvUploadOptions {
    * before the file is read.
    */
   beforeFile?: (fields: UploadFields) => Promise<void>;
+  /** The media types the file part may declare (default: CSV_MEDIA_TYPES); others answer 415. */
+  accept?: AcceptedFiles;
 }
 
 /**
@@ -145,16 +159,19 @@ function receive(
         return;
       }
       part = file;
-      if (!CSV_MEDIA_TYPES.has(info.mimeType.toLowerCase())) {
+      const accepted = options.accept ?? CSV_FILES;
+      const mediaType = info.mimeType.toLowerCase();
+      if (!accepted.mediaTypes.has(mediaType)) {
         fail(
           new UnsupportedMediaTypeException(
-            `The ${CSV_FILE_FIELD} field must be a CSV (text/csv), not ${info.mimeType}`,
+            `The ${CSV_FILE_FIELD} field must be ${accepted.description}, not ${info.mimeType}`,
           ),
         );
         return;
       }
       file.on('limit', () => fail(tooLarge(maxBytes)));
-      spooled = spool(file, path, () => options.beforeFile?.({ ...fields }));
+      const declared = { mediaType, fileName: info.filename ?? '' };
+      spooled = spool(file, path, declared, () => options.beforeFile?.({ ...fields }));
       spooled.catch(fail);
     });
     parser.on('close', () => {
@@ -176,6 +193,7 @@ function receive(
 async function spool(
   file: Readable,
   path: string,
+  declared: Pick<SpooledCsv, 'mediaType' | 'fileName'>,
   before: () => Promise<void> | undefined,
 ): Promise<SpooledCsv> {
   await before();
@@ -191,5 +209,10 @@ async function spool(
     },
   });
   await pipeline(file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
-  return { sha256: hash.digest('hex'), bytes, open: () => createReadStream(path) };
+  return {
+    sha256: hash.digest('hex'),
+    bytes,
+    ...declared,
+    open: () => createReadStream(path),
+  };
 }

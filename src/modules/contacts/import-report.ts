@@ -12,6 +12,19 @@ export interface ImportRowError {
   field?: string;
 }
 
+/** A rejected row's error, without the keys its reason does not use. */
+export function rowError(
+  row: number,
+  { reason, phoneNumber, field }: Omit<ImportRowError, 'row'>,
+): ImportRowError {
+  return {
+    row,
+    reason,
+    ...(phoneNumber !== undefined ? { phoneNumber } : {}),
+    ...(field !== undefined ? { field } : {}),
+  };
+}
+
 export interface ImportReport {
   received: number;
   imported: number;

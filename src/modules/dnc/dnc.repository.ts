@@ -1,7 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, ilike, inArray, like, not, or, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  like,
+  not,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
-import { Database } from '../../database';
+import { newObjectId } from '../../common/object-id';
+import { Database, rowsOf } from '../../database';
 import { batches } from '../batches/batches.schema';
 import { lockDialing } from '../batches/dialing-lock';
 import { callRecords, phoneLogs } from '../call-records/call-records.schema';
@@ -11,6 +26,21 @@ export type NewDncEntry = Omit<
   typeof dncEntries.$inferInsert,
   'id' | 'organizationId' | 'createdAt'
 >;
+
+/** Where an export page resumes: the last entry's created_at as PostgreSQL prints it, and id. */
+export interface DncExportCursor {
+  createdAt: string;
+  id: string;
+}
+
+export type DncExportRow = DncEntryRow & { cursor: string };
+
+/** What an import lists for a number. */
+export interface ImportedDncEntry {
+  phoneNumber: string;
+  type: string | null;
+  source: string | null;
+}
 
 export interface DncListPage {
   page: number;
@@ -23,7 +53,6 @@ export interface DncListPage {
 export class DncRepository {
   constructor(private readonly database: Database) {}
 
-  /** The phone log of that call in that batch, with the number of its call record. */
   /**
    * The organization's dialing lock until the commit: a listing waits for a claim in progress
    * and every later claim sees it, so no claim dials a number on a snapshot from before it.
@@ -32,6 +61,7 @@ export class DncRepository {
     return lockDialing(this.database, organizationId);
   }
 
+  /** The phone log of that call in that batch, with the number of its call record. */
   async findCall(organizationId: string, batchId: string, requestUuid: string) {
     const [row] = await this.database.db
       .select({
@@ -65,10 +95,37 @@ export class DncRepository {
   }
 
   /**
-   * Takes the number out of the queue of every active or paused (not deleted) batch of the
-   * organization: its pending call records become do_not_call. Returns how many changed.
+   * Lists the numbers not listed yet, in one statement whatever their count (the rows travel
+   * as one JSON parameter); returns those it listed. A number already listed (also by a
+   * concurrent request) is skipped by the unique index.
    */
-  async markPendingAsDoNotCall(organizationId: string, phoneNumber: string): Promise<number> {
+  async createMany(
+    organizationId: string,
+    createdByUserId: string | null,
+    entries: readonly ImportedDncEntry[],
+  ): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const rows = JSON.stringify(
+      entries.map(({ phoneNumber, type, source }) => [newObjectId(), phoneNumber, type, source]),
+    );
+    const result = await this.database.db.execute(sql`
+      INSERT INTO dnc_entries (id, organization_id, phone_number, type, source, created_by_user_id)
+      SELECT e->>0, ${organizationId}, e->>1, e->>2, e->>3, ${createdByUserId}
+      FROM jsonb_array_elements(${rows}::jsonb) AS e
+      ON CONFLICT (organization_id, phone_number) DO NOTHING
+      RETURNING phone_number`);
+    return rowsOf<{ phone_number: string }>(result).map((row) => row.phone_number);
+  }
+
+  /**
+   * Takes the numbers out of the queue of every active or paused (not deleted) batch of the
+   * organization: their pending call records become do_not_call. Returns how many changed.
+   */
+  async markPendingAsDoNotCall(
+    organizationId: string,
+    phoneNumbers: readonly string[],
+  ): Promise<number> {
+    if (phoneNumbers.length === 0) return 0;
     const liveBatches = this.database.db
       .select({ id: batches.id })
       .from(batches)
@@ -85,7 +142,7 @@ export class DncRepository {
       .where(
         and(
           eq(callRecords.organizationId, organizationId),
-          eq(callRecords.phoneNumber, phoneNumber),
+          inArray(callRecords.phoneNumber, [...phoneNumbers]),
           eq(callRecords.status, 'pending'),
           inArray(callRecords.batchId, liveBatches),
         ),
@@ -112,14 +169,37 @@ export class DncRepository {
     return { rows, total };
   }
 
-  async findByNumber(organizationId: string, phoneNumber: string) {
+  async findByNumber(
+    organizationId: string,
+    phoneNumber: string,
+  ): Promise<DncEntryRow | undefined> {
     const [row] = await this.database.db
-      .select({ id: dncEntries.id })
+      .select()
       .from(dncEntries)
       .where(
         and(eq(dncEntries.organizationId, organizationId), eq(dncEntries.phoneNumber, phoneNumber)),
       );
     return row;
+  }
+
+  /** The next entries in creation order (keyset: one index range per page, whatever the size). */
+  exportPage(
+    organizationId: string,
+    after: DncExportCursor | undefined,
+    limit: number,
+  ): Promise<DncExportRow[]> {
+    const resume = after
+      ? sql`(${dncEntries.createdAt}, ${dncEntries.id}) > (${after.createdAt}::timestamptz, ${after.id})`
+      : undefined;
+    return this.database.db
+      .select({
+        ...getTableColumns(dncEntries),
+        cursor: sql<string>`${dncEntries.createdAt}::text`,
+      })
+      .from(dncEntries)
+      .where(and(eq(dncEntries.organizationId, organizationId), resume))
+      .orderBy(asc(dncEntries.createdAt), asc(dncEntries.id))
+      .limit(limit);
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {

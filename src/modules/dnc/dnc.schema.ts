@@ -16,6 +16,8 @@ export const dncEntries = pgTable(
     /** E.164. */
     phoneNumber: text('phone_number').notNull(),
     type: text('type'),
+    /** Where an imported number came from (a CRM, a national list): free text, or null. */
+    source: text('source'),
     batchId: objectIdRef('batch_id').references(() => batches.id, { onDelete: 'set null' }),
     callRecordId: objectIdRef('call_record_id').references(() => callRecords.id, {
       onDelete: 'set null',

@@ -11,10 +11,10 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { UsersService } from '../users/users.service';
 import { type DncAddedFacts, dncAddedNotice } from './dnc-notice';
 import { DncRepository } from './dnc.repository';
-import type { DncEntryRow } from './dnc.schema';
 import type { AddDncDto } from './dto/add-dnc.dto';
-import type { DncCheckDto, DncEntryDto, DncListDto } from './dto/dnc-entry.dto';
-import type { ListDncQuery } from './dto/dnc-queries';
+import { toDncEntryDto } from './dnc-entry.mapper';
+import type { DncCheckDto, DncListDto } from './dto/dnc-entry.dto';
+import type { CheckDncQuery, ListDncQuery } from './dto/dnc-queries';
 
 const DUPLICATE = "Number already in the organization's do-not-call list";
 const INVALID_NUMBER = 'Invalid phoneNumber: expected a number with its country code';
@@ -90,7 +90,7 @@ export class DncService {
       createdByUserId: principal.userId,
     });
     if (!entry) throw new BadRequestException(DUPLICATE);
-    const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(organizationId, phoneNumber);
+    const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(organizationId, [phoneNumber]);
     this.database.afterCommit(() => {
       this.logger.log(
         `Added ${maskPhoneNumber(phoneNumber)} to the DNC list; ${withdrawnCalls} pending call(s) withdrawn`,
@@ -126,10 +126,9 @@ export class DncService {
         createdByUserId: null,
       });
       if (!entry) return false;
-      const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(
-        organizationId,
+      const withdrawnCalls = await this.dnc.markPendingAsDoNotCall(organizationId, [
         call.phoneNumber,
-      );
+      ]);
       this.database.afterCommit(() => {
         this.logger.log(
           `Callee ${maskPhoneNumber(call.phoneNumber)} opted out on a call; ${withdrawnCalls} pending call(s) withdrawn`,
@@ -142,18 +141,23 @@ export class DncService {
   async list(organizationId: string, query: ListDncQuery): Promise<DncListDto> {
     const { rows, total } = await this.dnc.list(organizationId, query);
     return {
-      entries: rows.map(toEntryDto),
+      entries: rows.map(toDncEntryDto),
       pagination: toPagination(total, query.page, query.limit),
     };
   }
 
-  async check(organizationId: string, input: string): Promise<DncCheckDto> {
-    const phoneNumber = toE164(input);
+  /** The number normalized to E.164, whether it is listed, and with include=entry its entry. */
+  async check(organizationId: string, query: CheckDncQuery): Promise<DncCheckDto> {
+    const phoneNumber = toE164(query.phoneNumber);
     if (!phoneNumber) throw new BadRequestException(INVALID_NUMBER);
     const entry = await this.dnc.findByNumber(organizationId, phoneNumber);
-    return entry
-      ? { phoneNumber, onDncList: true, entryId: entry.id }
-      : { phoneNumber, onDncList: false };
+    if (!entry) return { phoneNumber, onDncList: false };
+    return {
+      phoneNumber,
+      onDncList: true,
+      entryId: entry.id,
+      ...(query.include === 'entry' ? { entry: toDncEntryDto(entry) } : {}),
+    };
   }
 
   /** Never rejects: the entry is committed whatever happens to its e-mail. */
@@ -181,18 +185,4 @@ export class DncService {
     if (!(await this.dnc.delete(organizationId, id)))
       throw new NotFoundException('DNC entry not found');
   }
-}
-
-function toEntryDto(row: DncEntryRow): DncEntryDto {
-  return {
-    _id: row.id,
-    phoneNumber: row.phoneNumber,
-    type: row.type,
-    batchId: row.batchId,
-    callRecordId: row.callRecordId,
-    requestUUID: row.requestUuid,
-    recordingUrl: row.recordingUrl,
-    transcript: row.transcript,
-    createdAt: row.createdAt.toISOString(),
-  };
 }

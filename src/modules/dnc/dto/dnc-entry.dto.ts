@@ -14,6 +14,14 @@ export class DncEntryDto {
   @ApiProperty({
     type: String,
     nullable: true,
+    example: 'crm-export-2026-11',
+    description: 'Where an imported number came from (the `source` column); null otherwise',
+  })
+  source!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
     example: '65f1c0ffee0123456789abce',
     description: 'null once the batch is deleted for good',
   })
@@ -55,4 +63,11 @@ export class DncCheckDto {
     description: 'The entry that lists the number; absent when it is not listed',
   })
   entryId?: string;
+
+  @ApiPropertyOptional({
+    type: DncEntryDto,
+    description:
+      'The whole entry: sent only with `include=entry`, and only when the number is listed',
+  })
+  entry?: DncEntryDto;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQuery } from '../../../common/page.query';
 
 export class ListDncQuery extends PageQuery {
@@ -19,10 +19,21 @@ export class CheckDncQuery {
   @ApiProperty({
     example: '14155551234',
     description:
-      'With country code; `+` optional (send it URL-encoded as %2B). Invalid answers 400.',
+      'With country code; `+` optional (send it URL-encoded as %2B); spaces, dots, dashes and ' +
+      'parentheses are ignored (`+1 (415) 555-1234`). Checked in E.164. Invalid answers 400.',
   })
   @IsString()
   @IsNotEmpty()
   @MaxLength(32)
   phoneNumber!: string;
+
+  @ApiPropertyOptional({
+    enum: ['entry'],
+    description:
+      '`entry` adds the whole entry (`data.entry`) when the number is listed; without it the ' +
+      'answer is { phoneNumber, onDncList, entryId? } only',
+  })
+  @IsOptional()
+  @IsIn(['entry'])
+  include?: 'entry';
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "dnc_entries" ADD COLUMN "source" text;

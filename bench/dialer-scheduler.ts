@@ -50,6 +50,13 @@ function parseArgs(argv: string[]) {
 
 /** The share of contacts also in a second batch. */
 const SHARED_NUMBERS = 0.1;
+/** Contacts of the batch on one provider account at 1 call/s, due at 19:56 in New York. */
+const accountBatch = (contacts: number) => ({
+  contacts: Math.max(100, Math.round(contacts * 0.005)),
+  numbers: 5,
+  callsPerSecond: 1,
+  dueAt: new Date('2026-10-31T23:56:00Z'),
+});
 const n = (value: number): string => value.toLocaleString('en-US');
 const violations = (audit: SchedulerAudit): number =>
   audit.outsideWindow +
@@ -58,6 +65,8 @@ const violations = (audit: SchedulerAudit): number =>
   audit.earlyRetries +
   audit.capExceeded +
   audit.overlapping +
+  audit.overAccountRate +
+  audit.ringsOutsideWindow +
   audit.notPlaced +
   audit.withoutPermit +
   audit.pendingWithoutReason +
@@ -80,6 +89,7 @@ async function main(): Promise<void> {
       dncAdds: Math.max(300, Math.round(options.contacts * 0.005)),
       callingNumbers: 20,
       sharedNumbers: SHARED_NUMBERS,
+      accountBatch: accountBatch(options.contacts),
       minStepSeconds: 1800,
       onTick: (tick, live) => {
         if (process.env.BENCH_PROGRESS) console.error(JSON.stringify({ ...tick, live }));
@@ -99,11 +109,11 @@ async function main(): Promise<void> {
     '',
     `Measured ${m.date} on ${harness.describeMachine(m)} with \`npm run bench:dialer-scheduler -- --contacts ${options.contacts} --write\` (1-minute load average after: ${load.toFixed(2)}).`,
     '',
-    `The real scheduler (\`test/support/scheduler-simulation.ts\`, the code CI runs at 10,000): ${n(audit.contacts)} contacts (the population of the calling-window simulation: every US area code, some abroad, 5 % with a contact timezone) in 9 batches (office hours, whole days, windows crossing midnight, weekdays only, opted out; retry 0–4, delay 0–2 h) on PostgreSQL, first due between 2026-10-31 and 11-02. \`DialerScheduler.tick()\` on an injected clock (DIALER_MAX_CONCURRENT_CALLS=2000, 400 per batch, 20 numbers at 1000 calls/s), placing on the Twilio fake; each placed call ends 90 s later through AttemptEndings with a seeded outcome (35 % completed, busy, no-answer, voicemail, 6 % failed); the clock then jumps to the next due record (at least 30 min when nothing is due) until nothing is pending or 2026-11-04. ${n(audit.dncListed)} numbers listed mid-run (${n(audit.dncWithRetryScheduled)} with a retry scheduled, ${n(audit.dncThroughRoute)} through POST /api/dnc/add). ${(SHARED_NUMBERS * 100).toFixed(0)} % of the contacts are also in a second batch (${n(audit.sharedNumbers)} numbers, ${n(audit.callsToSharedNumbers)} calls to them): caps and one live call are per number. Then every phone log is judged from the database by the independent oracle.`,
+    `The real scheduler (\`test/support/scheduler-simulation.ts\`, the code CI runs at 10,000): ${n(audit.contacts)} contacts (the population of the calling-window simulation: every US area code, some abroad, 5 % with a contact timezone) in 9 batches (office hours, whole days, windows crossing midnight, weekdays only, opted out; retry 0–4, delay 0–2 h) on PostgreSQL, first due between 2026-10-31 and 11-02. \`DialerScheduler.tick()\` on an injected clock (DIALER_MAX_CONCURRENT_CALLS=2000, 400 per batch, 20 numbers at 1000 calls/s), placing on the Twilio fake; each placed call ends 90 s later through AttemptEndings with a seeded outcome (35 % completed, busy, no-answer, voicemail, 6 % failed); the clock then jumps to the next due record (at least 30 min when nothing is due) until nothing is pending or 2026-11-04. ${n(audit.dncListed)} numbers listed mid-run (${n(audit.dncWithRetryScheduled)} with a retry scheduled, ${n(audit.dncThroughRoute)} through POST /api/dnc/add). ${(SHARED_NUMBERS * 100).toFixed(0)} % of the contacts are also in a second batch (${n(audit.sharedNumbers)} numbers, ${n(audit.callsToSharedNumbers)} calls to them): caps and one live call are per number. A tenth batch (${n(accountBatch(options.contacts).contacts)} New York contacts, all due at 19:56 there, four minutes before its window closes) dials through 5 numbers of one provider account at 1 call/s, which the provider is taken to queue: each of its calls rings at the later of its placement and a second after the one before, and that ring time is judged. Then every phone log is judged from the database by the independent oracle.`,
     '',
-    '| contacts | calls placed | within 12 h of the US change | outside a window | after DNC | over budget | retry before delay | FL/OK/MD cap exceeded (per number) | two calls to one number at once | completed | failed | never callable | do_not_call | pending past horizon |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${n(audit.contacts)} | ${n(audit.callsPlaced)} | ${n(audit.callsNearDstChange)} | ${audit.outsideWindow} | ${audit.dncLeaks} | ${audit.overBudget} | ${audit.earlyRetries} | ${audit.capExceeded} | ${audit.overlapping} | ${n(completed)} | ${n(failed)} | ${n(audit.neverCallable)} | ${n(do_not_call)} | ${n(pending)} |`,
+    '| contacts | calls placed | within 12 h of the US change | outside a window | after DNC | over budget | retry before delay | FL/OK/MD cap exceeded (per number) | two calls to one number at once | account batch calls | over the account calls/s | rings outside a window once queued | completed | failed | never callable | do_not_call | pending past horizon |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${n(audit.contacts)} | ${n(audit.callsPlaced)} | ${n(audit.callsNearDstChange)} | ${audit.outsideWindow} | ${audit.dncLeaks} | ${audit.overBudget} | ${audit.earlyRetries} | ${audit.capExceeded} | ${audit.overlapping} | ${n(audit.accountCalls)} | ${audit.overAccountRate} | ${audit.ringsOutsideWindow} | ${n(completed)} | ${n(failed)} | ${n(audit.neverCallable)} | ${n(do_not_call)} | ${n(pending)} |`,
     '',
     'Scheduler time per decision: wall time of the claim phase (every `DialerClaims.claimBatch` of a tick: locks, due records, DNC, window, phone-log writes) divided by the records it decided (claimed + held for later + withdrawn as DNC); placed calls per second of tick wall time (claims, placement on the fake and its writes).',
     '',

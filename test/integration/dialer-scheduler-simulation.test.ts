@@ -29,6 +29,13 @@ jest.setTimeout(600_000);
 // The test prints `phaseSeconds`. SCHEDULER_SIM_CONTACTS=500 while iterating.
 const CONTACTS = Number(process.env.SCHEDULER_SIM_CONTACTS ?? 2_000);
 const DST_CHANGE = new Date('2026-11-01T06:00:00Z');
+// 19:56 in New York: four minutes before the account-paced batch's window closes.
+const ACCOUNT_BATCH = {
+  contacts: 100,
+  numbers: 5,
+  callsPerSecond: 1,
+  dueAt: new Date('2026-10-31T23:56:00Z'),
+};
 
 describe('dialer scheduler compliance simulation', () => {
   let t: TestApp;
@@ -55,6 +62,7 @@ describe('dialer scheduler compliance simulation', () => {
       dncAdds: 300,
       callingNumbers: 20,
       sharedNumbers: 0.1,
+      accountBatch: ACCOUNT_BATCH,
       minStepSeconds: 1800,
     });
     const audit = await auditSchedulerSimulation(t, run, DST_CHANGE);
@@ -71,6 +79,8 @@ describe('dialer scheduler compliance simulation', () => {
       earlyRetries: 0,
       capExceeded: 0,
       overlapping: 0,
+      overAccountRate: 0,
+      ringsOutsideWindow: 0,
       notPlaced: 0,
       withoutPermit: 0,
       pendingWithoutReason: 0,
@@ -79,6 +89,8 @@ describe('dialer scheduler compliance simulation', () => {
     // Numbers in two batches were called, from both.
     expect(audit.sharedNumbers).toBeGreaterThan(CONTACTS * 0.05);
     expect(audit.callsToSharedNumbers).toBeGreaterThan(audit.sharedNumbers);
+    // The account-paced batch reached every contact, at its account's pace.
+    expect(audit.accountCalls).toBeGreaterThanOrEqual(ACCOUNT_BATCH.contacts);
     // Every contact ended somewhere, and the run did real work across the change.
     const { completed = 0, failed = 0, do_not_call = 0, pending = 0 } = audit.final;
     expect(completed + failed + do_not_call + pending).toBe(audit.contacts);
@@ -93,7 +105,7 @@ describe('dialer scheduler compliance simulation', () => {
     expect(audit.zonesCalled).toBeGreaterThanOrEqual(11);
   });
 
-  it('the audit catches a call outside the window, a call after DNC and two calls to one number at once (it can fail)', async () => {
+  it('the audit catches a call outside the window, a call after DNC, two calls to one number at once and calls beyond an account pace (it can fail)', async () => {
     const db = t.app.get(Database).db;
     // A placed call of the New York office-hours batch moved to 03:00 there (Monday), and a
     // called number taken as listed long before.
@@ -128,9 +140,17 @@ describe('dialer scheduler compliance simulation', () => {
     await db.execute(sql`UPDATE phone_logs SET placed_at =
       (SELECT placed_at + interval '1 second' FROM phone_logs WHERE id = ${shared.first})
       WHERE id = ${shared.second}`);
+    // The account-paced batch's calls placed all at once, 30 s before its close: the provider
+    // would ring them one a second, past 20:00.
+    await db
+      .update(phoneLogs)
+      .set({ placedAt: new Date('2026-10-31T23:59:30Z') })
+      .where(eq(phoneLogs.batchId, run.accountPaced!.batchId));
     const audit = await auditSchedulerSimulation(t, { ...run, dncAddedAt }, DST_CHANGE);
     expect(audit.outsideWindow).toBeGreaterThanOrEqual(1);
     expect(audit.dncLeaks).toBeGreaterThanOrEqual(1);
     expect(audit.overlapping).toBeGreaterThanOrEqual(1);
+    expect(audit.overAccountRate).toBeGreaterThanOrEqual(1);
+    expect(audit.ringsOutsideWindow).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,3 +1,7 @@
+import { eq, inArray } from 'drizzle-orm';
+import { Database } from '../../src/database';
+import { phoneNumbers } from '../../src/modules/phones/phones.schema';
+import { ProviderAccountsBackfill } from '../../src/modules/phones/provider-accounts.backfill';
 import { PlivoFake, TelnyxFake, TwilioFake } from '../fakes';
 import { createMember, registerOrganization, type RegisteredAdmin } from '../support/factories';
 import { LogCapture } from '../support/log-capture';
@@ -74,6 +78,7 @@ describe('phone numbers on three telephony protocols', () => {
     (await t.http.get('/api/call/phones').set(bearer(token)).expect(200)).body.data as {
       _id: string;
       phoneNumber: string;
+      accountCallsPerSecond: number;
     }[];
   const callbackPattern = (integration: string, phoneId: string, kind: string) =>
     new RegExp(
@@ -425,6 +430,73 @@ describe('phone numbers on three telephony protocols', () => {
       await addPhone({ ...base, integration: 'provider_four' }).expect(400);
       const invalid = await addPhone({ ...base, phoneNumber: '12' }).expect(400);
       expect(invalid.body.errorMessage).toMatch(/phoneNumber/);
+    });
+
+    it('links each number to its provider account, whose calls per second all its numbers share', async () => {
+      const seeded = cases[1].seed();
+      const second = nextNumber();
+      twilio.addNumber(seeded.accSId, second);
+      const base = {
+        userId: admin.userId,
+        integration: 'provider_two',
+        authToken: seeded.authToken,
+        accSId: seeded.accSId,
+      };
+      const cps = async (numbers: string[]) => {
+        const listed = await listPhones();
+        return numbers.map(
+          (n) => listed.find((phone) => phone.phoneNumber === n)?.accountCallsPerSecond,
+        );
+      };
+      await addPhone({ ...base, phoneNumber: seeded.number }).expect(201);
+      // Twilio's default until the account says otherwise.
+      expect(await cps([seeded.number])).toEqual([1]);
+      for (const bad of [0, -1, 5000, 'fast', null]) {
+        const refused = await addPhone({
+          ...base,
+          phoneNumber: second,
+          accountCallsPerSecond: bad,
+        });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors[0].field).toBe('accountCallsPerSecond');
+      }
+      expect((await listPhones()).map((phone) => phone.phoneNumber)).not.toContain(second);
+      await addPhone({ ...base, phoneNumber: second, accountCallsPerSecond: 5 }).expect(201);
+      // One account: the value given with the second number is the first number's too.
+      expect(await cps([seeded.number, second])).toEqual([5, 5]);
+      const rows = await t.app
+        .get(Database)
+        .db.select({ account: phoneNumbers.providerAccountId })
+        .from(phoneNumbers)
+        .where(inArray(phoneNumbers.phoneNumber, [seeded.number, second]));
+      expect(new Set(rows.map((row) => row.account)).size).toBe(1);
+      expect(rows[0].account).not.toBeNull();
+    });
+
+    it('links, at start, numbers added before accounts were kept', async () => {
+      const seeded = cases[1].seed();
+      const added = await addPhone({
+        userId: admin.userId,
+        phoneNumber: seeded.number,
+        integration: 'provider_two',
+        authToken: seeded.authToken,
+        accSId: seeded.accSId,
+      }).expect(201);
+      const db = t.app.get(Database).db;
+      const accountOf = async () =>
+        (
+          await db
+            .select({ account: phoneNumbers.providerAccountId })
+            .from(phoneNumbers)
+            .where(eq(phoneNumbers.id, added.body.data._id))
+        )[0].account;
+      const linked = await accountOf();
+      await db
+        .update(phoneNumbers)
+        .set({ providerAccountId: null })
+        .where(eq(phoneNumbers.id, added.body.data._id));
+      await t.app.get(ProviderAccountsBackfill).onApplicationBootstrap();
+      expect(await accountOf()).toBe(linked);
     });
 
     it('keeps organizations apart and requires the phones permission', async () => {

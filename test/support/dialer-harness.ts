@@ -17,6 +17,8 @@ import { dncEntries } from '../../src/modules/dnc/dnc.schema';
 import { events } from '../../src/modules/events/events.schema';
 import { PhoneCredentials } from '../../src/modules/phones/phone-credentials';
 import { phoneNumbers } from '../../src/modules/phones/phones.schema';
+import { accountKeyOf } from '../../src/modules/phones/provider-accounts';
+import { ProviderAccountsRepository } from '../../src/modules/phones/provider-accounts.repository';
 import type { Integration, ProviderCredentials } from '../../src/modules/telephony/telephony.types';
 import type { PlivoAccount, PlivoFake, TwilioAccount, TwilioFake } from '../fakes';
 import { CallingFactories } from './calling-factories';
@@ -82,6 +84,19 @@ export class DialerHarness {
       providerNumberId: owned.sid,
       status,
     });
+  }
+
+  /**
+   * A Twilio number linked to its provider account as add-phone links it: its calls spend the
+   * account's calls-per-second budget (`callsPerSecond` replaces the account's when given).
+   */
+  async accountNumber(callsPerSecond?: number) {
+    const phone = await this.number();
+    const credentials = { accountId: this.account.sid, secret: this.account.authToken };
+    const accounts = this.t.app.get(ProviderAccountsRepository);
+    const key = accountKeyOf('provider_two', credentials, null);
+    await accounts.setAccount(phone.id, await accounts.link('provider_two', key, callsPerSecond));
+    return phone;
   }
 
   /** A Plivo number owned on the fake (in `account`, else a new one), stored like any other. */

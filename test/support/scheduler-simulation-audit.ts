@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { Database } from '../../src/database';
-import { callRecords } from '../../src/modules/call-records/call-records.schema';
+import {
+  type CallRecordRow,
+  callRecords,
+} from '../../src/modules/call-records/call-records.schema';
 import { windowOf } from '../../src/modules/dialer/batch-window';
-import { judgeCall, oracleState, oracleZones } from './compliance-oracle';
+import { judgeCall, oracleCap, oracleZones } from './compliance-oracle';
 import type { SchedulerSimulationRun } from './scheduler-simulation';
 import { attemptsOf } from './scheduler-simulation-steps';
 import type { TestApp } from './test-app';
@@ -27,6 +30,15 @@ export interface SchedulerAudit {
   capExceeded: number;
   /** Calls to a number placed while another call to it had not ended (any batch). */
   overlapping: number;
+  /** The account-paced batch's calls (accountBatch). */
+  accountCalls: number;
+  /** Its calls placed closer together than the account's calls per second allow. */
+  overAccountRate: number;
+  /**
+   * Its calls that would ring outside a window once the provider queues them at the account's
+   * calls per second (ringing at max(placed, previous ring + 1/CPS)), by the oracle.
+   */
+  ringsOutsideWindow: number;
   /** Numbers in more than one batch, and the calls placed to them. */
   sharedNumbers: number;
   callsToSharedNumbers: number;
@@ -161,10 +173,10 @@ export async function auditSchedulerSimulation(
         );
       }
       // The state cap once more by plain counting (the oracle's verdict includes it too).
-      const capped = ['FL', 'OK', 'MD'].includes(oracleState(record.phoneNumber) ?? '');
-      if (batch.enforceCalleeLocalHours && capped) {
+      const cap = oracleCap(record.phoneNumber);
+      if (batch.enforceCalleeLocalHours && cap !== null) {
         const inDay = previous.filter((p) => p.getTime() > at.getTime() - 24 * HOUR).length + 1;
-        if (inDay > 3)
+        if (inDay > cap)
           flag(
             'capExceeded',
             `${record.phoneNumber}: ${inDay} calls in 24 h to ${at.toISOString()}`,
@@ -176,7 +188,53 @@ export async function auditSchedulerSimulation(
     }
   }
   audit.zonesCalled = zones.size;
+  auditAccountPacing(run, records, logs, flag, audit);
   return audit;
+}
+
+/**
+ * The account-paced batch as its provider would ring it: calls queued at the account's calls per
+ * second, each ringing once the one before it has had its share of a second.
+ */
+function auditAccountPacing(
+  run: SchedulerSimulationRun,
+  records: CallRecordRow[],
+  logs: Awaited<ReturnType<typeof attemptsOf>>,
+  flag: (counter: keyof SchedulerAudit, example: string) => void,
+  audit: SchedulerAudit,
+): void {
+  if (!run.accountPaced) return;
+  const { batchId, callsPerSecond } = run.accountPaced;
+  const batch = run.batches.find((row) => row.id === batchId)!;
+  const recordOf = new Map(records.map((record) => [record.id, record]));
+  const gapMs = 1000 / callsPerSecond;
+  const placed = logs
+    .filter((log) => log.batchId === batchId && log.placedAt)
+    .sort((a, b) => a.placedAt!.getTime() - b.placedAt!.getTime());
+  audit.accountCalls = placed.length;
+  let ringsAt = -Infinity;
+  for (const [i, log] of placed.entries()) {
+    const at = log.placedAt!.getTime();
+    const sooner = placed[i - Math.ceil(callsPerSecond)];
+    if (sooner && at - sooner.placedAt!.getTime() < 1000) {
+      flag('overAccountRate', `${new Date(at).toISOString()}: over ${callsPerSecond} calls/s`);
+    }
+    ringsAt = Math.max(at, ringsAt + gapMs);
+    const record = recordOf.get(log.callRecordId)!;
+    const verdict = judgeCall({
+      at: new Date(ringsAt),
+      phoneNumber: record.phoneNumber,
+      contactTimezone: record.contact.timezone,
+      batch: windowOf(batch),
+      previousCalls: [],
+    });
+    if (!verdict.legal) {
+      flag(
+        'ringsOutsideWindow',
+        `placed ${log.placedAt!.toISOString()}, rings ${new Date(ringsAt).toISOString()}: ${verdict.violations.join('; ')}`,
+      );
+    }
+  }
 }
 
 function emptyAudit(run: SchedulerSimulationRun, contacts: number): SchedulerAudit {
@@ -197,6 +255,9 @@ function emptyAudit(run: SchedulerSimulationRun, contacts: number): SchedulerAud
     earlyRetries: 0,
     capExceeded: 0,
     overlapping: 0,
+    accountCalls: 0,
+    overAccountRate: 0,
+    ringsOutsideWindow: 0,
     sharedNumbers: 0,
     callsToSharedNumbers: 0,
     examples: [],

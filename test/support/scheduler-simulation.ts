@@ -42,6 +42,12 @@ export interface SchedulerSimulationOptions {
    */
   sharedNumbers?: number;
   /**
+   * A batch of its own on numbers of one provider account with this many calls per second (the
+   * provider queues what goes beyond): `contacts` New York numbers all due at `dueAt`, shortly
+   * before its 20:00 close, so calls placed faster than the account allows would ring after it.
+   */
+  accountBatch?: { contacts: number; numbers: number; callsPerSecond: number; dueAt: Date };
+  /**
    * Least jump of the clock when nothing is due: records due within it wait for the next tick
    * (as they would for a slow timer), which bounds the ticks of a run.
    */
@@ -63,6 +69,8 @@ export interface TickMeasure {
 export interface SchedulerSimulationRun {
   organizationId: string;
   batches: BatchRow[];
+  /** The account-paced batch (accountBatch), and its account's calls per second. */
+  accountPaced?: { batchId: string; callsPerSecond: number };
   ticks: TickMeasure[];
   /** Phone number → the simulated instant it was put on the DNC list. */
   dncAddedAt: Map<string, Date>;
@@ -194,6 +202,9 @@ export async function seedSimulation(
   for (let i = 0; i < values.length; i += 1000) {
     await db.insert(callRecords).values(values.slice(i, i + 1000));
   }
+  if (options.accountBatch) {
+    rows.push(await seedAccountBatch(harness, options.accountBatch, seen, options.seed ?? 7));
+  }
   await db
     .update(batches)
     .set({
@@ -201,6 +212,49 @@ export async function seedSimulation(
     })
     .where(eq(batches.organizationId, harness.admin.organizationId));
   return { harness, batches: rows };
+}
+
+/** The account-paced batch: New York hours, its own numbers, all its contacts due at once. */
+async function seedAccountBatch(
+  harness: DialerHarness,
+  options: NonNullable<SchedulerSimulationOptions['accountBatch']>,
+  seen: Set<string>,
+  seed: number,
+): Promise<BatchRow> {
+  const numbers: string[] = [];
+  for (let i = 0; i < options.numbers; i += 1) {
+    numbers.push((await harness.accountNumber(options.callsPerSecond)).id);
+  }
+  const batch = await harness.calling.batch(harness.admin.organizationId, harness.admin.userId, {
+    timezone: 'America/New_York',
+    callingHourStart: '09:00',
+    callingHourEnd: '20:00',
+    allowedDays: [0, 1, 2, 3, 4, 5, 6],
+    enforceCalleeLocalHours: true,
+    retry: 1,
+    delay: 600,
+    callingNumbers: numbers,
+    maxConcurrentCalls: 400,
+  });
+  const random = seededRandom(seed + 2);
+  const contacts: string[] = [];
+  while (contacts.length < options.contacts) {
+    const number = `+1212${String(2_000_000 + Math.floor(random() * 7_000_000))}`;
+    if (!seen.has(number) && seen.add(number)) contacts.push(number);
+  }
+  await harness.t.app
+    .get(Database)
+    .db.insert(callRecords)
+    .values(
+      contacts.map((phoneNumber) => ({
+        organizationId: batch.organizationId,
+        batchId: batch.id,
+        phoneNumber,
+        contact: { name: 'Sam' },
+        nextAttemptAt: options.dueAt,
+      })),
+    );
+  return batch;
 }
 
 export async function runSchedulerSimulation(
@@ -284,9 +338,18 @@ export async function runSchedulerSimulation(
     if (target >= options.horizon) break;
     if (target > clock.current) clock.set(target);
   }
+  const accountBatch = options.accountBatch && rows[rows.length - 1];
   return {
     organizationId,
     batches: rows,
+    ...(accountBatch
+      ? {
+          accountPaced: {
+            batchId: accountBatch.id,
+            callsPerSecond: options.accountBatch!.callsPerSecond,
+          },
+        }
+      : {}),
     ticks,
     dncAddedAt: dnc.addedAt,
     dncWithRetryScheduled: dnc.withRetryScheduled,

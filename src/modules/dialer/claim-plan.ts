@@ -4,7 +4,7 @@ import type { PhoneNumberRow } from '../phones/phones.schema';
 import { windowOf } from './batch-window';
 import { allowedUntil, evaluateCallingWindow, nextAllowedAt } from './calling-window';
 import type { DueRecord } from './dialer-claims.repository';
-import type { NumberPacing } from './number-pacing';
+import type { NumberPacing, PacingSlot } from './number-pacing';
 
 /** A record the calling window refuses now: it waits until `at`; null (never allowed): failed. */
 export interface Hold {
@@ -18,7 +18,7 @@ export interface Pick {
   permit: DialPermit;
   /** When the window that allowed it closes: the dial check refuses the call from then on. */
   windowClosesAt: Date;
-  slot: { phone: PhoneNumberRow; at: Date; next: Date };
+  slot: PacingSlot<PhoneNumberRow>;
 }
 
 export interface ClaimPlan {
@@ -100,6 +100,13 @@ export function countMoves(picks: Pick[]): Record<string, number> {
 export function nextDialAts(picks: Pick[]): Array<{ id: string; at: Date }> {
   const last = new Map<string, Date>();
   for (const { slot } of picks) last.set(slot.phone.id, slot.next);
+  return [...last].map(([id, at]) => ({ id, at }));
+}
+
+/** Each provider account's slot after its last pick. */
+export function nextAccountDialAts(picks: Pick[]): Array<{ id: string; at: Date }> {
+  const last = new Map<string, Date>();
+  for (const { slot } of picks) if (slot.account) last.set(slot.account.id, slot.account.next);
   return [...last].map(([id, at]) => ({ id, at }));
 }
 

@@ -27,8 +27,10 @@ import {
 import { countMovesUpsert } from '../call-records/batch-counters.repository';
 import { speakingAgent } from '../agents/agents.repository';
 import { agents, type AgentRow } from '../agents/agents.schema';
-import { phoneNumbers, type PhoneNumberRow } from '../phones/phones.schema';
+import { phoneNumbers, type PhoneNumberRow, providerAccounts } from '../phones/phones.schema';
+import { ACCOUNT_CALLS_PER_SECOND } from '../phones/provider-accounts';
 import type { Hold } from './claim-plan';
+import type { AccountPace } from './number-pacing';
 import { attemptsToNumberSince, liveCallToNumber } from './number-attempts';
 
 /** A batch the scheduler may dial: active, not deleted. */
@@ -72,6 +74,8 @@ export interface ClaimWrites {
   shared: { agentId: string; claimedAt: Date; leaseExpiresAt: Date };
   /** The numbers' next pacing slots. */
   slots: Array<{ id: string; at: Date }>;
+  /** The provider accounts' next pacing slots (their rows locked by lockAccounts). */
+  accountSlots: Array<{ id: string; at: Date }>;
   /** The batch's status counter moves. */
   counts: Record<string, number>;
 }
@@ -259,8 +263,8 @@ export class DialerClaimsRepository {
    * The claim's writes in one statement (one round trip, whatever the number of records): the
    * listed records become do_not_call; held ones wait until their `at` (a null `at`, never
    * allowed, closes the record as failed); claimed ones are in_progress with one more attempt and
-   * their `queued` phone logs inserted; the numbers get their next pacing slots; the batch's
-   * counters move in key order (countMovesUpsert). The parts touch different rows, and the only
+   * their `queued` phone logs inserted; the numbers and their accounts (locked by lockAccounts)
+   * get their next pacing slots; the batch's counters move in key order (countMovesUpsert). The parts touch different rows, and the only
    * rows they lock that the claim does not hold yet are the numbers' and the counters', which no
    * writer takes in the other order, so PostgreSQL's order of the CTEs does not matter. Answers
    * the phone log ids in the order of `writes.attempts`.
@@ -269,7 +273,7 @@ export class DialerClaimsRepository {
     batch: Pick<BatchRow, 'id' | 'organizationId'>,
     writes: ClaimWrites,
   ): Promise<string[]> {
-    const { blocked, holds, attempts, slots } = writes;
+    const { blocked, holds, attempts, slots, accountSlots } = writes;
     const parts: Array<[string, SQLWrapper | undefined]> = [
       ['blocked', blocked.length > 0 ? this.markDoNotCall(blocked) : undefined],
       ['held', holds.length > 0 ? this.hold(holds) : undefined],
@@ -277,7 +281,11 @@ export class DialerClaimsRepository {
         'claimed',
         attempts.length > 0 ? this.markClaimed(attempts.map((a) => a.callRecordId)) : undefined,
       ],
-      ['slots', slots.length > 0 ? this.setNextDialAt(slots) : undefined],
+      ['slots', slots.length > 0 ? this.setNextDialAt(phoneNumbers, slots) : undefined],
+      [
+        'account_slots',
+        accountSlots.length > 0 ? this.setNextDialAt(providerAccounts, accountSlots) : undefined,
+      ],
       [
         'attempts',
         attempts.length > 0 ? this.insertAttempts(batch, writes.shared, attempts) : undefined,
@@ -286,7 +294,8 @@ export class DialerClaimsRepository {
     ];
     const present = parts.filter((part): part is [string, SQLWrapper] => part[1] !== undefined);
     if (present.length === 0) return [];
-    // Drizzle parenthesizes an embedded query builder; insertAttempts does so itself.
+    // Drizzle parenthesizes an embedded query builder; insertAttempts and setNextDialAt do so
+    // themselves.
     const ctes = present.map(([name, query]) => sql`${sql.raw(name)} AS ${query}`);
     const result = await this.db.execute(sql`WITH ${sql.join(ctes, sql`, `)}
       ${attempts.length > 0 ? sql`SELECT id, call_record_id FROM attempts` : sql`SELECT NULL AS id, NULL AS call_record_id WHERE false`}`);
@@ -363,14 +372,45 @@ export class DialerClaimsRepository {
       RETURNING id, call_record_id)`;
   }
 
-  private setNextDialAt(slots: Array<{ id: string; at: Date }>): SQLWrapper {
+  /** The next pacing slots of numbers or of provider accounts (both keep `next_dial_at`). */
+  private setNextDialAt(
+    table: typeof phoneNumbers | typeof providerAccounts,
+    slots: Array<{ id: string; at: Date }>,
+  ): SQLWrapper {
     const ids = column(slots, 'varchar', (slot) => slot.id);
     const ats = column(slots, 'timestamptz', (slot) => iso(slot.at));
-    return this.db
-      .update(phoneNumbers)
-      .set({ nextDialAt: sql`slot.at` })
-      .from(sql`unnest(${ids}, ${ats}) AS slot(id, at)`)
-      .where(eq(phoneNumbers.id, sql`slot.id`));
+    return sql`(UPDATE ${table} SET next_dial_at = slot.at
+      FROM unnest(${ids}, ${ats}) AS slot(id, at) WHERE ${table}.id = slot.id)`;
+  }
+
+  /**
+   * The provider accounts of the numbers, locked in id order until the claim commits: an account
+   * is shared by organizations, whose claims do not share a dialing lock, so its budget is
+   * read and moved under its own row's lock (in one order, so two claims never wait in a cycle).
+   */
+  async lockAccounts(
+    numbers: Array<Pick<PhoneNumberRow, 'providerAccountId'>>,
+  ): Promise<AccountPace[]> {
+    const ids = [
+      ...new Set(numbers.flatMap((n) => (n.providerAccountId ? [n.providerAccountId] : []))),
+    ];
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({
+        id: providerAccounts.id,
+        integration: providerAccounts.integration,
+        callsPerSecond: providerAccounts.callsPerSecond,
+        nextDialAt: providerAccounts.nextDialAt,
+      })
+      .from(providerAccounts)
+      .where(anyOf(providerAccounts.id, ids))
+      .orderBy(asc(providerAccounts.id))
+      .for('update');
+    return rows.map((row) => ({
+      id: row.id,
+      callsPerSecond: row.callsPerSecond ?? ACCOUNT_CALLS_PER_SECOND[row.integration],
+      nextDialAt: row.nextDialAt,
+    }));
   }
 
   /** Pauses an active batch with the reason shown (no_agent, no_calling_number, failure_rate). */

@@ -6,7 +6,14 @@ import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
 import type { PhoneNumberRow } from '../phones/phones.schema';
-import { type ClaimPlan, countMoves, mayHaveFinished, nextDialAts, planClaims } from './claim-plan';
+import {
+  type ClaimPlan,
+  countMoves,
+  mayHaveFinished,
+  nextAccountDialAts,
+  nextDialAts,
+  planClaims,
+} from './claim-plan';
 import {
   type BatchWithLiveCalls,
   type DialingBatch,
@@ -79,7 +86,8 @@ export class DialerClaims {
         return [];
       }
       const [blocked, callable] = partition(records, (due) => due.listed);
-      const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond);
+      const accounts = await this.claims.lockAccounts(numbers);
+      const pacing = new NumberPacing(numbers, now, this.config.dialer.callsPerSecond, accounts);
       const plan = planClaims(
         batch,
         callable,
@@ -119,6 +127,7 @@ export class DialerClaims {
         leaseExpiresAt: new Date(now.getTime() + PLACEMENT_LEASE_SECONDS * 1000),
       },
       slots: nextDialAts(picks),
+      accountSlots: nextAccountDialAts(picks),
       counts: countMoves(picks),
     });
     return picks.map(({ record, slot }, i) => ({

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { Database } from '../../database';
 import type { Integration } from '../telephony/telephony.types';
-import { phoneNumbers, type PhoneNumberRow } from './phones.schema';
+import { phoneNumbers, type PhoneNumberRow, providerAccounts } from './phones.schema';
 
 export type NewPhoneNumber = Omit<
   typeof phoneNumbers.$inferInsert,
@@ -61,12 +61,17 @@ export class PhonesRepository {
     return row;
   }
 
-  list(organizationId: string): Promise<PhoneNumberRow[]> {
-    return this.database.db
-      .select()
+  /** The numbers, each with its account's calls per second (null: the provider's default). */
+  async list(
+    organizationId: string,
+  ): Promise<Array<PhoneNumberRow & { accountCallsPerSecond: number | null }>> {
+    const rows = await this.database.db
+      .select({ number: phoneNumbers, accountCallsPerSecond: providerAccounts.callsPerSecond })
       .from(phoneNumbers)
+      .leftJoin(providerAccounts, eq(providerAccounts.id, phoneNumbers.providerAccountId))
       .where(eq(phoneNumbers.organizationId, organizationId))
       .orderBy(desc(phoneNumbers.createdAt), desc(phoneNumbers.id));
+    return rows.map((row) => ({ ...row.number, accountCallsPerSecond: row.accountCallsPerSecond }));
   }
 
   async update(organizationId: string, id: string, values: Partial<NewPhoneNumber>): Promise<void> {

@@ -1,10 +1,32 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
 import { organizations } from '../organizations/organizations.schema';
 import type { Integration } from '../telephony/telephony.types';
 import { users } from '../users/users.schema';
 
 export type PhoneStatus = 'active' | 'inactive';
+
+/**
+ * A provider account (a Twilio account, a Plivo auth id, a Telnyx key), shared by every number
+ * and every organization that dials through it: its calls-per-second budget is paced here, under
+ * this row's lock, whichever batch, organization or worker places the call.
+ */
+export const providerAccounts = pgTable(
+  'provider_accounts',
+  {
+    id: objectIdPk(),
+    integration: text('integration').$type<Integration>().notNull(),
+    /** SHA-256 of what names the account at the provider (accountKeyOf): never the id itself. */
+    accountKey: text('account_key').notNull(),
+    /** The account's calls per second; null: the provider's default (ACCOUNT_CALLS_PER_SECOND). */
+    callsPerSecond: real('calls_per_second'),
+    /** The account places its next call no earlier. */
+    nextDialAt: timestamp('next_dial_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('provider_accounts_key').on(t.integration, t.accountKey)],
+);
 
 /** A telephony number attached to the workspace, with its provider credentials sealed. */
 export const phoneNumbers = pgTable(
@@ -32,6 +54,10 @@ export const phoneNumbers = pgTable(
      * start-up check counts the numbers that rely on the server's key.
      */
     publicKey: text('public_key'),
+    /** The account whose calls-per-second budget this number's calls spend (null: not linked yet). */
+    providerAccountId: objectIdRef('provider_account_id').references(() => providerAccounts.id, {
+      onDelete: 'set null',
+    }),
     status: text('status').$type<PhoneStatus>().notNull().default('active'),
     webhooksCheckedAt: timestamp('webhooks_checked_at', { withTimezone: true }),
     /** The dialer's pacing: this number places its next call no earlier (DIALER_CALLS_PER_SECOND). */
@@ -46,3 +72,4 @@ export const phoneNumbers = pgTable(
 );
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
+export type ProviderAccountRow = typeof providerAccounts.$inferSelect;

@@ -27,6 +27,8 @@ import type {
 import { PhoneCredentials } from './phone-credentials';
 import { PhonesRepository } from './phones.repository';
 import type { PhoneNumberRow } from './phones.schema';
+import { ACCOUNT_CALLS_PER_SECOND, accountKeyOf } from './provider-accounts';
+import { ProviderAccountsRepository } from './provider-accounts.repository';
 
 const DUPLICATE = 'Phone number already exists for this user';
 
@@ -42,6 +44,7 @@ export class PhonesService {
     private readonly credentials: PhoneCredentials,
     private readonly database: Database,
     private readonly batches: BatchesService,
+    private readonly accounts: ProviderAccountsRepository,
   ) {}
 
   /**
@@ -107,13 +110,18 @@ export class PhonesService {
         const { appId } = await this.wireAtProvider(dto.integration, e164, () =>
           provider.configureWebhooks(credentials, owned, urls),
         );
-        if (appId) {
-          await this.phones.update(organizationId, id, {
-            providerAppId: appId,
-            // For provider_three the app id is the Call Control Application we configured.
-            ...(dto.integration === 'provider_three' ? { credentials: seal(appId) } : {}),
-          });
-        }
+        // Last, so the account's row (which claims lock to pace it) is held only until the commit.
+        const providerAccountId = await this.accounts.link(
+          dto.integration,
+          accountKeyOf(dto.integration, credentials, dto.publicKey ?? null),
+          dto.accountCallsPerSecond,
+        );
+        await this.phones.update(organizationId, id, {
+          providerAccountId,
+          // For provider_three the app id is the Call Control Application we configured.
+          ...(appId ? { providerAppId: appId } : {}),
+          ...(appId && dto.integration === 'provider_three' ? { credentials: seal(appId) } : {}),
+        });
         return toPhoneDto(row);
       });
     } catch (error) {
@@ -127,6 +135,7 @@ export class PhonesService {
       ...toPhoneDto(row),
       status: row.status,
       publicKey: row.publicKey,
+      accountCallsPerSecond: row.accountCallsPerSecond ?? ACCOUNT_CALLS_PER_SECOND[row.integration],
     }));
   }
 

@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  IsIn,
+  IsNotEmpty,
+  IsNumber,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { IsOptionalNotNull } from '../../../common/dto-rules';
 import { IsEd25519PublicKey } from '../../../common/is-ed25519-public-key.validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
@@ -70,4 +79,21 @@ export class AddPhoneDto {
   @IsOptionalNotNull()
   @IsEd25519PublicKey()
   publicKey?: string;
+
+  @ApiPropertyOptional({
+    example: 5,
+    minimum: 0.1,
+    maximum: 1000,
+    description:
+      "The provider account's calls per second, when it is not the provider's default (Plivo 2, " +
+      'Twilio 1, Telnyx 1): every number of the account, in every batch and organization, shares ' +
+      'it, so the provider never queues a call to ring later than it was allowed. Given here, it ' +
+      "replaces the account's value; left out, the account keeps what it had. Listed with each " +
+      'number as `accountCallsPerSecond`.',
+  })
+  @IsOptionalNotNull()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.1)
+  @Max(1000)
+  accountCallsPerSecond?: number;
 }

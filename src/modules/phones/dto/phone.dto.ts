@@ -32,6 +32,14 @@ export class PhoneNumberListItemDto extends PhoneNumberDto {
       'PROVIDER_THREE_PUBLIC_KEY verifies them, or another integration.',
   })
   publicKey!: string | null;
+
+  @ApiProperty({
+    example: 1,
+    description:
+      "Calls per second of the number's provider account, shared by all its numbers (the " +
+      "provider's default unless add-phone set `accountCallsPerSecond`)",
+  })
+  accountCallsPerSecond!: number;
 }
 
 export class DeletePhoneResponseDto {

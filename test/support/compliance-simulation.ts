@@ -1,6 +1,6 @@
 import numberZones from '../../src/modules/dialer/calling-window/data/number-zones.json';
 import { evaluateCallingWindow, type BatchWindow } from '../../src/modules/dialer/calling-window';
-import { judgeCall, oracleState, oracleZones } from './compliance-oracle';
+import { judgeCall, oracleCap, oracleZones } from './compliance-oracle';
 
 /**
  * A compliance simulation at the rules level: a simulated clock walks from `from` to `until`
@@ -221,12 +221,10 @@ function judge(report: SimulationReport, contact: SimulatedContact, now: Date, p
     }
   }
   // The cap once more, by plain counting: calls in the 24 h up to and including this one.
-  if (
-    contact.batch.enforceCalleeLocalHours &&
-    ['FL', 'OK', 'MD'].includes(oracleState(contact.phoneNumber) ?? '')
-  ) {
+  const cap = oracleCap(contact.phoneNumber);
+  if (contact.batch.enforceCalleeLocalHours && cap !== null) {
     const since = now.getTime() - 24 * 3_600_000;
-    if (previous.filter((call) => call.getTime() > since).length + 1 > 3) report.capExceeded += 1;
+    if (previous.filter((call) => call.getTime() > since).length + 1 > cap) report.capExceeded += 1;
   }
   for (const zone of oracleZones(contact.phoneNumber, contact.timezone)) {
     report.callsByZone.set(zone, (report.callsByZone.get(zone) ?? 0) + 1);
@@ -255,6 +253,8 @@ const NON_US_NUMBERS = [
   '+813', // Tokyo
   '+1204', // Manitoba
   '+1416', // Toronto
+  '+1604', // Vancouver (British Columbia: statutory holidays closed)
+  '+1867', // the three territories (one area code)
   '+1787', // Puerto Rico
   '+1800', // toll-free: country zones
 ];

@@ -92,3 +92,26 @@ describe('planClaims: the last-call margin', () => {
     expect(planClaims(office, [due], pacing(), 10, now).picks).toHaveLength(1);
   });
 });
+
+describe('planClaims: the last-call margin across a day the callee may not be called', () => {
+  it('holds a Utah number claimed just before Saturday 21:00 until Monday 08:00 (Sunday is closed)', () => {
+    const anyTime = {
+      timezone: 'UTC',
+      callingHourStart: null,
+      callingHourEnd: null,
+      allowedDays: [0, 1, 2, 3, 4, 5, 6],
+      enforceCalleeLocalHours: true,
+    } as unknown as BatchRow;
+    const now = new Date('2026-03-15T02:58:30Z'); // Saturday 20:58:30 MDT
+    const due: DueRecord = {
+      record: { id: 'a', phoneNumber: '+18015550100', contact: {} } as CallRecordRow,
+      listed: false,
+      recent: [],
+      liveCall: false,
+    };
+    const pacing = new NumberPacing([{ id: 'p1', nextDialAt: null } as PhoneNumberRow], now, 10);
+    const plan = planClaims(anyTime, [due], pacing, 10, now, 180_000);
+    expect(plan.picks).toEqual([]);
+    expect(plan.holds).toEqual([{ id: 'a', at: new Date('2026-03-16T14:00:00Z') }]);
+  });
+});

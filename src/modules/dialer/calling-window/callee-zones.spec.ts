@@ -1,6 +1,6 @@
 import numberZones from './data/number-zones.json';
 import { calleeZonesOf } from './callee-zones';
-import { STATE_RULES } from './state-rules';
+import { JURISDICTION_RULES } from './jurisdiction-rules';
 import { isValidZone, zoneOffsets } from './zone-offsets';
 
 describe('callee zones', () => {
@@ -8,7 +8,8 @@ describe('callee zones', () => {
     expect(calleeZonesOf('+18505550123')).toMatchObject({
       source: 'area_code',
       areaCode: '850',
-      state: 'FL',
+      regions: ['FL'],
+      country: 'US',
       zones: ['America/Chicago', 'America/New_York'],
     });
     // Not in E.164 form: parsed, same answer.
@@ -35,7 +36,7 @@ describe('callee zones', () => {
     expect(calleeZonesOf('+18505550123', 'America/Chicago')).toMatchObject({
       source: 'contact',
       zones: ['America/Chicago'],
-      state: 'FL',
+      regions: ['FL'],
     });
     // Madrid is no zone a 305 number is in: the number's zones, the contact's noted.
     expect(calleeZonesOf('+13055550123', 'Europe/Madrid')).toMatchObject({
@@ -47,7 +48,7 @@ describe('callee zones', () => {
     expect(calleeZonesOf('+13055550123', 'Europe/Madrid', true)).toMatchObject({
       source: 'contact',
       zones: ['Europe/Madrid'],
-      state: 'FL',
+      regions: ['FL'],
     });
     expect(calleeZonesOf('+19995550123', 'Europe/Madrid')).toMatchObject({
       source: 'contact',
@@ -65,15 +66,55 @@ describe('callee zones', () => {
         .filter(([, code]) => code === state)
         .map(([areaCode]) => areaCode)
         .sort();
-    expect(Object.keys(STATE_RULES).sort()).toEqual(['FL', 'MD', 'OK', 'WA']);
-    expect(byState('FL')).toEqual(
-      '239 305 321 324 352 386 407 448 561 645 656 689 727 728 754 772 786 813 850 863 904 941 954'.split(
-        ' ',
-      ),
-    );
-    expect(byState('OK')).toEqual(['405', '539', '572', '580', '918']);
-    expect(byState('MD')).toEqual(['227', '240', '301', '410', '443', '667']);
-    expect(byState('WA')).toEqual(['206', '253', '360', '425', '509', '564']);
+    const usRules = Object.keys(JURISDICTION_RULES).filter((code) => code !== 'BC');
+    expect(usRules.sort()).toEqual('AL CT FL KY MA MD MS NM OK RI TX UT WA WY'.split(' '));
+    const nanpa: Record<string, string> = {
+      AL: '205 251 256 334 659 938',
+      CT: '203 475 860 959',
+      FL: '239 305 321 324 352 386 407 448 561 645 656 689 727 728 754 772 786 813 850 863 904 941 954',
+      KY: '270 364 502 606 859',
+      MA: '339 351 413 508 617 774 781 857 978',
+      MD: '227 240 301 410 443 667',
+      MS: '228 601 662 769',
+      NM: '505 575',
+      OK: '405 539 572 580 918',
+      RI: '401',
+      TX: '210 214 254 281 325 346 361 409 430 432 469 512 682 713 726 737 806 817 830 832 903 915 936 940 945 956 972 979',
+      UT: '385 435 801',
+      WA: '206 253 360 425 509 564',
+      WY: '307',
+    };
+    for (const state of usRules)
+      expect([state, byState(state)]).toEqual([state, nanpa[state].split(' ')]);
+  });
+
+  it('Canadian area codes map to their province (several for a shared overlay)', () => {
+    const byProvince: Record<string, string[]> = {};
+    for (const [areaCode, provinces] of Object.entries(numberZones.caProvinces))
+      (byProvince[provinces.join('/')] ??= []).push(areaCode);
+    expect(byProvince).toEqual({
+      AB: '368 403 587 780 825'.split(' '),
+      BC: '236 250 257 604 672 778'.split(' '),
+      MB: '204 431 584'.split(' '),
+      NB: '428 506'.split(' '),
+      NL: '709 879'.split(' '),
+      'NS/PE': '782 902'.split(' '),
+      'NT/NU/YT': ['867'],
+      ON: '226 249 289 343 365 382 416 437 519 548 613 647 683 705 742 753 807 905 942'.split(' '),
+      QC: '263 354 367 418 438 450 468 514 579 581 819 873'.split(' '),
+      SK: '306 474 639'.split(' '),
+    });
+    expect(calleeZonesOf('+14165550123')).toMatchObject({
+      source: 'area_code',
+      country: 'CA',
+      regions: ['ON'],
+      zones: ['America/Toronto'],
+    });
+    expect(calleeZonesOf('+19025550123').regions).toEqual(['NS', 'PE']);
+    // 905 has no area-code entry in Google's geocoding: every prefix under it says Ontario.
+    expect(calleeZonesOf('+19055550123').regions).toEqual(['ON']);
+    // Neither a state nor a province: no regions (only the country's hours apply).
+    expect(calleeZonesOf('+17875550123')).toMatchObject({ source: 'area_code', regions: [] });
   });
 
   it('every zone in the data is known to this runtime', () => {

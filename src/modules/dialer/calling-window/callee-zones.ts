@@ -18,8 +18,11 @@ export type ZoneSource =
 export interface CalleeZones {
   zones: readonly string[];
   source: ZoneSource;
-  /** US state presumed from the NANP area code (drives state rules). */
-  state?: string;
+  /**
+   * US states or Canadian provinces presumed from the NANP area code (drive the jurisdiction
+   * rules): one, several for an overlay shared by provinces (902: NS and PE), or none.
+   */
+  regions: readonly string[];
   areaCode?: string;
   country?: string;
   /**
@@ -31,6 +34,7 @@ export interface CalleeZones {
 
 const NANP_AREA_CODES: Readonly<Record<string, string[]>> = numberZones.nanpAreaCodes;
 const US_STATES: Readonly<Record<string, string>> = numberZones.usStates;
+const CA_PROVINCES: Readonly<Record<string, string[]>> = numberZones.caProvinces;
 const PREFIXES: Readonly<Record<string, string[]>> = numberZones.prefixes;
 const NANP = /^\+1(\d{3})\d{7}$/;
 
@@ -56,6 +60,21 @@ function zonesOfCountry(country: string): readonly string[] {
   return zones;
 }
 
+const NO_REGION: readonly string[] = [];
+const regionLists = new Map<string, readonly string[]>();
+
+/** The state or provinces of a NANP area code, and its country when the data says. */
+function regionsOf(areaCode: string): { regions: readonly string[]; country?: string } {
+  const state = US_STATES[areaCode];
+  if (state) {
+    let regions = regionLists.get(state);
+    if (!regions) regionLists.set(state, (regions = [state]));
+    return { regions, country: 'US' };
+  }
+  const provinces = CA_PROVINCES[areaCode];
+  return provinces ? { regions: provinces, country: 'CA' } : { regions: NO_REGION };
+}
+
 const byAreaCode = new Map<string, CalleeZones>();
 function areaCodeZones(areaCode: string): CalleeZones | undefined {
   let found = byAreaCode.get(areaCode);
@@ -64,7 +83,7 @@ function areaCodeZones(areaCode: string): CalleeZones | undefined {
       zones: usableZones(NANP_AREA_CODES[areaCode]),
       source: 'area_code',
       areaCode,
-      state: US_STATES[areaCode],
+      ...regionsOf(areaCode),
     };
     byAreaCode.set(areaCode, found);
   }
@@ -80,28 +99,28 @@ export function numberZonesOf(phoneNumber: string): CalleeZones {
     if (known) return known;
   }
   const parsed = parsePhoneNumberFromString(phoneNumber);
-  if (!parsed) return { zones: [], source: 'unknown' };
+  if (!parsed) return { zones: [], source: 'unknown', regions: NO_REGION };
   const callingCode = parsed.countryCallingCode;
   const country = parsed.country;
   const areaCode = callingCode === '1' ? parsed.nationalNumber.slice(0, 3) : undefined;
-  const state = areaCode ? US_STATES[areaCode] : undefined;
   const known = areaCode ? areaCodeZones(areaCode) : undefined;
   if (known) return known;
+  const regions = areaCode ? regionsOf(areaCode).regions : NO_REGION;
   if (callingCode !== '1') {
     const digits = `${callingCode}${parsed.nationalNumber}`;
     for (let length = digits.length; length > callingCode.length; length -= 1) {
       const zones = PREFIXES[digits.slice(0, length)];
-      if (zones) return { zones: usableZones(zones), source: 'prefix', country };
+      if (zones) return { zones: usableZones(zones), source: 'prefix', country, regions };
     }
   }
   if (country) {
     const zones = zonesOfCountry(country);
-    if (zones.length > 0) return { zones, source: 'country', country, areaCode, state };
+    if (zones.length > 0) return { zones, source: 'country', country, areaCode, regions };
   }
   // NANP's calling-code entry spans Guam to Newfoundland (no common 08:00–21:00): not used.
   const shared = callingCode === '1' ? undefined : PREFIXES[callingCode];
-  if (shared) return { zones: usableZones(shared), source: 'calling_code', areaCode, state };
-  return { zones: [], source: 'unknown', areaCode, state };
+  if (shared) return { zones: usableZones(shared), source: 'calling_code', areaCode, regions };
+  return { zones: [], source: 'unknown', areaCode, country, regions };
 }
 
 /**
@@ -124,7 +143,7 @@ export function calleeZonesOf(
     return {
       zones: [contactTimezone],
       source: 'contact',
-      state: fromNumber.state,
+      regions: fromNumber.regions,
       areaCode: fromNumber.areaCode,
       country: fromNumber.country,
     };

@@ -4,8 +4,9 @@ import type { BatchWindow, Callee } from './calling-window.types';
 import { evaluateCallingWindow, nextAllowedAt } from './calling-window';
 
 // Differential and minimality properties against the independent oracle (Intl brute force):
-// for random batches, callees and instants (biased to DST changes), the rules allow exactly what
-// the oracle finds legal, and nextAllowedAt is allowed, and nothing before it is.
+// for random batches, callees (every state and province with a rule) and instants (biased to DST
+// changes and holidays), the rules allow exactly what the oracle finds legal, and nextAllowedAt
+// is allowed, and nothing before it is.
 
 const ZONES = [
   'UTC',
@@ -37,7 +38,21 @@ const NUMBERS = [
   '+18085550123', // HI
   '+16055550123', // SD, Central + Mountain
   '+17875550123', // PR
-  '+12045550123', // Manitoba
+  '+12045550123', // Manitoba (CRTC hours)
+  '+14165550123', // Toronto (CRTC hours)
+  '+16045550123', // Vancouver (CRTC hours, BC statutory holidays)
+  '+18675550123', // NT/NU/YT: five zones
+  '+19025550123', // NS/PE
+  '+18015550123', // UT: no Sundays, legal holidays
+  '+12055550123', // AL: 08:00–20:00, no Sundays, holidays
+  '+16015550123', // MS: no Sundays, Central Standard Time
+  '+14015550123', // RI: weekday and Saturday hours, holidays
+  '+17135550123', // TX: Sunday from noon
+  '+15025550123', // KY: from 10:00
+  '+12035550123', // CT: 09:00–20:00
+  '+15055550123', // NM: from 09:00
+  '+16175550123', // MA: to 20:00
+  '+13075550123', // WY: to 20:00
   '+18005550123', // toll-free: country zones
   '+19995550123', // unknown
   '+442071234567', // London
@@ -54,6 +69,17 @@ const TRANSITIONS = [
   '2026-04-04T16:00:00Z',
   '2026-10-03T16:00:00Z',
   '2026-04-04T15:00:00Z', // Lord Howe (30-minute DST)
+  // Holidays and their observed days, and weekends around them.
+  '2026-02-17T12:00:00Z', // Mardi Gras (AL)
+  '2026-04-03T12:00:00Z', // Good Friday (UT, BC)
+  '2026-05-18T12:00:00Z', // Victoria Day (BC)
+  '2026-07-01T12:00:00Z', // Canada Day
+  '2026-07-04T12:00:00Z', // Independence Day, a Saturday
+  '2026-07-24T12:00:00Z', // Pioneer Day (UT)
+  '2026-08-10T12:00:00Z', // Victory Day (RI)
+  '2026-11-03T12:00:00Z', // Election Day (RI)
+  '2026-11-26T12:00:00Z', // Thanksgiving
+  '2026-12-25T12:00:00Z', // Christmas
 ].map((text) => Date.parse(text));
 const ALL_DAYS: number[] = [0, 1, 2, 3, 4, 5, 6];
 const YEAR_START = Date.parse('2026-01-01T00:00:00Z');

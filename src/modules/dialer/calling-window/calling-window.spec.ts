@@ -382,20 +382,30 @@ describe('callee local hours', () => {
     });
   });
 
-  it('a number without a known area code falls back to its country (all its zones)', () => {
+  it('a number without a known area code falls back to its country (all its zones) and, its state unknown, to every state', () => {
     const tollFree = callee('+18005550123');
     const decision = decide(anyTime, tollFree, '2026-03-09T20:00:00Z');
     expect(decision.allowed && decision.permit.callee).toMatchObject({
       source: 'country',
       country: 'US',
     });
-    // 08:00 in Honolulu (UTC−10) is the last zone to open.
+    expect(decision.allowed && decision.permit.jurisdictionRules).toHaveLength(15);
+    // 07:00 in Honolulu (UTC−10): federal hours closed there; they open at 08:00 (18:00Z), but
+    // the strictest state (Kentucky) opens at 10:00 there.
     expectRefused(
       anyTime,
       tollFree,
       '2026-03-09T17:00:00Z',
       'callee_local_hours',
-      '2026-03-09T18:00:00Z',
+      '2026-03-09T20:00:00.000Z',
+    );
+    // Rhode Island's weekdays close at 18:00 Eastern (22:00Z), and nothing is open on Sunday.
+    expectRefused(
+      anyTime,
+      tollFree,
+      '2026-03-13T22:00:00Z',
+      'state_hours',
+      '2026-03-14T20:00:00.000Z',
     );
   });
 
@@ -413,7 +423,7 @@ describe('callee local hours', () => {
     const decision = decide(optedOut, callee('+13055550123'), '2026-03-09T04:00:00Z');
     expect(decision.allowed && decision.permit).toMatchObject({
       callee: { enforced: false },
-      stateRule: null,
+      jurisdictionRules: [],
     });
   });
 });
@@ -489,7 +499,7 @@ describe('state rules', () => {
     expectAllowed(anyTime, callee('+12125550123', { recentAttempts: threeCalls }), at);
   });
 
-  it('the permit records the zones, their local times, the batch window and the state rule', () => {
+  it('the permit records the zones, their local times and hours, the batch window and the rules that applied', () => {
     const office = batch({
       timezone: 'America/New_York',
       callingHourStart: '09:00',
@@ -504,7 +514,7 @@ describe('state rules', () => {
     expect(decision).toEqual({
       allowed: true,
       permit: {
-        rules: 'calling-window/1',
+        rules: 'calling-window/2',
         at: '2026-03-09T18:00:00.000Z',
         batch: {
           timezone: 'America/New_York',
@@ -516,21 +526,193 @@ describe('state rules', () => {
           enforced: true,
           source: 'area_code',
           areaCode: '850',
-          window: '08:00-20:00',
+          country: 'US',
+          regions: ['FL'],
           zones: [
-            { zone: 'America/Chicago', localTime: '2026-03-09T13:00:00-05:00' },
-            { zone: 'America/New_York', localTime: '2026-03-09T14:00:00-04:00' },
+            {
+              zone: 'America/Chicago',
+              localTime: '2026-03-09T13:00:00-05:00',
+              window: '08:00-20:00',
+            },
+            {
+              zone: 'America/New_York',
+              localTime: '2026-03-09T14:00:00-04:00',
+              window: '08:00-20:00',
+            },
           ],
         },
-        stateRule: {
-          state: 'FL',
-          window: '08:00-20:00',
-          maxAttemptsPer24h: 3,
-          attemptsLast24h: 1,
-          source: 'Fla. Stat. § 501.059(8)',
-        },
+        jurisdictionRules: [
+          {
+            jurisdiction: 'US',
+            hours: 'every day 08:00-21:00',
+            closedOn: null,
+            maxAttemptsPer24h: null,
+            source: '47 CFR 64.1200(c)(1); 16 CFR 310.4(c)',
+          },
+          {
+            jurisdiction: 'FL',
+            hours: 'every day 08:00-20:00',
+            closedOn: null,
+            maxAttemptsPer24h: 3,
+            attemptsLast24h: 1,
+            source: 'Fla. Stat. § 501.616(6)',
+          },
+        ],
       },
     });
+  });
+});
+
+describe('Canada (CRTC Telemarketing Rules) and provinces', () => {
+  const anyTime = batch();
+  const toronto = callee('+14165550123');
+
+  it('weekdays 09:00–21:30: a Toronto 416 number at 21:45 on a Tuesday is held to 09:00 Wednesday', () => {
+    expectAllowed(anyTime, toronto, '2026-03-11T01:15:00Z'); // Tue 21:15 EDT
+    expectRefused(
+      anyTime,
+      toronto,
+      '2026-03-11T01:45:00Z', // Tue 21:45 EDT
+      'callee_local_hours',
+      '2026-03-11T13:00:00Z', // Wed 09:00 EDT
+    );
+    expectRefused(
+      anyTime,
+      toronto,
+      '2026-03-11T12:30:00Z',
+      'callee_local_hours',
+      '2026-03-11T13:00:00Z',
+    );
+  });
+
+  it('weekends 10:00–18:00: at 18:30 on Saturday the call is held to 10:00 Sunday', () => {
+    expectRefused(
+      anyTime,
+      toronto,
+      '2026-03-14T22:30:00Z', // Sat 18:30 EDT
+      'callee_local_hours',
+      '2026-03-15T14:00:00Z', // Sun 10:00 EDT
+    );
+    expectAllowed(anyTime, toronto, '2026-03-15T21:59:00Z'); // Sun 17:59 EDT
+    const decision = decide(anyTime, toronto, '2026-03-15T15:00:00Z');
+    expect(decision.allowed && decision.permit).toMatchObject({
+      callee: { country: 'CA', regions: ['ON'], zones: [{ window: '10:00-18:00' }] },
+      jurisdictionRules: [
+        { jurisdiction: 'CA', hours: 'Mon-Fri 09:00-21:30, Sat-Sun 10:00-18:00' },
+      ],
+    });
+  });
+
+  it('British Columbia closes its statutory holidays: Canada Day is held to the next morning', () => {
+    const vancouver = callee('+16045550123');
+    expectRefused(
+      anyTime,
+      vancouver,
+      '2026-07-01T18:00:00Z', // Wed 1 July, 11:00 PDT
+      'state_holiday',
+      '2026-07-02T16:00:00Z', // Thu 09:00 PDT
+    );
+    expectAllowed(anyTime, callee('+14165550123'), '2026-07-01T18:00:00Z'); // Ontario does not
+  });
+});
+
+describe('days and holidays of state rules', () => {
+  const anyTime = batch();
+
+  it('a Sunday ban holds the call over the Sunday (Utah, Alabama, Mississippi, Rhode Island)', () => {
+    for (const number of ['+18015550123', '+12055550123', '+16015550123', '+14015550123']) {
+      const decision = decide(anyTime, callee(number), '2026-03-15T18:00:00Z'); // Sunday
+      expect([number, decision.allowed ? 'allowed' : decision.reason]).toEqual([
+        number,
+        'state_hours',
+      ]);
+    }
+    // Utah: Sunday noon → Monday 08:00 MDT.
+    expectRefused(
+      anyTime,
+      callee('+18015550123'),
+      '2026-03-15T18:00:00Z',
+      'state_hours',
+      '2026-03-16T14:00:00Z',
+    );
+  });
+
+  it('Texas opens at noon on Sunday, at 09:00 on other days', () => {
+    const houston = callee('+17135550123');
+    expectRefused(anyTime, houston, '2026-03-15T15:00:00Z', 'state_hours', '2026-03-15T17:00:00Z');
+    expectRefused(anyTime, houston, '2026-03-16T13:30:00Z', 'state_hours', '2026-03-16T14:00:00Z');
+  });
+
+  it('Rhode Island: 09:00–18:00 on weekdays, 10:00–17:00 on Saturday', () => {
+    const providence = callee('+14015550123');
+    expectRefused(
+      anyTime,
+      providence,
+      '2026-03-13T22:00:00Z',
+      'state_hours',
+      '2026-03-14T14:00:00Z',
+    );
+    expectRefused(
+      anyTime,
+      providence,
+      '2026-03-14T21:00:00Z',
+      'state_hours',
+      '2026-03-16T13:00:00Z',
+    );
+  });
+
+  it('a holiday-banning state holds the call over the holiday, an observed date included', () => {
+    const saltLake = callee('+18015550123');
+    // Independence Day 2026 is a Saturday, observed Friday 3 July; Sunday is closed too:
+    // Friday noon → Monday 6 July, 08:00 MDT.
+    expectRefused(
+      anyTime,
+      saltLake,
+      '2026-07-03T18:00:00Z',
+      'state_holiday',
+      '2026-07-06T14:00:00Z',
+    );
+    // Rhode Island also moves it to the Monday after: Friday → Tuesday 7 July, 09:00 EDT.
+    expectRefused(
+      anyTime,
+      callee('+14015550123'),
+      '2026-07-03T15:00:00Z',
+      'state_holiday',
+      '2026-07-07T13:00:00Z',
+    );
+    // Alabama's Mardi Gras (Tuesday 17 February 2026) → Wednesday 08:00 CST.
+    expectRefused(
+      anyTime,
+      callee('+12055550123'),
+      '2026-02-17T18:00:00Z',
+      'state_holiday',
+      '2026-02-18T14:00:00Z',
+    );
+    // A state without a holiday rule calls on the holiday.
+    expectAllowed(anyTime, callee('+12125550123'), '2026-07-03T18:00:00Z');
+  });
+
+  it("Mississippi's hours are read on Central Standard Time too: 09:00–20:00 CDT in summer", () => {
+    const jackson = callee('+16015550123');
+    expectRefused(anyTime, jackson, '2026-07-07T13:30:00Z', 'state_hours', '2026-07-07T14:00:00Z');
+    expectAllowed(anyTime, jackson, '2026-01-06T14:30:00Z'); // 08:30 CST in winter
+    const decision = decide(anyTime, jackson, '2026-07-07T15:00:00Z');
+    expect(decision.allowed && decision.permit.callee).toMatchObject({
+      zones: [
+        { zone: 'America/Chicago', window: '08:00-20:00' },
+        { zone: 'Etc/GMT+6', window: '08:00-20:00', fixedClock: true },
+      ],
+    });
+  });
+
+  it('the last-call margin holds a call closing on Saturday night until Monday (claim-plan composes these)', () => {
+    const saltLake = callee('+18015550123');
+    const now = new Date('2026-03-15T02:58:30Z'); // Sat 20:58:30 MDT: Utah closes at 21:00
+    const closes = allowedUntil(anyTime, saltLake, now, 3_600_000);
+    expect(closes).toEqual(new Date('2026-03-15T03:00:00Z'));
+    expect(nextAllowedAt(anyTime, saltLake, closes as Date)).toEqual(
+      new Date('2026-03-16T14:00:00Z'), // Monday 08:00 MDT: Sunday is skipped
+    );
   });
 });
 

@@ -1,10 +1,16 @@
 import type { DialPermit } from '../../call-records/call-records.schema';
 import type { BatchWindow, Callee, WindowDecision } from './calling-window.types';
 import { calleeZonesOf, type CalleeZones } from './callee-zones';
-import { firstInstantFrom, intersectIntervals } from './intervals';
-import { FEDERAL_END, FEDERAL_START, STATE_RULES, type StateRule } from './state-rules';
+import { clock, scheduleOf, windowsOf, type CalleeSchedule } from './callee-schedule';
 import {
-  EVERY_DAY,
+  dayWindowContains,
+  dayWindowIntervals,
+  hoursOfDay,
+  localDay,
+  type DayWindow,
+} from './day-window';
+import { firstInstantFrom, intersectIntervals } from './intervals';
+import {
   wallWindowContains,
   wallWindowIntervals,
   type Interval,
@@ -13,31 +19,34 @@ import {
 import { DAY_MS, isValidZone, MINUTE_MS, zoneOffsets } from './zone-offsets';
 
 /** Version of these rules, stored in every permit. */
-export const CALLING_WINDOW_RULES = 'calling-window/1';
+export const CALLING_WINDOW_RULES = 'calling-window/2';
 
 // How far nextAllowedAt looks: a full year of DST changes (a window that only opens while two
 // zones' DST dates differ opens within a year), searched in growing chunks so the common case
-// (open today or tomorrow) looks at two days only.
+// (open today or tomorrow, or after a Sunday or a holiday weekend) looks at a few days only.
 const SEARCH_CHUNKS_DAYS = [2, 7, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31];
 
 interface Plan {
   batch: BatchWindow;
   /** null: the batch can never call (no allowed day, or a zone this runtime does not know). */
   batchWindow: WallWindow | null;
-  /** null: the batch opted out of callee-local hours (and so of state rules). */
+  /** null: the batch opted out of callee-local hours (and so of state and provincial rules). */
   callee: CalleeZones | null;
-  stateRule: StateRule | null;
-  /** One window per callee zone: the federal hours, narrowed by the state rule. */
-  calleeWindows: WallWindow[];
-  /** The state cap allows calls from this instant on (−∞: no cap reached). */
+  /** The rules binding the callee, combined; null when opted out. */
+  schedule: CalleeSchedule | null;
+  /** One window per callee zone (the combined hours and holidays), then any fixed clock's. */
+  calleeWindows: readonly DayWindow[];
+  /** The cap allows calls from this instant on (−∞: no cap reached). */
   capFreeFrom: number;
   attemptsLast24h: (at: number) => number;
 }
 
 /**
  * Whether a call to `callee` may be placed at `now`: inside the batch window on an allowed day
- * (batch zone) and, unless the batch opted out, inside 08:00–21:00 (earlier end by state) in
- * every zone the callee may be in, under the state's attempt cap. Pure; DST-correct.
+ * (batch zone) and, unless the batch opted out, inside the callee's hours in every zone the
+ * callee may be in — its country's (US 08:00–21:00 every day, Canada's CRTC hours) narrowed by
+ * each state or province the number may be in, by weekday, their holidays closed — under the
+ * lowest attempt cap. Pure; DST-correct.
  */
 export function evaluateCallingWindow(
   batch: BatchWindow,
@@ -75,7 +84,7 @@ export function allowedUntil(
   const to = from + horizonMs;
   let allowed: Interval[] = wallWindowIntervals(plan.batchWindow, from, to);
   for (const window of plan.calleeWindows)
-    allowed = intersectIntervals(allowed, wallWindowIntervals(window, from, to));
+    allowed = intersectIntervals(allowed, dayWindowIntervals(window, from, to));
   let end = from;
   // Sorted and disjoint; stretches that touch (a zone's offset change) run on as one.
   for (const [start, stop] of allowed) {
@@ -85,33 +94,31 @@ export function allowedUntil(
   return new Date(end);
 }
 
+const NO_WINDOWS: readonly DayWindow[] = [];
+
 function planFor(batch: BatchWindow, callee: Callee): Plan {
   const batchWindow = batchWallWindow(batch);
-  const callee_ = batch.enforceCalleeLocalHours
+  const zones = batch.enforceCalleeLocalHours
     ? calleeZonesOf(callee.phoneNumber, callee.timezone, batch.trustContactTimezone === true)
     : null;
-  const stateRule = callee_?.state ? (STATE_RULES[callee_.state] ?? null) : null;
-  const start = Math.max(FEDERAL_START, stateRule?.start ?? FEDERAL_START);
-  const end = Math.min(FEDERAL_END, stateRule?.end ?? FEDERAL_END);
-  const calleeWindows = (callee_?.zones ?? []).map((zone) => ({
-    zone,
-    start,
-    end,
-    days: EVERY_DAY,
-  }));
-  const attempts = callee.recentAttempts.map((date) => date.getTime()).sort((a, b) => b - a);
-  const cap = stateRule?.maxAttemptsPer24h ?? null;
-  // At most cap − 1 earlier attempts may lie in (t − 24 h, t]: free once the cap-th latest is 24 h old.
-  const capFreeFrom =
-    cap !== null && attempts.length >= cap ? attempts[cap - 1] + DAY_MS : -Infinity;
+  const schedule = zones ? scheduleOf(zones.regions, zones.country) : null;
+  const calleeWindows = schedule && zones ? windowsOf(schedule, zones.zones) : NO_WINDOWS;
+  const cap = schedule?.maxAttemptsPer24h ?? null;
+  let capFreeFrom = -Infinity;
+  if (cap !== null && callee.recentAttempts.length >= cap) {
+    const attempts = callee.recentAttempts.map((date) => date.getTime()).sort((a, b) => b - a);
+    // At most cap − 1 earlier attempts may lie in (t − 24 h, t]: free once the cap-th latest is 24 h old.
+    capFreeFrom = attempts[cap - 1] + DAY_MS;
+  }
   return {
     batch,
     batchWindow,
-    callee: callee_,
-    stateRule,
+    callee: zones,
+    schedule,
     calleeWindows,
     capFreeFrom,
-    attemptsLast24h: (at) => attempts.filter((attempt) => attempt > at - DAY_MS).length,
+    attemptsLast24h: (at) =>
+      callee.recentAttempts.filter((attempt) => attempt.getTime() > at - DAY_MS).length,
   };
 }
 
@@ -135,16 +142,28 @@ function clockMinutes(value: string | null): number | null {
   return Number(match[1]) * 60 + Number(match[2]);
 }
 
+/**
+ * Why a call is refused at `at`, or null. Of the callee's zones: the country's hours closed in
+ * one is `callee_local_hours`; else a state's or province's hours closed (hours, a day such as
+ * Sunday, a fixed clock) is `state_hours`; else only a holiday closed is `state_holiday`.
+ */
 function refusal(plan: Plan, at: number): string | null {
   if (plan.batchWindow === null) return 'batch_never';
   if (!wallWindowContains(plan.batchWindow, at)) return 'batch_hours';
   if (at < plan.capFreeFrom) return 'state_cap';
+  let reason: string | null = null;
   for (const window of plan.calleeWindows) {
-    if (wallWindowContains(window, at)) continue;
-    const federal = { ...window, start: FEDERAL_START, end: FEDERAL_END };
-    return plan.stateRule && wallWindowContains(federal, at) ? 'state_hours' : 'callee_local_hours';
+    if (dayWindowContains(window, at)) continue;
+    if (window.clock || !plan.schedule) {
+      reason = 'state_hours';
+      continue;
+    }
+    const country = { zone: window.zone, week: plan.schedule.country.week, holidays: [] };
+    if (!dayWindowContains(country, at)) return 'callee_local_hours';
+    if (!dayWindowContains(window, at, false)) reason = 'state_hours';
+    else reason ??= 'state_holiday';
   }
-  return null;
+  return reason;
 }
 
 function nextInstant(plan: Plan, notBefore: number): number | null {
@@ -155,7 +174,7 @@ function nextInstant(plan: Plan, notBefore: number): number | null {
     let allowed: Interval[] = wallWindowIntervals(plan.batchWindow, from, to);
     for (const window of plan.calleeWindows) {
       if (allowed.length === 0) break;
-      allowed = intersectIntervals(allowed, wallWindowIntervals(window, from, to));
+      allowed = intersectIntervals(allowed, dayWindowIntervals(window, from, to));
     }
     const first = firstInstantFrom(allowed, from);
     if (first !== null) return first;
@@ -165,7 +184,7 @@ function nextInstant(plan: Plan, notBefore: number): number | null {
 }
 
 function permitFor(plan: Plan, at: number): DialPermit {
-  const { batch, callee, stateRule } = plan;
+  const { batch, callee, schedule } = plan;
   const window = plan.batchWindow as WallWindow;
   return {
     rules: CALLING_WINDOW_RULES,
@@ -182,35 +201,32 @@ function permitFor(plan: Plan, at: number): DialPermit {
           source: callee.source,
           ...(callee.areaCode ? { areaCode: callee.areaCode } : {}),
           ...(callee.country ? { country: callee.country } : {}),
+          ...(callee.regions.length ? { regions: callee.regions } : {}),
           ...(callee.ignoredContactTimezone !== undefined
             ? { ignoredContactTimezone: callee.ignoredContactTimezone }
             : {}),
-          window: plan.calleeWindows.length
-            ? `${clock(plan.calleeWindows[0].start)}-${clock(plan.calleeWindows[0].end)}`
-            : null,
-          zones: callee.zones.map((zone) => ({ zone, localTime: localTime(zone, at) })),
+          // Each zone's local time and that local day's hours (the strictest of the rules).
+          zones: plan.calleeWindows.map((zoneWindow) => {
+            const hours = hoursOfDay(zoneWindow, localDay(zoneWindow, at));
+            return {
+              zone: zoneWindow.zone,
+              localTime: localTime(zoneWindow.zone, at),
+              window: hours ? `${clock(hours.start)}-${clock(hours.end)}` : null,
+              ...(zoneWindow.clock ? { fixedClock: true } : {}),
+            };
+          }),
           ...(callee.source === 'unknown'
             ? { note: 'no time zone known for this number: only the batch window was checked' }
             : {}),
         }
       : { enforced: false },
-    stateRule: stateRule
-      ? {
-          state: stateRule.state,
-          window: `${clock(stateRule.start)}-${clock(stateRule.end)}`,
-          maxAttemptsPer24h: stateRule.maxAttemptsPer24h,
-          attemptsLast24h: plan.attemptsLast24h(at),
-          source: stateRule.source,
-        }
-      : null,
+    // Every rule that applied: what it says and where it comes from.
+    jurisdictionRules: (schedule?.permitRules ?? []).map((rule) =>
+      rule.maxAttemptsPer24h === null
+        ? rule
+        : { ...rule, attemptsLast24h: plan.attemptsLast24h(at) },
+    ),
   };
-}
-
-function clock(minutes: number): string {
-  if (minutes === 1440) return '24:00';
-  const wrapped = minutes % 1440;
-  const text = `${String(Math.floor(wrapped / 60)).padStart(2, '0')}:${String(wrapped % 60).padStart(2, '0')}`;
-  return minutes >= 1440 ? `${text}+1d` : text;
 }
 
 /** '2026-03-09T10:00:00-04:00' (seconds kept: the permit is evidence). */

@@ -6,4 +6,10 @@ export {
   CALLING_WINDOW_RULES,
 } from './calling-window';
 export { calleeZonesOf, type CalleeZones, type ZoneSource } from './callee-zones';
-export { STATE_RULES, type StateRule } from './state-rules';
+export {
+  CANADA,
+  JURISDICTION_RULES,
+  US_FEDERAL,
+  type JurisdictionRule,
+} from './jurisdiction-rules';
+export { HOLIDAY_CALENDARS, holidayNamesOn, isHoliday, type HolidayCalendar } from './holidays';

@@ -142,6 +142,11 @@ export interface AppConfig {
     sendAttempts: number;
     /** How long processed raw webhook deliveries are kept (for replay and debugging). */
     deliveryRetentionHours: number;
+    /**
+     * How long a conversation must be quiet before the agent answers: the customer's messages
+     * that far apart or closer are answered together, by one reply (MESSAGING_REPLY_PAUSE_MS).
+     */
+    replyPauseMs: number;
   };
   /** OpenAI-compatible chat completions; apiUrl unset: agents have no model (contract §7). */
   llm: {

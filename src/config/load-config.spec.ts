@@ -374,6 +374,7 @@ describe('loadConfig', () => {
       templateCacheSeconds: 900,
       sendAttempts: 5,
       deliveryRetentionHours: 72,
+      replyPauseMs: 1_500,
     });
     const config = loadConfig({
       ...server,
@@ -384,6 +385,7 @@ describe('loadConfig', () => {
       MESSAGING_TEMPLATE_CACHE_SECONDS: '60',
       MESSAGING_SEND_ATTEMPTS: '2',
       MESSAGING_DELIVERY_RETENTION_HOURS: '24',
+      MESSAGING_REPLY_PAUSE_MS: '0',
     });
     expect(config.messaging).toEqual({
       apiUrl: 'http://127.0.0.1:9004',
@@ -393,6 +395,7 @@ describe('loadConfig', () => {
       templateCacheSeconds: 60,
       sendAttempts: 2,
       deliveryRetentionHours: 24,
+      replyPauseMs: 0,
     });
     // More tries than the queue makes could never happen.
     expect(() => loadConfig({ ...server, MESSAGING_SEND_ATTEMPTS: '6' })).toThrow(ConfigError);
@@ -403,6 +406,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...server, MESSAGING_DELIVERY_RETENTION_HOURS: '0' })).toThrow(
       ConfigError,
     );
+    expect(() => loadConfig({ ...server, MESSAGING_REPLY_PAUSE_MS: '10001' })).toThrow(ConfigError);
   });
 
   it('reads the metrics settings: off by default, a short token refused', () => {

@@ -145,6 +145,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       templateCacheSeconds: read.integer('MESSAGING_TEMPLATE_CACHE_SECONDS', 900, 0, 86_400),
       sendAttempts: read.integer('MESSAGING_SEND_ATTEMPTS', JOB_ATTEMPTS, 1, JOB_ATTEMPTS),
       deliveryRetentionHours: read.integer('MESSAGING_DELIVERY_RETENTION_HOURS', 72, 1, 8_760),
+      replyPauseMs: read.integer('MESSAGING_REPLY_PAUSE_MS', 1_500, 0, 10_000),
     },
     llm: {
       apiUrl: read.url('LLM_API_URL', undefined, ['http:', 'https:']),

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { HttpFake, type AutoOutcome, type FakeResponse, type RouteContext } from './http-fake';
+import {
+  HttpFake,
+  type AutoOutcome,
+  type FakeResponse,
+  type FaultMatch,
+  type RouteContext,
+} from './http-fake';
 import { graphError, graphId, type GraphBusinessAccount, type GraphNumber } from './graph.model';
 import { hubSignature, newWamid } from './graph.webhooks';
 
@@ -18,6 +24,35 @@ export interface GraphSentMessage {
   template?: { name: string; language: { code: string }; components?: unknown[] };
 }
 
+/** A read receipt the business sent (`status: read`), with or without the typing indicator. */
+export interface GraphReadReceipt {
+  phoneNumberId: string;
+  /** The customer's wamid marked read (and every message before it). */
+  messageId: string;
+  typing: boolean;
+  receivedAt: Date;
+}
+
+const isReadReceipt = (body: unknown): boolean =>
+  (body as { status?: unknown } | undefined)?.status === 'read';
+
+/**
+ * The read receipts among the sends (`POST /{phone-number-id}/messages`), to fault them alone:
+ * `graph.failNext(n, 503, READ_RECEIPTS)`, `graph.stallNext(n, READ_RECEIPTS)`.
+ */
+export const READ_RECEIPTS: FaultMatch = {
+  method: 'POST',
+  path: /\/messages$/,
+  body: isReadReceipt,
+};
+
+/** The sends of a number, read receipts aside: `graph.failNext(2, 500, messageSends(id))`. */
+export const messageSends = (phoneNumberId: string): FaultMatch => ({
+  method: 'POST',
+  path: `/${phoneNumberId}/messages`,
+  body: (body) => !isReadReceipt(body),
+});
+
 const NUMBER_FIELDS = [
   'id',
   'display_phone_number',
@@ -31,8 +66,9 @@ const NUMBER_FIELDS = [
 /**
  * Meta's Graph API as the WhatsApp Cloud API uses it (`https://graph.facebook.com/v{N}.0`):
  * Bearer tokens that grant business accounts, phone number lookup with `fields`, the
- * per-number webhook override, `subscribed_apps`, and cursor-paged `phone_numbers` and
- * `message_templates`, with `{ error: { code, … } }` errors (190 for a token it does not know).
+ * per-number webhook override, `subscribed_apps`, cursor-paged `phone_numbers` and
+ * `message_templates`, sends and read receipts (with the typing indicator; fault them alone with
+ * READ_RECEIPTS), with `{ error: { code, … } }` errors (190 for a token it does not know).
  */
 export class GraphFake extends HttpFake {
   readonly accounts = new Map<string, GraphBusinessAccount>();
@@ -44,6 +80,8 @@ export class GraphFake extends HttpFake {
   readonly sent: GraphSentMessage[] = [];
   /** Recipient wa_id → the Graph error code a send to it answers (131026, 131047, …). */
   readonly refusedRecipients = new Map<string, number>();
+  /** Every read receipt accepted, in order. */
+  readonly readReceipts: GraphReadReceipt[] = [];
 
   static async start(): Promise<GraphFake> {
     const fake = new GraphFake();
@@ -78,7 +116,11 @@ export class GraphFake extends HttpFake {
       })),
     );
     this.route('POST', '/:version/:id/messages', (ctx) =>
-      this.withNumber(ctx, (number) => this.acceptMessage(number, ctx)),
+      this.withNumber(ctx, (number) =>
+        isReadReceipt(ctx.req.body)
+          ? this.acceptReadReceipt(number, ctx)
+          : this.acceptMessage(number, ctx),
+      ),
     );
     this.route('GET', '/:version/:id', (ctx) =>
       this.withNumber(ctx, (number, account) => {
@@ -114,6 +156,13 @@ export class GraphFake extends HttpFake {
         number.override = { url, verifyToken: config.verify_token };
         return { status: 200, body: { success: true } };
       }),
+    );
+  }
+
+  /** Every send request (accepted or not) of the number, read receipts aside. */
+  sendRequests(phoneNumberId: string) {
+    return this.requestsTo('POST', `/${phoneNumberId}/messages`).filter(
+      (request) => !isReadReceipt(request.body),
     );
   }
 
@@ -228,6 +277,32 @@ export class GraphFake extends HttpFake {
         messages: [{ id: message.id }],
       },
     };
+  }
+
+  /**
+   * Meta "Mark messages as read" and "Typing indicators": `{ status: 'read', message_id,
+   * typing_indicator?: { type: 'text' } }` answers `{ success: true }`; a malformed wamid 131009.
+   */
+  private acceptReadReceipt(number: GraphNumber, ctx: RouteContext): FakeResponse {
+    const body = ctx.req.body as Record<string, unknown>;
+    if (body.messaging_product !== 'whatsapp') {
+      return graphError(400, 'messaging_product must be whatsapp', 100);
+    }
+    const messageId = body.message_id;
+    if (typeof messageId !== 'string' || !messageId.startsWith('wamid.')) {
+      return graphError(400, 'Parameter value is not valid: message_id', 131009);
+    }
+    const typing = body.typing_indicator as { type?: unknown } | undefined;
+    if (typing !== undefined && typing.type !== 'text') {
+      return graphError(400, 'typing_indicator.type must be text', 131009);
+    }
+    this.readReceipts.push({
+      phoneNumberId: number.id,
+      messageId,
+      typing: typing !== undefined,
+      receivedAt: ctx.req.receivedAt,
+    });
+    return { status: 200, body: { success: true } };
   }
 
   protected progress(_id: string, _outcome: Exclude<AutoOutcome, 'hold'>): Promise<void> {

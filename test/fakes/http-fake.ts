@@ -50,6 +50,8 @@ export type RouteRegistrar = (method: string, template: string, handler: RouteHa
 export interface FaultMatch {
   method?: string;
   path?: string | RegExp;
+  /** Told the parsed body: for APIs that do several things on one path. */
+  body?: (body: unknown) => boolean;
 }
 
 interface Fault {
@@ -522,7 +524,8 @@ export abstract class HttpFake {
       (f) =>
         f.remaining > 0 &&
         (!f.match?.method || f.match.method === req.method) &&
-        (!f.match?.path || pathMatches(req.path, f.match.path)),
+        (!f.match?.path || pathMatches(req.path, f.match.path)) &&
+        (!f.match?.body || f.match.body(req.body)),
     );
     if (fault) {
       fault.remaining -= 1;

@@ -38,10 +38,17 @@ export {
   GraphFake,
   graphError,
   hubSignature,
+  messageSends,
+  READ_RECEIPTS,
   sampleTemplate,
   statusEvent,
   textMessageEvent,
 } from './graph.fake';
-export type { GraphBusinessAccount, GraphNumber, GraphSentMessage } from './graph.fake';
+export type {
+  GraphBusinessAccount,
+  GraphNumber,
+  GraphReadReceipt,
+  GraphSentMessage,
+} from './graph.fake';
 export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';
 export { type Fault, Faults } from './faults';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config';
 import { GraphClient } from '../../src/modules/messaging/graph/graph-client';
 import { GraphError } from '../../src/modules/messaging/graph/graph-error';
-import { GraphFake, sampleTemplate } from '../fakes';
+import { GraphFake, READ_RECEIPTS, sampleTemplate } from '../fakes';
 
 /** The Graph API client against the fake, over real HTTP. */
 describe('GraphClient', () => {
@@ -76,6 +76,39 @@ describe('GraphClient', () => {
       phone_number: 'https://hooks.example.com/in',
       application: 'https://app.example/default',
     });
+  });
+
+  it('marks a message read with the typing indicator, once, within its own bound', async () => {
+    const { account, token } = graph.addAccount();
+    const number = account.numbers[0];
+    await client.markReadAndTyping(token, number.id, 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQ3', 2_000);
+    expect(graph.readReceipts.at(-1)).toMatchObject({
+      phoneNumberId: number.id,
+      messageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQ3',
+      typing: true,
+    });
+    expect(graph.requests.at(-1)?.body).toEqual({
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQ3',
+      typing_indicator: { type: 'text' },
+    });
+    expect(
+      await failure(client.markReadAndTyping(token, number.id, 'not-a-wamid', 2_000)),
+    ).toMatchObject({ code: 131009 });
+    // Not repeated after a failure, and given up at its bound when the platform hangs.
+    graph.clearRequests();
+    graph.failNext(1, 503, READ_RECEIPTS);
+    expect(
+      await failure(client.markReadAndTyping(token, number.id, 'wamid.A', 2_000)),
+    ).toMatchObject({ isOutage: true });
+    graph.stallNext(1, READ_RECEIPTS);
+    const started = Date.now();
+    expect(await failure(client.markReadAndTyping(token, number.id, 'wamid.B', 300))).toMatchObject(
+      { kind: 'unreachable' },
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(graph.requests).toHaveLength(2);
   });
 
   it('retries a platform failure on reads, then reports an outage', async () => {

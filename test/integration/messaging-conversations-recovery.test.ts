@@ -14,6 +14,7 @@ import { JobName, JobQueue } from '../../src/queue';
 import {
   ChatFake,
   GraphFake,
+  messageSends,
   statusEvent,
   textMessageEvent,
   type GraphSentMessage,
@@ -158,12 +159,11 @@ describe.each([
 
   it('sends again a reply whose retry job could not be queued', async () => {
     const customer = newCustomer();
-    const path = `/${number.phoneNumberId}/messages`;
     await deliverEvent(t, textMessageEvent(number.number, { from: customer, text: 'Hi' }).payload);
     await waitFor(() => sentTo(customer).length === 2, { timeoutMs: 20_000, what: 'answers' });
 
     refuseJobs(JobName.SendMessage, 1);
-    graph.failNext(1, 503, { path });
+    graph.failNext(1, 503, messageSends(number.phoneNumberId));
     await deliverEvent(
       t,
       textMessageEvent(number.number, { from: customer, text: 'Zanzibar?' }).payload,

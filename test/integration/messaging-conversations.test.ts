@@ -2,6 +2,7 @@ import {
   ChatFake,
   GraphFake,
   hubSignature,
+  messageSends,
   statusEvent,
   textMessageEvent,
   type GraphSentMessage,
@@ -269,10 +270,10 @@ describe.each([
     it('retries a send the platform could not take, then stores the final status', async () => {
       const customer = newCustomer();
       const conversation = await openConversation(customer);
-      const sends = () => graph.requestsTo('POST', `/${number.phoneNumberId}/messages`).length;
+      const sends = () => graph.sendRequests(number.phoneNumberId).length;
 
       let before = sends();
-      graph.failNext(2, 500, { path: `/${number.phoneNumberId}/messages` });
+      graph.failNext(2, 500, messageSends(number.phoneNumberId));
       await deliver(textMessageEvent(number.number, { from: customer, text: 'Again?' }).payload);
       await waitFor(() => sentTo(customer).length === 3, { timeoutMs: 20_000, what: 'a retry' });
       expect(sends() - before).toBe(3);
@@ -280,7 +281,7 @@ describe.each([
       expect(log.at(-1)).toMatchObject({ purpose: 'reply', status: 'sent', error: null });
 
       before = sends();
-      graph.failNext(3, 503, { path: `/${number.phoneNumberId}/messages` });
+      graph.failNext(3, 503, messageSends(number.phoneNumberId));
       await deliver(textMessageEvent(number.number, { from: customer, text: 'Still?' }).payload);
       await waitFor(
         async () => (await messagesOf(conversation._id)).at(-1)?.status === 'failed' && true,
@@ -296,7 +297,7 @@ describe.each([
     it('stores a permanent refusal at once: 131047 flags the conversation for a template', async () => {
       const customer = newCustomer();
       graph.refusedRecipients.set(customer, 131047);
-      const sends = () => graph.requestsTo('POST', `/${number.phoneNumberId}/messages`).length;
+      const sends = () => graph.sendRequests(number.phoneNumberId).length;
       const before = sends();
       await deliver(textMessageEvent(number.number, { from: customer, text: 'Hi' }).payload);
       await allProcessed();

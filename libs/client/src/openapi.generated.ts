@@ -692,7 +692,7 @@ export interface paths {
     put?: never;
     /**
      * Platform: incoming messages and delivery statuses
-     * @description Called by the messaging platform. X-Hub-Signature-256 must be `sha256=` and the hex HMAC-SHA256 of the raw body with MESSAGING_APP_SECRET; missing or wrong (or the secret unset) answers 401 and stores nothing. A verified delivery is stored and answered 200 at once; a queued job then routes each message and status by its business number (unknown numbers are ignored), stores each message once by its id (redeliveries change nothing) and has the number’s agent answer it; statuses only move up (sent < delivered < read; failed wins) and a failure 131026 marks the customer’s number undeliverable.
+     * @description Called by the messaging platform. X-Hub-Signature-256 must be `sha256=` and the hex HMAC-SHA256 of the raw body with MESSAGING_APP_SECRET; missing or wrong (or the secret unset) answers 401 and stores nothing. A verified delivery is stored and answered 200 at once; a queued job then routes each message and status by its business number (unknown numbers are ignored), stores each message once by its id (redeliveries change nothing) and has the number’s agent answer it; statuses only move up (sent < delivered < read; failed wins) and a failure 131026 marks the customer’s number undeliverable. One reply per customer turn: messages that come within MESSAGING_REPLY_PAUSE_MS (1.5 s) of each other are answered together by one reply whose model request has seen them all; one worker answers a conversation at a time, so a message sent while a reply is being written gets a follow-up reply that has seen it. The customer’s latest message is marked read, with the typing indicator, while the model writes.
      */
     post: operations['receiveMessagingEvent'];
     delete?: never;
@@ -969,6 +969,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/dnc/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import numbers into the do-not-call list from a CSV or JSON file
+     * @description Every row is accounted for: added, already listed (on the list before, or earlier in the file: importing the same file twice changes nothing the second time), or rejected with its row number and reason. The upload is received whole and read through once before anything is stored: a malformed file, a CSV header without a phoneNumber column or a file with no entries answers 400 and changes nothing. Then rows are stored in chunks of 1,000, each in its own transaction under the organization's dialing lock (as DNC add): a claim in progress finishes first and every later claim sees the chunk, and dialing goes on between chunks. Each chunk also makes the pending calls of its new numbers in active or paused batches `do_not_call`. If the request fails halfway, the chunks before the failure stay imported; sending the file again is safe. No e-mail is sent for an import.
+     */
+    post: operations['importDncList'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dnc/export/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the organization's whole do-not-call list as CSV
+     * @description Streamed, oldest entry first, as an attachment (dnc-list.csv). CRLF lines, RFC 4180 quoting, no BOM; columns phoneNumber, type, source, createdAt, _id, batchId, callRecordId, requestUUID, recordingUrl, transcript (empty for null); against formula injection a cell starting with = + - @, tab or CR gets a leading ' (numbers too: '+14155551234, which the import reads back). A failure mid-stream cuts the download short, never a file that looks complete. The file imports back as it is.
+     */
+    get: operations['exportDncCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/dnc/export/json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the organization's whole do-not-call list as JSON
+     * @description The common envelope, its data every entry (as the list shows them) oldest first, streamed as an attachment (dnc-list.json) however long the list. A failure mid-stream cuts the body short: it then does not parse. The file imports back as it is.
+     */
+    get: operations['exportDncJson'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/dnc/check': {
     parameters: {
       query?: never;
@@ -976,7 +1036,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Tell whether a number is on the do-not-call list */
+    /**
+     * Tell whether a number is on the do-not-call list
+     * @description The number is normalized to E.164 first, so any written form of it finds its entry. With `include=entry` a listed number also gets its whole entry in `data.entry`.
+     */
     get: operations['checkDncNumber'];
     put?: never;
     post?: never;
@@ -1524,6 +1587,11 @@ export interface components {
        * @example hxBl01p4c/aSa2ep5sch9aWeQgMwziPhIpFHntyYIFs=
        */
       publicKey?: string;
+      /**
+       * @description The provider account's calls per second, when it is not the provider's default (Plivo 2, Twilio 1, Telnyx 1): every number of the account, in every batch and organization, shares it, so the provider never queues a call to ring later than it was allowed. Given here, it replaces the account's value; left out, the account keeps what it had. Listed with each number as `accountCallsPerSecond`.
+       * @example 5
+       */
+      accountCallsPerSecond?: number;
     };
     PhoneNumberListItemDto: {
       /** @example 65f1c0ffee0123456789abcd */
@@ -1546,6 +1614,11 @@ export interface components {
        * @example hxBl01p4c/aSa2ep5sch9aWeQgMwziPhIpFHntyYIFs=
        */
       publicKey: string | null;
+      /**
+       * @description Calls per second of the number's provider account, shared by all its numbers (the provider's default unless add-phone set `accountCallsPerSecond`)
+       * @example 1
+       */
+      accountCallsPerSecond: number;
     };
     WiringDriftDto: {
       /** @example VoiceUrl */
@@ -2564,6 +2637,11 @@ export interface components {
       /** @example customer_request */
       type: string | null;
       /**
+       * @description Where an imported number came from (the `source` column); null otherwise
+       * @example crm-export-2026-11
+       */
+      source: string | null;
+      /**
        * @description null once the batch is deleted for good
        * @example 65f1c0ffee0123456789abce
        */
@@ -2584,6 +2662,57 @@ export interface components {
       entries: components['schemas']['DncEntryDto'][];
       pagination: components['schemas']['PaginationDto'];
     };
+    DncImportRowErrorDto: {
+      /**
+       * @description E.164 when the number is valid; as sent (trimmed, at most 40 characters) when not
+       * @example +14155551234
+       */
+      phoneNumber?: string;
+      /**
+       * @description The offending field of invalid_field
+       * @example _id
+       */
+      field?: string;
+      /**
+       * @description 1-based position among the data rows: for a CSV the data row counted without the header row and blank lines, for JSON the array index + 1
+       * @example 3
+       */
+      row: number;
+      /**
+       * @description missing_phone_number: no phoneNumber, or an entry that is not an object, string or number; invalid_number: not a valid number with its country code; invalid_field: a type, reason or source that is not text, holds a NUL, or is longer than 100 characters (named in `field`)
+       * @enum {string}
+       */
+      reason: 'missing_phone_number' | 'invalid_number' | 'invalid_field';
+    };
+    DncImportReportDto: {
+      /**
+       * @description Data rows read
+       * @example 1000
+       */
+      received: number;
+      /**
+       * @description True when more rows were rejected than listed
+       * @example false
+       */
+      errorsTruncated: boolean;
+      /**
+       * @description Numbers added to the list
+       * @example 990
+       */
+      imported: number;
+      /**
+       * @description Rows whose number was on the list already, or came earlier in this file: nothing changed
+       * @example 7
+       */
+      alreadyListed: number;
+      /**
+       * @description Invalid rows, not imported: received = imported + alreadyListed + rejected
+       * @example 3
+       */
+      rejected: number;
+      /** @description One entry per invalid row, in row order: the first 1000 */
+      errors: components['schemas']['DncImportRowErrorDto'][];
+    };
     DncCheckDto: {
       /**
        * @description The number checked, in E.164
@@ -2597,6 +2726,8 @@ export interface components {
        * @example 65f1c0ffee0123456789abcd
        */
       entryId?: string;
+      /** @description The whole entry: sent only with `include=entry`, and only when the number is listed */
+      entry?: components['schemas']['DncEntryDto'];
     };
     BatchSummaryDto: {
       /** @example 65f1c0ffee0123456789abcd */
@@ -7956,11 +8087,184 @@ export interface operations {
       };
     };
   };
+  importDncList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The list, at most UPLOAD_MAX_BYTES (20 MiB by default; larger answers 413). A CSV (UTF-8, comma-separated, header row first) needs a phoneNumber column (any letter case) and may have type (or reason) and source columns; other columns are ignored. A JSON file (part type application/json, or a name ending in .json) is one array of entries `{ phoneNumber, type?, reason?, source? }` or of bare numbers, or an object whose `data` is that array (the JSON export as it is). Numbers are read as the contacts import reads them (E.164, `+` optional, spreadsheet damage survived); type and source are text of at most 100 characters.
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Do-not-call list imported */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Do-not-call list imported */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 201 */
+            code: number;
+            /** @example  */
+            errorMessage: string;
+            data: components['schemas']['DncImportReportDto'];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Body or upload too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  exportDncCsv: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Streamed text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  exportDncJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Do-not-call list exported */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Do-not-call list exported */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 200 */
+            code: number;
+            /** @example  */
+            errorMessage: string;
+            data: components['schemas']['DncEntryDto'][];
+          };
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   checkDncNumber: {
     parameters: {
       query: {
-        /** @description With country code; `+` optional (send it URL-encoded as %2B). Invalid answers 400. */
+        /** @description With country code; `+` optional (send it URL-encoded as %2B); spaces, dots, dashes and parentheses are ignored (`+1 (415) 555-1234`). Checked in E.164. Invalid answers 400. */
         phoneNumber: string;
+        /** @description `entry` adds the whole entry (`data.entry`) when the number is listed; without it the answer is { phoneNumber, onDncList, entryId? } only */
+        include?: 'entry';
       };
       header?: never;
       path?: never;

@@ -14,20 +14,25 @@ import { MessagingConversationsRepository } from './messaging-conversations.repo
 import { MessagingMessagesRepository, type NewMessage } from './messaging-messages.repository';
 import { OutgoingMessageSender } from './outgoing-message.sender';
 import { buildReplyRequest } from './reply-prompt';
+import { TypingIndicator } from './typing-indicator';
 
-/** Lines of the conversation the model is given; passages per reply. */
+/** Lines of the conversation the model is given (at least the turn); passages per reply. */
 const HISTORY_LINES = 20;
 const REPLY_PASSAGES = 3;
+/** The turn's latest messages each searched in the knowledge bases (their best passages merged). */
+const SEARCHED_MESSAGES = 3;
 /** The platform's limit on a text message. */
 const MAX_REPLY_LENGTH = 4096;
 
 /**
- * The number's agent answering one incoming message (the ReplyToMessage job): on a new
- * conversation its welcome message first, then a reply streamed from the chat model (the
- * agent's prompt, the conversation so far, the best passages of its knowledge bases) and sent
- * as one message. Each is stored before it is sent, at most one of each per incoming message,
- * so a job that runs twice never answers twice. Without a model, or when the model fails for
- * good, the customer gets nothing more and the log gets a not_sent entry saying why.
+ * The number's agent answering one customer turn (the messages a ConversationReplyWorker found
+ * pending, oldest first): on a new conversation its welcome message first, then one reply
+ * streamed from the chat model (the agent's prompt, the conversation so far with every message
+ * of the turn, the best passages of its knowledge bases) and sent as one message, while the
+ * customer sees their messages read and the agent typing. The reply belongs to the turn's latest
+ * message; each answer is stored before it is sent, at most one of each per incoming message, so
+ * a turn answered twice is sent once. Without a model, or when the model fails for good, the
+ * customer gets nothing more and the log gets a not_sent entry saying why.
  */
 @Injectable()
 export class ConversationRepliesService {
@@ -42,53 +47,58 @@ export class ConversationRepliesService {
     private readonly conversations: MessagingConversationsRepository,
     private readonly messages: MessagingMessagesRepository,
     private readonly sender: OutgoingMessageSender,
+    private readonly typing: TypingIndicator,
   ) {}
 
   /**
-   * Marks the incoming message handled once this is done with it, whatever the outcome; a job
-   * lost before that is queued again by the sweeper, and this runs again without answering twice.
+   * Answers the turn; throws (for the job to try again) on a model error worth retrying before
+   * the job's last attempt. The caller marks the turn's messages handled once this is done.
    */
-  async reply(organizationId: string, messageId: string, attempt: number): Promise<void> {
-    const incoming = await this.messages.findById(organizationId, messageId);
-    if (incoming?.direction !== 'inbound' || incoming.handledAt) return;
-    await this.answerIncoming(incoming, attempt);
-    await this.messages.markHandled(organizationId, messageId, this.clock.now());
-  }
-
-  private async answerIncoming(incoming: MessagingMessageRow, attempt: number): Promise<void> {
-    const { organizationId, id: messageId } = incoming;
+  async answerTurn(turn: readonly MessagingMessageRow[], attempt: number): Promise<void> {
+    const latest = turn.at(-1);
+    if (!latest) return;
+    const { organizationId } = latest;
     const [conversation, agent] = await Promise.all([
-      this.conversations.findById(organizationId, incoming.conversationId),
-      this.agents.findByIntegration(organizationId, incoming.integrationId),
+      this.conversations.findById(organizationId, latest.conversationId),
+      this.agents.findByIntegration(organizationId, latest.integrationId),
     ]);
     if (!conversation || !agent) return;
-    if (incoming.opensConversation && agent.welcomeMessage) {
-      await this.send(await this.answer(incoming, 'welcome', { text: agent.welcomeMessage }));
+    const opening = turn.find((message) => message.opensConversation);
+    if (opening && agent.welcomeMessage) {
+      await this.send(await this.answer(opening, 'welcome', { text: agent.welcomeMessage }));
     }
     // Media, locations, reactions…: the agent reads text only (a caption counts as none).
-    if (incoming.type !== 'text' || !incoming.text) return;
-    const stored = await this.messages.findAnswer(organizationId, incoming.id, 'reply');
+    const said = turn.filter((message) => message.type === 'text' && message.text);
+    if (said.length === 0) return;
+    const stored = await this.messages.findAnswer(organizationId, latest.id, 'reply');
     if (stored) return this.send(stored);
     if (!isWindowOpen(conversation, this.clock.now())) {
-      await this.answer(incoming, 'reply', { status: 'not_sent', ...errorOf(OUTSIDE_WINDOW) });
+      await this.answer(latest, 'reply', { status: 'not_sent', ...errorOf(OUTSIDE_WINDOW) });
       await this.conversations.setNeedsTemplate(organizationId, conversation.id, true);
       return;
     }
+    const typing = this.typing.show(latest);
     let text: string;
     try {
-      text = await this.generate(agent, incoming);
+      text = await this.generate(agent, turn, said);
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;
       if (error.retryable && attempt < this.policy.attempts) throw error;
       const code = error.kind === 'not_configured' ? 'llm_not_configured' : 'llm_failed';
-      await this.answer(incoming, 'reply', {
+      await this.answer(latest, 'reply', {
         status: 'not_sent',
         ...errorOf({ code, message: error.message }),
       });
-      this.logger.warn({ messageId, code, kind: error.kind }, 'Messaging agent could not answer');
+      this.logger.warn(
+        { messageId: latest.id, code, kind: error.kind },
+        'Messaging agent could not answer',
+      );
       return;
+    } finally {
+      // Bounded and never failing: the reply must not overtake its own typing indicator.
+      await typing;
     }
-    await this.send(await this.answer(incoming, 'reply', { text }));
+    await this.send(await this.answer(latest, 'reply', { text }));
   }
 
   /** Sends a stored answer unless an earlier run already tried (its retries are queued). */
@@ -115,16 +125,33 @@ export class ConversationRepliesService {
     });
   }
 
-  private async generate(agent: MessagingAgentRow, incoming: MessagingMessageRow): Promise<string> {
-    const { organizationId } = incoming;
+  private async generate(
+    agent: MessagingAgentRow,
+    turn: readonly MessagingMessageRow[],
+    said: readonly MessagingMessageRow[],
+  ): Promise<string> {
+    const latest = turn[turn.length - 1];
     const [history, passages] = await Promise.all([
-      this.messages.history(organizationId, incoming.conversationId, incoming, HISTORY_LINES),
-      this.passagesFor(agent, incoming.text ?? ''),
+      this.messages.history(
+        latest.organizationId,
+        latest.conversationId,
+        latest,
+        Math.max(HISTORY_LINES, turn.length),
+      ),
+      this.passagesFor(
+        agent,
+        said.slice(-SEARCHED_MESSAGES).map((message) => message.text ?? ''),
+      ),
     ]);
+    // The turn last, after what we sent while the customer wrote it: it is what is answered.
+    const inTurn = new Set(turn.map((message) => message.id));
     const request = buildReplyRequest({
       agent,
       passages,
-      lines: history
+      lines: [
+        ...history.filter((line) => !inTurn.has(line.id)),
+        ...history.filter((line) => inTurn.has(line.id)),
+      ]
         .filter((line) => line.text)
         .map((line) => ({
           from: line.direction === 'inbound' ? 'customer' : 'agent',
@@ -140,7 +167,23 @@ export class ConversationRepliesService {
     return text.slice(0, MAX_REPLY_LENGTH);
   }
 
-  private async passagesFor(agent: MessagingAgentRow, query: string): Promise<PassageHit[]> {
+  /** The best passages for any of the customer's messages (each searched on its own). */
+  private async passagesFor(agent: MessagingAgentRow, queries: string[]): Promise<PassageHit[]> {
+    const hits = await Promise.all(queries.map((query) => this.search(agent, query)));
+    const seen = new Set<string>();
+    return hits
+      .flat()
+      .sort((a, b) => b.score - a.score)
+      .filter((hit) => {
+        const key = `${hit.fileName}\n${hit.text}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, REPLY_PASSAGES);
+  }
+
+  private async search(agent: MessagingAgentRow, query: string): Promise<PassageHit[]> {
     if (agent.knowledgeBaseIds.length === 0 || query.trim() === '') return [];
     try {
       return await searchKnowledgeBases(

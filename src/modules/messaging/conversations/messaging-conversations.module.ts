@@ -4,6 +4,7 @@ import { KnowledgeBasesModule } from '../../knowledge-bases/knowledge-bases.modu
 import { LlmModule } from '../../llm/llm.module';
 import { MessagingModule } from '../messaging.module';
 import { ConversationRepliesService } from './conversation-replies.service';
+import { ConversationReplyWorker } from './conversation-reply-worker';
 import { MessageStatusesService } from './message-statuses.service';
 import { MessagingConversationsController } from './messaging-conversations.controller';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
@@ -16,19 +17,21 @@ import {
 } from './messaging-job.handlers';
 import { MessagingEarlyStatusesRepository } from './messaging-early-statuses.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
+import { MessagingReplyClaimsRepository } from './messaging-reply-claims.repository';
 import { MessagingSweepRepository } from './messaging-sweep.repository';
 import { MessagingSweeper } from './messaging-sweeper';
 import { MessagingWebhookEventsRepository } from './messaging-webhook-events.repository';
 import { MessagingWebhookController } from './messaging-webhook.controller';
 import { MessagingWebhookService } from './messaging-webhook.service';
 import { OutgoingMessageSender } from './outgoing-message.sender';
+import { TypingIndicator } from './typing-indicator';
 
 /**
  * Conversations of the messaging agents: the platform's webhook (handshake, signed deliveries),
- * the agent's answers (knowledge-base passages, the chat model), sending with retries, and the
- * routes that read conversations and send a template, and the sweeper that re-queues lost work
- * and prunes old deliveries. Its own module: it needs the knowledge
- * bases, which themselves import MessagingModule.
+ * the agent's answers (one worker per conversation, one reply per customer turn, knowledge-base
+ * passages, the chat model), sending with retries, and the routes that read conversations and
+ * send a template, and the sweeper that re-queues lost work and prunes old deliveries. Its own
+ * module: it needs the knowledge bases, which themselves import MessagingModule.
  */
 @Module({
   imports: [MessagingModule, KnowledgeBasesModule, LlmModule, JobRetryPolicyModule],
@@ -39,11 +42,14 @@ import { OutgoingMessageSender } from './outgoing-message.sender';
     MessagingMessagesRepository,
     MessagingEarlyStatusesRepository,
     MessagingSweepRepository,
+    MessagingReplyClaimsRepository,
     MessagingWebhookService,
     MessageStatusesService,
     MessagingEventsService,
     OutgoingMessageSender,
+    TypingIndicator,
     ConversationRepliesService,
+    ConversationReplyWorker,
     MessagingConversationsService,
     ProcessMessagingEventHandler,
     ReplyToMessageHandler,

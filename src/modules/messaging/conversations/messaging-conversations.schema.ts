@@ -56,6 +56,15 @@ export const messagingConversations = pgTable(
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
     /** Free text was due outside the 24-hour window: only a template reaches the customer. */
     needsTemplate: boolean('needs_template').notNull().default(false),
+    /**
+     * The reply worker answering the conversation now (its claim's random id) and until when
+     * its claim holds unless renewed: one worker at a time, across processes; a worker that
+     * died leaves a claim that simply expires.
+     */
+    replyWorkerId: text('reply_worker_id'),
+    replyWorkerUntil: timestamp('reply_worker_until', { withTimezone: true }),
+    /** A message's job found the conversation claimed: its worker must look again before leaving. */
+    replyRequested: boolean('reply_requested').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

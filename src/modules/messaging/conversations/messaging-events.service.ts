@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
+import { type AppConfig, InjectConfig } from '../../../config';
 import { Database } from '../../../database';
 import { JobName, JobQueue } from '../../../queue';
 import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
@@ -14,13 +15,15 @@ import { type IncomingMessage, parseDelivery } from './webhook-payload';
  * Processes one stored webhook delivery (the ProcessMessagingEvent job). Each message and status
  * is routed by its business number to that number's organization; unknown numbers are ignored.
  * A message is stored once per wamid (insert-or-ignore on a unique key): only the delivery that
- * stored it queues the agent's reply, so redeliveries, even concurrent ones, answer once.
+ * stored it queues the agent's reply (ConversationReplyWorker, MESSAGING_REPLY_PAUSE_MS later),
+ * so redeliveries, even concurrent ones, answer once.
  */
 @Injectable()
 export class MessagingEventsService {
   private readonly logger = new Logger('Messaging');
 
   constructor(
+    @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly jobs: JobQueue,
@@ -92,10 +95,11 @@ export class MessagingEventsService {
         platformAt: message.sentAt,
       });
       if (!stored) return;
+      // After the pause: a customer still writing is answered once, for all they wrote.
       await this.jobs.enqueue(
         JobName.ReplyToMessage,
         { organizationId, messageId: stored.id },
-        { jobId: `messaging-reply-${stored.id}` },
+        { jobId: `messaging-reply-${stored.id}`, delayMs: this.config.messaging.replyPauseMs },
       );
     });
   }

@@ -5,7 +5,7 @@ import {
   JobName,
   type JobPayloads,
 } from '../../../queue';
-import { ConversationRepliesService } from './conversation-replies.service';
+import { ConversationReplyWorker } from './conversation-reply-worker';
 import { MessagingEventsService } from './messaging-events.service';
 import { OutgoingMessageSender } from './outgoing-message.sender';
 
@@ -19,16 +19,16 @@ export class ProcessMessagingEventHandler implements HandlesJob<JobName.ProcessM
   }
 }
 
-/** The agent's welcome and reply to one incoming message. */
+/** The agent's answer to an incoming message's conversation (with whatever else is pending). */
 @JobHandler(JobName.ReplyToMessage)
 export class ReplyToMessageHandler implements HandlesJob<JobName.ReplyToMessage> {
-  constructor(private readonly replies: ConversationRepliesService) {}
+  constructor(private readonly worker: ConversationReplyWorker) {}
 
   handle(
     { organizationId, messageId }: JobPayloads[JobName.ReplyToMessage],
     { attempt }: JobContext,
   ): Promise<void> {
-    return this.replies.reply(organizationId, messageId, attempt);
+    return this.worker.reply(organizationId, messageId, attempt);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { Database } from '../../../database';
 import {
   type MessagePurpose,
@@ -31,6 +31,15 @@ const inConversation = (organizationId: string, conversationId: string) =>
 /** Statuses only move up: pending < sent < delivered < read; failed and not_sent are final. */
 const rank = (status: unknown) =>
   sql`CASE ${status} WHEN 'pending' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 9 END`;
+
+/** An incoming message its reply worker has not handled yet. */
+export const isUnhandledInbound = and(
+  eq(messagingMessages.direction, 'inbound'),
+  isNull(messagingMessages.handledAt),
+);
+
+/** An incoming message waiting for its reply worker (see `unhandled`). */
+export type UnhandledMessage = MessagingMessageRow & { ageMs: number; answered: boolean };
 
 /** What the customer was actually told: sent (or later) outgoing text. */
 const SEEN_BY_CUSTOMER: MessageStatus[] = ['sent', 'delivered', 'read'];
@@ -118,17 +127,57 @@ export class MessagingMessagesRepository {
     return row;
   }
 
-  /** The reply job is done with an incoming message (the sweeper leaves it alone). */
-  async markHandled(organizationId: string, id: string, at: Date): Promise<void> {
+  /**
+   * The conversation's incoming messages not handled yet, oldest first (at most `limit`), with
+   * their age by the database's clock and whether a reply to them is stored.
+   */
+  unhandled(
+    organizationId: string,
+    conversationId: string,
+    limit: number,
+  ): Promise<UnhandledMessage[]> {
+    const m = messagingMessages;
+    return this.database.db
+      .select({
+        ...getTableColumns(m),
+        ageMs: sql<number>`extract(epoch from (now() - ${m.createdAt})) * 1000`.mapWith(Number),
+        answered: sql<boolean>`EXISTS (SELECT 1 FROM messaging_messages r WHERE r.reply_to_id = ${m.id} AND r.purpose = 'reply')`,
+      })
+      .from(m)
+      .where(and(inConversation(organizationId, conversationId), isUnhandledInbound))
+      .orderBy(asc(m.createdAt), asc(m.id))
+      .limit(limit);
+  }
+
+  /** True while an incoming message of the conversation waits for its reply worker. */
+  async hasUnhandled(organizationId: string, conversationId: string): Promise<boolean> {
+    const [row] = await this.database.db
+      .select({ id: messagingMessages.id })
+      .from(messagingMessages)
+      .where(and(inConversation(organizationId, conversationId), isUnhandledInbound))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /** The reply worker is done with these incoming messages (the sweeper leaves them alone). */
+  async markHandled(organizationId: string, ids: string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
     await this.database.db
       .update(messagingMessages)
       .set({ handledAt: at })
-      .where(inOrganization(organizationId, id));
+      .where(
+        and(
+          eq(messagingMessages.organizationId, organizationId),
+          inArray(messagingMessages.id, ids),
+          isNull(messagingMessages.handledAt),
+        ),
+      );
   }
 
   /**
-   * The latest `limit` lines up to `until` (that message included), oldest first: what the
-   * customer wrote, and what of ours reached them.
+   * The latest `limit` lines the customer and the agent saw, oldest first: what the customer
+   * wrote up to `until` (that message included), and what of ours reached them, even after it
+   * (a reply sent while the customer was still writing).
    */
   async history(
     organizationId: string,
@@ -142,14 +191,19 @@ export class MessagingMessagesRepository {
       .where(
         and(
           inConversation(organizationId, conversationId),
-          // Compared in the database: a JavaScript Date drops the microseconds.
-          lte(
-            messagingMessages.createdAt,
-            sql`(SELECT m.created_at FROM messaging_messages m WHERE m.id = ${until.id})`,
-          ),
           or(
-            eq(messagingMessages.direction, 'inbound'),
-            inArray(messagingMessages.status, SEEN_BY_CUSTOMER),
+            and(
+              eq(messagingMessages.direction, 'inbound'),
+              // Compared in the database: a JavaScript Date drops the microseconds.
+              lte(
+                messagingMessages.createdAt,
+                sql`(SELECT m.created_at FROM messaging_messages m WHERE m.id = ${until.id})`,
+              ),
+            ),
+            and(
+              eq(messagingMessages.direction, 'outbound'),
+              inArray(messagingMessages.status, SEEN_BY_CUSTOMER),
+            ),
           ),
         ),
       )

@@ -71,7 +71,12 @@ export class MessagingWebhookController {
       'once; a queued job then routes each message and status by its business number ' +
       '(unknown numbers are ignored), stores each message once by its id (redeliveries change ' +
       'nothing) and has the number’s agent answer it; statuses only move up (sent < delivered ' +
-      '< read; failed wins) and a failure 131026 marks the customer’s number undeliverable.',
+      '< read; failed wins) and a failure 131026 marks the customer’s number undeliverable. ' +
+      'One reply per customer turn: messages that come within MESSAGING_REPLY_PAUSE_MS (1.5 s) ' +
+      'of each other are answered together by one reply whose model request has seen them all; ' +
+      'one worker answers a conversation at a time, so a message sent while a reply is being ' +
+      'written gets a follow-up reply that has seen it. The customer’s latest message is marked ' +
+      'read, with the typing indicator, while the model writes.',
   })
   @ApiHeader({ name: 'X-Hub-Signature-256', required: true, example: 'sha256=9f86d081…' })
   @ApiBody({

@@ -11,7 +11,7 @@ export interface ConversationLine {
 
 export interface ReplyPromptInput {
   agent: Pick<MessagingAgentRow, 'agentName' | 'systemPrompt' | 'model' | 'temperature'>;
-  /** The conversation so far, oldest first, ending with the customer's message to answer. */
+  /** The conversation so far, oldest first, ending with the customer's messages to answer. */
   lines: ConversationLine[];
   /** Knowledge-base passages for the customer's message, best first. */
   passages: Pick<PassageHit, 'fileName' | 'text'>[];

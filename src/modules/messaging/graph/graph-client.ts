@@ -113,6 +113,30 @@ export class GraphClient {
     return id;
   }
 
+  /**
+   * Marks the customer's message (and those before it) read and shows them the typing
+   * indicator, which the platform clears with our next message or after 25 s. Not repeated:
+   * the caller bounds it with `timeoutMs` and goes on without it.
+   */
+  async markReadAndTyping(
+    token: string,
+    phoneNumberId: string,
+    messageId: string,
+    timeoutMs: number,
+  ): Promise<void> {
+    await this.send(token, {
+      method: 'POST',
+      url: `${this.base}/${encodeURIComponent(phoneNumberId)}/messages`,
+      json: {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: messageId,
+        typing_indicator: { type: 'text' },
+      },
+      timeoutMs,
+    });
+  }
+
   private get<T>(token: string, path: string, query: Record<string, string>): Promise<T> {
     const url = `${this.base}${path}?${new URLSearchParams(query).toString()}`;
     return this.send<T>(token, { method: 'GET', url, retry: true });

@@ -285,6 +285,13 @@ export class TelnyxFake extends HttpFake {
     return this.send(call, document, options);
   }
 
+  /** The call ends at Telnyx, but its `call.hangup` never reaches us (a lost webhook). */
+  endCallUnreported(callControlId: string): void {
+    const call = this.call(callControlId);
+    call.state = 'hangup';
+    call.endedAt = new Date();
+  }
+
   /**
    * What Telnyx sends after accepting a `transfer` of the call: the events of the new leg it
    * dials (its own call_control_id, the transfer's client_state, to the transfer's webhook_url):

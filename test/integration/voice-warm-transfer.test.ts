@@ -6,7 +6,7 @@ import { PhoneLogsRepository } from '../../src/modules/call-records/phone-logs.r
 import { TRANSFER_FAILED } from '../../src/modules/voice/session/conversation-phrases';
 import { CallSessions } from '../../src/modules/voice/session/call-sessions';
 import { CallSignals } from '../../src/modules/voice/session/call-signals';
-import { LEG_READ_BACK_MS } from '../../src/modules/voice/session/call-transfers';
+import { LEG_POLL_MS, LEG_READ_BACK_MS } from '../../src/modules/voice/session/call-transfers';
 import type { Integration } from '../../src/modules/telephony/telephony.types';
 import { ChatFake, type ChatReply, type ReceivedChatRequest } from '../fakes/chat.fake';
 import type { CallbackDelivery } from '../fakes/http-fake';
@@ -489,6 +489,36 @@ function suite(queue: 'bullmq' | 'in-process') {
       } finally {
         lost.mockRestore();
       }
+    });
+
+    it("provider_three: a colleague's hang-up Telnyx never reports is found by asking for the leg (a failed look tried again): the caller is back with the agent within seconds, not 95 s", async () => {
+      const { call, caller, leg } = await telnyxLegPlaced();
+      await fakes.telnyx.advanceCall(leg, 'call.answered');
+      await waitFor(
+        () => fakes.telnyx.call(leg).actions.some((a) => a.action === 'gather_using_speak'),
+        { what: 'the brief' },
+      );
+      // The colleague hangs up during the brief; its call.hangup is lost, and the first look at
+      // the leg fails (every try of it): the next one finds it ended.
+      fakes.telnyx.failNext(3, 503, { method: 'GET', path: /\/calls\// });
+      fakes.telnyx.endCallUnreported(leg);
+      await waitFor(() => caller.marks.some((mark) => mark.name.startsWith('transfer-failed-')), {
+        timeoutMs: 2 * LEG_POLL_MS + LEG_READ_BACK_MS + 4_000,
+        what: 'the agent back with the caller',
+      });
+      expect(
+        fakes.telnyx.requests.some(
+          (r) => r.method === 'GET' && decodeURIComponent(r.path).endsWith(`/calls/${leg}`),
+        ),
+      ).toBe(true);
+      expect(await phoneLog(call.log.id)).toMatchObject({
+        callStatus: 'in-progress',
+        transferredTo: null,
+        transferredAt: null,
+      });
+      expect(transfersOf(call.log.id)).toHaveLength(0);
+      caller.close();
+      await fakes.telnyx.advanceCall(call.id, 'call.hangup');
     });
 
     it('provider_three: a brief Telnyx refuses twice hangs up the leg, and the caller is back with the agent', async () => {

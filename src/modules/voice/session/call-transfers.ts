@@ -61,6 +61,13 @@ export const TRANSFER_LEG_MS = TRANSFER_RING_SECONDS * 1000;
  */
 export const LEG_READ_BACK_MS = 2_000;
 
+/**
+ * How often a warm transfer's own Telnyx leg is asked whether it still lives: a hang-up whose
+ * callback Telnyx never delivers (or we refused) would otherwise hold the caller on ringback
+ * until the whole wait ends (95 s).
+ */
+export const LEG_POLL_MS = 5_000;
+
 interface Reserved {
   provider: TelephonyProvider;
   credentials: ProviderCredentials;
@@ -116,8 +123,10 @@ export class CallTransfers {
     const leg = integration === 'provider_three' ? this.legOutcome(request, legMs) : null;
     try {
       // Never retried: a timeout may have transferred the call (or placed the leg) already.
-      if (warmLeg) await reserved.provider.placeCall(reserved.credentials, reserved.leg);
-      else
+      if (warmLeg) {
+        const placed = await reserved.provider.placeCall(reserved.credentials, reserved.leg);
+        leg?.poll(() => this.legAlive(reserved, placed.providerCallId));
+      } else
         await reserved.provider.transferCall(
           reserved.credentials,
           request.providerCallId,
@@ -150,8 +159,13 @@ export class CallTransfers {
   private legOutcome(
     request: TransferRequest,
     waitMs: number,
-  ): { answered: Promise<boolean>; stop: () => void } {
+  ): {
+    answered: Promise<boolean>;
+    stop: () => void;
+    poll: (alive: () => Promise<boolean>) => void;
+  } {
     let stop: () => void = () => undefined;
+    let poll: (alive: () => Promise<boolean>) => void = () => undefined;
     const answered = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => done(false), waitMs);
       const readBack = setInterval(() => {
@@ -167,18 +181,43 @@ export class CallTransfers {
         if (signal === 'transfer-answered') done(true);
         if (signal === 'transfer-failed') done(false);
       });
+      let legPoll: ReturnType<typeof setInterval> | undefined;
       let settled = false;
       const done = (outcome: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         clearInterval(readBack);
+        clearInterval(legPoll);
         unlisten();
         resolve(outcome);
       };
       stop = () => done(false);
+      // The leg ended with no outcome heard: taken if its bridge was recorded, else not.
+      poll = (alive) => {
+        legPoll = setInterval(() => {
+          alive()
+            .then(async (living) => {
+              if (living) return;
+              const log = await this.logs.findById(request.organizationId, request.phoneLogId);
+              done(Boolean(log?.transferredAt));
+            })
+            .catch(() => undefined); // the provider could not say: the next poll or the wait decides
+        }, LEG_POLL_MS);
+      };
     });
-    return { answered, stop };
+    return { answered, stop, poll: (alive) => poll(alive) };
+  }
+
+  /** Whether the provider still has the leg (ringing, answered or bridged). */
+  private async legAlive(reserved: Reserved, legId: string): Promise<boolean> {
+    const state = await reserved.provider.fetchCall(reserved.credentials, {
+      providerCallId: legId,
+      from: reserved.leg.from,
+      to: reserved.leg.to,
+      placedAt: new Date(),
+    });
+    return state.alive;
   }
 
   /** Writes the destination on a live, not yet transferred attempt; null when it is not one. */

@@ -680,6 +680,29 @@ describe('voice conversation on the Twilio, Plivo and Telnyx media streams', () 
     caller.close();
   });
 
+  it('never presses keys twice: a press the provider answered with a 5xx (it may have pressed) is not played again', async () => {
+    const provider = voice.providers.find((p) => p.integration === 'provider_three')!;
+    voice.fakes.telnyx.failNext(1, 502, { method: 'POST', path: /actions\/send_dtmf$/ });
+    const { call, caller, turns } = await greetedCall(provider, {
+      kind: 'tool-calls',
+      text: 'Choosing returns.',
+      calls: [{ name: 'press_keys', arguments: { keys: '4' } }],
+    });
+    const { endedAt } = await caller.play(callerAudio('hello-world'));
+    await waitFor(async () => (await turns()).length === 4, {
+      timeoutMs: 10_000,
+      what: 'the keys pressed',
+    });
+    const presses = voice.fakes.telnyx
+      .requestsTo('POST', /actions\/send_dtmf$/)
+      .filter((r) => decodeURIComponent(r.path).includes(`/calls/${call.id}/`));
+    expect(presses).toHaveLength(1);
+    expect((await turns()).at(-1)).toEqual({ role: 'agent', text: '[Pressed 4 on the keypad]' });
+    const after = caller.frames.filter((frame) => frame.at > endedAt);
+    expect(detectDtmf(Buffer.concat(after.map((frame) => frame.audio)))).toBe('');
+    caller.close();
+  });
+
   it('puts the number on the DNC list when the model calls record_opt_out', () =>
     eachProvider(async (provider) => {
       const { call, caller } = await greetedCall(provider, {

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsDate, MaxDate, MinDate, ValidateIf } from 'class-validator';
+import { IsDate, Matches, MaxDate, MinDate, ValidateIf } from 'class-validator';
 
 /**
  * Optional, but not nullable: the property may be left out, and when sent it must pass its rules
@@ -23,3 +23,12 @@ export const IsDateTimeInRange = (): PropertyDecorator =>
     MinDate(DATE_RANGE.min, { message: ({ property }) => `${property} must be 1970 or later` }),
     MaxDate(DATE_RANGE.max, { message: ({ property }) => `${property} must be 9999 or earlier` }),
   );
+
+/**
+ * A credential that travels in an HTTP header (a provider's token, an access token): printable
+ * ASCII without spaces, as every provider issues them. Anything else would break the header.
+ */
+export const IsHeaderCredential = (): PropertyDecorator =>
+  Matches(/^[\x21-\x7e]*$/, {
+    message: ({ property }) => `${property} must be printable ASCII without spaces`,
+  });

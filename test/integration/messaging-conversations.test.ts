@@ -369,7 +369,15 @@ describe.each([
       ).expect(404);
       expect(sentTo(customer)).toEqual([]);
 
-      const sent = await send({ name: 'we_miss_you', language: 'en_US', variables }).expect(201);
+      const body = { name: 'we_miss_you', language: 'en_US', variables };
+      const sent = await send(body).set('Idempotency-Key', `template-${customer}`).expect(201);
+      // A double POST (a client's retry) answers the first send and sends nothing more.
+      const again = await send(body).set('Idempotency-Key', `template-${customer}`).expect(201);
+      expect(again.body.data).toEqual(sent.body.data);
+      const changed = await send({ ...body, variables: variables.slice().reverse() })
+        .set('Idempotency-Key', `template-${customer}`)
+        .expect(422);
+      expect(changed.body).toMatchObject({ status: false, code: 422 });
       expect(sent.body.data).toMatchObject({
         direction: 'outbound',
         type: 'template',

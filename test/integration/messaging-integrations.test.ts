@@ -120,6 +120,24 @@ describe('messaging integrations', () => {
       expect(account.subscribed).toBe(false);
     });
 
+    it('answers 400 for an access token that could not travel in a header (the OpenAPI example had an ellipsis), asking the platform nothing', async () => {
+      const { account } = graph.addAccount();
+      const before = graph.requests.length;
+      for (const accessToken of ['EAAG…', 'EAAG token', 'EAAGé']) {
+        const response = await connect({
+          phoneNumberId: account.numbers[0].id,
+          accessToken,
+          businessAccountId: account.id,
+        }).expect(400);
+        expect(response.body.errors).toEqual([
+          { field: 'accessToken', message: 'accessToken must be printable ASCII without spaces' },
+        ]);
+        expect(JSON.stringify(response.body)).not.toContain('ERR_INVALID_CHAR');
+      }
+      expect(graph.requests.length).toBe(before);
+      expect(account.subscribed).toBe(false);
+    });
+
     it('answers 400 when the number is not one of the business account’s', async () => {
       const first = graph.addAccount();
       const second = graph.addAccount({ token: first.token });

@@ -2231,8 +2231,8 @@ export interface components {
        */
       phoneNumberId: string;
       /**
-       * @description A system-user access token of the business account; stored encrypted, never returned
-       * @example EAAG…
+       * @description A system-user access token of the business account (printable ASCII without spaces, as the platform issues them: it travels in a header); stored encrypted, never returned
+       * @example EAAGm0PX4ZCpsBAKZCZAo2ZB0ZC
        */
       accessToken: string;
       /**
@@ -2248,8 +2248,8 @@ export interface components {
     };
     UpdateMessagingIntegrationDto: {
       /**
-       * @description A system-user access token of the business account; stored encrypted, never returned
-       * @example EAAG…
+       * @description A system-user access token of the business account (printable ASCII without spaces, as the platform issues them: it travels in a header); stored encrypted, never returned
+       * @example EAAGm0PX4ZCpsBAKZCZAo2ZB0ZC
        */
       accessToken?: string;
       /**
@@ -7278,7 +7278,10 @@ export interface operations {
   sendMessagingConversationTemplate: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Retry-safe send: the same key and body within 24 hours answers the message the first request stored, as it stands now, and sends nothing; another body answers 422, and 409 while the first is still running. Without it, each request sends a template. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Conversation id (24 hex characters) */
         id: string;
@@ -7346,6 +7349,15 @@ export interface operations {
       };
       /** @description Conflicts with an existing resource */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Semantically invalid input */
+      422: {
         headers: {
           [name: string]: unknown;
         };

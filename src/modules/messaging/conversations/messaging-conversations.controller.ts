@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../../auth/access';
 import { ApiErrors } from '../../../common/api-errors.decorator';
 import { ApiEnvelope } from '../../../common/envelope.decorators';
@@ -72,13 +72,22 @@ export class MessagingConversationsController {
       '502: never synchronised and the platform is unavailable.',
   })
   @ApiParam(CONVERSATION_ID)
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Retry-safe send: the same key and body within 24 hours answers the message the first ' +
+      'request stored, as it stands now, and sends nothing; another body answers 422, and 409 ' +
+      'while the first is still running. Without it, each request sends a template.',
+  })
   @ApiEnvelope({ status: 201, message: 'Template sent', type: MessagingMessageDto })
-  @ApiErrors(400, 404, 409, 502)
+  @ApiErrors(400, 404, 409, 422, 502)
   sendMessagingConversationTemplate(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseObjectIdPipe) id: string,
     @Body() dto: SendConversationTemplateDto,
+    @Headers('Idempotency-Key') key?: string,
   ): Promise<MessagingMessageDto> {
-    return this.conversations.sendTemplate(principal.organizationId, id, dto);
+    return this.conversations.sendTemplate(principal.organizationId, id, dto, key);
   }
 }

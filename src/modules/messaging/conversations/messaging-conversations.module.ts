@@ -1,3 +1,4 @@
+import { IdempotencyModule } from '../../idempotency/idempotency.module';
 import { Module } from '@nestjs/common';
 import { JobRetryPolicyModule } from '../../../queue/job-retry-policy.module';
 import { KnowledgeBasesModule } from '../../knowledge-bases/knowledge-bases.module';
@@ -34,7 +35,13 @@ import { TypingIndicator } from './typing-indicator';
  * module: it needs the knowledge bases, which themselves import MessagingModule.
  */
 @Module({
-  imports: [MessagingModule, KnowledgeBasesModule, LlmModule, JobRetryPolicyModule],
+  imports: [
+    MessagingModule,
+    KnowledgeBasesModule,
+    LlmModule,
+    JobRetryPolicyModule,
+    IdempotencyModule,
+  ],
   controllers: [MessagingWebhookController, MessagingConversationsController],
   providers: [
     MessagingWebhookEventsRepository,

@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { Clock } from '../../../common/clock';
 import { docsPage } from '../../../common/docs-page.dto';
 import type { PageQuery } from '../../../common/page.query';
-import { Database } from '../../../database';
+import { IdempotencyService } from '../../idempotency/idempotency.service';
 import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
 import { MessagingTemplatesRepository } from '../messaging-templates.repository';
 import { MessagingTemplatesService } from '../messaging-templates.service';
@@ -22,13 +22,14 @@ import { MessagingConversationsRepository } from './messaging-conversations.repo
 import { MessagingMessagesRepository } from './messaging-messages.repository';
 import { OutgoingMessageSender } from './outgoing-message.sender';
 
+/** The Idempotency-Key operation of a template send. */
+const OPERATION = 'sendMessagingConversationTemplate';
 const NOT_FOUND = 'Conversation not found';
 
 /** What the organization reads of its agents' conversations, and the template that re-opens one. */
 @Injectable()
 export class MessagingConversationsService {
   constructor(
-    private readonly database: Database,
     private readonly clock: Clock,
     private readonly conversations: MessagingConversationsRepository,
     private readonly messages: MessagingMessagesRepository,
@@ -36,6 +37,7 @@ export class MessagingConversationsService {
     private readonly templateCache: MessagingTemplatesService,
     private readonly templates: MessagingTemplatesRepository,
     private readonly sender: OutgoingMessageSender,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   async list(organizationId: string, query: PageQuery): Promise<MessagingConversationListDto> {
@@ -53,12 +55,15 @@ export class MessagingConversationsService {
   /**
    * Sends an APPROVED template of the conversation's number with the variables filled in: the
    * one message the platform takes outside the 24-hour window. It clears needsTemplate; the
-   * customer's answer opens the window again and the agent takes over.
+   * customer's answer opens the window again and the agent takes over. With an
+   * Idempotency-Key, a repeat answers the message the first request stored (as it stands now)
+   * and sends nothing: a double POST never sends two templates.
    */
   async sendTemplate(
     organizationId: string,
     id: string,
     dto: SendConversationTemplateDto,
+    key?: string,
   ): Promise<MessagingMessageDto> {
     const conversation = await this.find(organizationId, id);
     const integration = await this.integrations.findById(
@@ -78,25 +83,37 @@ export class MessagingConversationsService {
     if (template.status !== 'APPROVED')
       throw new ConflictException(`Template ${dto.name} is ${template.status}, not APPROVED`);
     const filled = fillTemplate(template.components, template.parameterFormat, dto.variables ?? []);
-    const message = await this.database.transaction(async () => {
-      const row = await this.messages.createOutbound(organizationId, {
-        conversationId: conversation.id,
-        integrationId: integration.id,
-        direction: 'outbound',
-        type: 'template',
-        purpose: 'template',
-        text: filled.text,
-        template: {
-          name: template.name,
-          language: template.language,
-          components: filled.components,
-        },
-        status: 'pending',
-      });
-      await this.conversations.setNeedsTemplate(organizationId, conversation.id, false);
-      return row;
-    });
-    return toMessageDto(await this.sender.sendNowAndReread(message));
+    let created: MessagingMessageRow | undefined;
+    const request = { conversationId: id, ...dto };
+    const messageId = await this.idempotency.run(
+      organizationId,
+      OPERATION,
+      key,
+      request,
+      async () => {
+        const row = await this.messages.createOutbound(organizationId, {
+          conversationId: conversation.id,
+          integrationId: integration.id,
+          direction: 'outbound',
+          type: 'template',
+          purpose: 'template',
+          text: filled.text,
+          template: {
+            name: template.name,
+            language: template.language,
+            components: filled.components,
+          },
+          status: 'pending',
+        });
+        await this.conversations.setNeedsTemplate(organizationId, conversation.id, false);
+        created = row;
+        return row.id;
+      },
+    );
+    if (created) return toMessageDto(await this.sender.sendNowAndReread(created));
+    const stored = await this.messages.findById(organizationId, messageId);
+    if (!stored) throw new NotFoundException(NOT_FOUND);
+    return toMessageDto(stored);
   }
 
   private async find(organizationId: string, id: string): Promise<MessagingConversationRow> {

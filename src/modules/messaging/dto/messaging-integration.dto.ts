@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsString, Length, Matches, MaxLength } from 'class-validator';
-import { IsOptionalNotNull } from '../../../common/dto-rules';
+import { IsHeaderCredential, IsOptionalNotNull } from '../../../common/dto-rules';
 import type { MessagingIntegrationStatus } from '../messaging.schema';
 
 /** Ids of the platform's objects (phone numbers, business accounts) are decimal digits. */
@@ -18,14 +18,17 @@ export class CreateMessagingIntegrationDto {
   phoneNumberId!: string;
 
   @ApiProperty({
-    example: 'EAAG…',
+    example: 'EAAGm0PX4ZCpsBAKZCZAo2ZB0ZC',
     maxLength: MAX_ACCESS_TOKEN_LENGTH,
+    pattern: '^[\\x21-\\x7e]+$',
     description:
-      'A system-user access token of the business account; stored encrypted, never returned',
+      'A system-user access token of the business account (printable ASCII without spaces, ' +
+      'as the platform issues them: it travels in a header); stored encrypted, never returned',
     writeOnly: true,
   })
   @IsString()
   @Length(1, MAX_ACCESS_TOKEN_LENGTH)
+  @IsHeaderCredential()
   accessToken!: string;
 
   @ApiProperty({

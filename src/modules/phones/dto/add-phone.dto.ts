@@ -1,22 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNotEmpty,
-  IsNumber,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
-import { IsOptionalNotNull } from '../../../common/dto-rules';
+import { IsIn, IsNotEmpty, IsNumber, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsHeaderCredential, IsOptionalNotNull } from '../../../common/dto-rules';
 import { IsEd25519PublicKey } from '../../../common/is-ed25519-public-key.validator';
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { INTEGRATIONS, type Integration } from '../../telephony/telephony.types';
-
-/** Provider credentials travel in HTTP headers: printable ASCII without spaces, as every provider issues them. */
-const CREDENTIAL = /^[\x21-\x7e]*$/;
-const credentialMessage = (field: string) => `${field} must be printable ASCII without spaces`;
 
 export class AddPhoneDto {
   @ApiProperty({
@@ -52,7 +39,7 @@ export class AddPhoneDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(512)
-  @Matches(CREDENTIAL, { message: credentialMessage('authToken') })
+  @IsHeaderCredential()
   authToken!: string;
 
   @ApiProperty({
@@ -63,7 +50,7 @@ export class AddPhoneDto {
   })
   @IsString()
   @MaxLength(128)
-  @Matches(CREDENTIAL, { message: credentialMessage('accSId') })
+  @IsHeaderCredential()
   accSId!: string;
 
   @ApiPropertyOptional({

@@ -210,6 +210,10 @@ describe('SIGTERM with live calls (the built server)', () => {
         integration: 'provider_two',
         accSId: account.sid,
         authToken: account.authToken,
+        // The calls start together, as DIALER_CALLS_PER_SECOND allows: at Twilio's default of
+        // one call a second for the account, the first callee's silence would end its call by
+        // itself (the agent's goodbye to a silent line) around the time the grace ends.
+        accountCallsPerSecond: 20,
       })
       .expect(201);
     const agent = await first.http

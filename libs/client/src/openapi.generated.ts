@@ -1116,7 +1116,7 @@ export interface paths {
     put?: never;
     /**
      * Create a batch, optionally with its contacts
-     * @description application/json: the fields below, `contacts` optional. multipart/form-data: the same fields as form fields (numbers and booleans as text, callingHour as JSON text, callingNumbers, retryOn and allowedDays repeated or as one JSON array text), all before an optional CSV in `file`. Both are validated alike (400 with `errors`). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). The batch and its contacts are created in one transaction: rejected rows are listed in the `contacts` report, while a request that fails (invalid field, file without a phoneNumber column or malformed, over UPLOAD_MAX_BYTES: 413, not a CSV: 415) creates no batch.
+     * @description application/json: the fields below, `contacts` optional. multipart/form-data: the same fields as form fields (numbers and booleans as text, callingHour and retryPolicy as JSON text, callingNumbers, retryOn and allowedDays repeated or as one JSON array text), all before an optional CSV in `file`. Both are validated alike (400 with `errors`). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). The batch and its contacts are created in one transaction: rejected rows are listed in the `contacts` report, while a request that fails (invalid field, file without a phoneNumber column or malformed, over UPLOAD_MAX_BYTES: 413, not a CSV: 415) creates no batch.
      */
     post: operations['createBatch'];
     delete?: never;
@@ -1201,6 +1201,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/call/batches/{batchId}/redial': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-dial a chosen subset of a batch as a new attempt series
+     * @description The contacts whose last call ended with one of `outcomes` (default no-answer, busy, voicemail, failed; `completed` only when named) and that match `filter` and `search` (as batch details read them) become due at once, each as a new attempt series: its retry budgets (`retry`, `retryPolicy`) start again, its earlier calls stay in its phone logs. Only contacts whose calls are over are taken: never one still waiting or on a call, one withdrawn for the do-not-call list or whose number the list holds now, nor one of another batch. The same request again while the first series is under way finds nothing to re-dial (`redialed: 0`) and changes nothing. The calling window, the callee's hours and caps, and `endAt` apply as to any call. A batch that had completed becomes `active` again when contacts were re-opened (a paused one stays paused), and callsCompleted no longer counts a completed contact called again. Taken under the organization's dialing lock: a claim in progress finishes first. 400: no outcomes, filter or search, an unknown outcome, a bad filter or pattern. 409: a cancelled batch, or one whose endAt has passed. A member reaches the batches they own; an admin or an API key reaches every batch of the organization. Any other batch answers 404, as one that does not exist.
+     */
+    post: operations['redialBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/call/batches/{batchId}/contacts': {
     parameters: {
       query?: never;
@@ -1212,7 +1232,7 @@ export interface paths {
     put?: never;
     /**
      * Append contacts to a batch
-     * @description JSON contacts or a CSV upload. Every row is accounted for: counts plus one error per rejected row (invalid or missing number, invalid field, duplicate within the batch or this import, number on the do-not-call list). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). Rows are committed in chunks of 5,000 together with the batch totalCalls: if the request fails halfway, the chunks before the failure stay imported. An upload is received whole before the import starts. A batch that completed on its own (queue_status `completed`, statusReason null) becomes `active` again when at least one contact is imported, in the same commit, and the dialer calls the new records; a paused batch stays paused (the records wait for a resume); an import with no contact imported changes no status. A cancelled batch (statusReason `cancelled`) takes no more contacts: 409, nothing stored (a cancel during a long import stops it at its next chunk); create a new batch. A member reaches the batches they own; an admin or an API key reaches every batch of the organization. Any other batch answers 404, as one that does not exist.
+     * @description JSON contacts or a CSV upload. Every row is accounted for: counts plus one error per rejected row (invalid or missing number, invalid field, duplicate within the batch or this import, number on the do-not-call list). Each contact needs phoneNumber (normalized to E.164; a number without + is read with its country code). Every other field is a dynamic contact field: names of 1-64 characters (letters, digits, space, _ . -), not _id, phoneLogs, createdAt; values are strings of at most 1000 characters (numbers and booleans become strings; empty values are left out); at most 50 fields per contact. A value with a NUL character or an unpaired UTF-16 surrogate rejects its contact (invalid_field). Rows are committed in chunks of 5,000 together with the batch totalCalls: if the request fails halfway, the chunks before the failure stay imported. An upload is received whole before the import starts. A batch that completed on its own (queue_status `completed`, statusReason null) becomes `active` again when at least one contact is imported, in the same commit, and the dialer calls the new records; a paused batch stays paused (the records wait for a resume); an import with no contact imported changes no status. A cancelled batch (statusReason `cancelled`) takes no more contacts: 409, nothing stored (a cancel during a long import stops it at its next chunk); create a new batch. So does one that reached its endAt (statusReason `end_at_reached`). A member reaches the batches they own; an admin or an API key reaches every batch of the organization. Any other batch answers 404, as one that does not exist.
      */
     post: operations['importContacts'];
     delete?: never;
@@ -2752,11 +2772,12 @@ export interface components {
        */
       queue_status: 'active' | 'paused' | 'completed';
       /**
-       * @description Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left).
+       * @description Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left), `end_at_reached` (completed at its endAt: contacts still waiting were closed).
        * @example null
        * @enum {string|null}
        */
-      statusReason: 'cancelled' | 'failure_rate' | 'no_agent' | 'no_calling_number' | null;
+      statusReason:
+        'cancelled' | 'failure_rate' | 'no_agent' | 'no_calling_number' | 'end_at_reached' | null;
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
       /** @example 2026-11-22T10:05:00.000Z */
@@ -2924,6 +2945,32 @@ export interface components {
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
     };
+    RetryRuleDto: {
+      /**
+       * @description Retries after endings with this outcome, per attempt series: the contact is called again while the endings with this outcome (the one just ended included) number at most this many. 0: never called again after this outcome.
+       * @example 3
+       */
+      attempts: number;
+      /**
+       * @description Seconds from the end of the call to the earliest retry (absent: the batch's `delay`); the retry then waits for the calling window as any other
+       * @example 300
+       */
+      delay?: number;
+    };
+    RetryPolicyDto: {
+      /** @description The line was busy */
+      busy?: components['schemas']['RetryRuleDto'];
+      /** @description Nobody answered (callStatus no-answer) */
+      no_answer?: components['schemas']['RetryRuleDto'];
+      /** @description The call could not connect or broke off */
+      failed?: components['schemas']['RetryRuleDto'];
+      /** @description A voicemail answered (its message left or not) */
+      voicemail?: components['schemas']['RetryRuleDto'];
+      /** @description A full mailbox answered, as the voice agent heard it */
+      mailbox_full?: components['schemas']['RetryRuleDto'];
+      /** @description A fax machine answered, as the voice agent heard it */
+      fax?: components['schemas']['RetryRuleDto'];
+    };
     BatchDetailsDto: {
       /** @example 65f1c0ffee0123456789abcd */
       batchId: string;
@@ -2932,16 +2979,31 @@ export interface components {
       /** @enum {string} */
       batchStatus: 'active' | 'paused' | 'completed';
       /**
-       * @description Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left).
+       * @description Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left), `end_at_reached` (completed at its endAt: contacts still waiting were closed).
        * @example null
        * @enum {string|null}
        */
-      statusReason: 'cancelled' | 'failure_rate' | 'no_agent' | 'no_calling_number' | null;
+      statusReason:
+        'cancelled' | 'failure_rate' | 'no_agent' | 'no_calling_number' | 'end_at_reached' | null;
       /**
        * @description The voice agent named at creation; null: the organization’s default agent speaks (also once the named agent was deleted)
        * @example 65f1c0ffee0123456789abcd
        */
       agentId: string | null;
+      /**
+       * Format: date-time
+       * @description Nothing is dialed before it; null: dialing started at once
+       * @example 2026-11-23T14:00:00.000Z
+       */
+      startAt: string | null;
+      /**
+       * Format: date-time
+       * @description No call is placed from it on (statusReason `end_at_reached` once it passed)
+       * @example 2026-11-27T22:00:00.000Z
+       */
+      endAt: string | null;
+      /** @description The per-outcome retry budgets given at creation; null: none */
+      retryPolicy: components['schemas']['RetryPolicyDto'] | null;
       /** @example 1 */
       page: number;
       /** @example 10 */
@@ -3059,6 +3121,30 @@ export interface components {
        */
       delay?: number;
       /**
+       * @description Retry budgets per outcome, keyed by the `retryOn` words (busy, no_answer, failed, voicemail, mailbox_full, fax). A named outcome is retried by its own rule alone, whatever `retryOn` and `retry` say: while the attempt series has ended with that outcome at most `attempts` times (the ending just seen included), so `busy: { attempts: 3 }` calls a number that stays busy 4 times in all, and the busy endings spend nothing of another outcome's budget; each retry `delay` seconds after the call ended (absent: the batch's `delay`). An outcome it does not name keeps the batch rule: retried when `retryOn` names it, while the attempts of the series not ended with a named outcome (the one just ended included) number at most `retry`, after `delay`. A series starts with the first call and again with each re-dial (POST /api/call/batches/{batchId}/redial). A call the service itself cut short is made good outside any budget, as before.
+       * @example {
+       *       "busy": {
+       *         "attempts": 3,
+       *         "delay": 300
+       *       },
+       *       "no_answer": {
+       *         "attempts": 1,
+       *         "delay": 3600
+       *       }
+       *     }
+       */
+      retryPolicy?: components['schemas']['RetryPolicyDto'];
+      /**
+       * @description ISO 8601 instant with its offset: nothing of the batch is dialed before it (absent: at once). The calling window and the callee rules still apply from then on.
+       * @example 2026-11-23T14:00:00Z
+       */
+      startAt?: string;
+      /**
+       * @description ISO 8601 instant with its offset, in the future and after `startAt`: no call is placed from then on, nor claimed within DIALER_LAST_CALL_MARGIN_SECONDS (180 s) before it, and no retry is scheduled that could not be. At endAt calls already placed finish (they are not hung up, nor retried), every contact still waiting is closed, and the batch becomes `completed` with statusReason `end_at_reached`. Absent: the batch runs until its contacts are done.
+       * @example 2026-11-27T22:00:00Z
+       */
+      endAt?: string;
+      /**
        * @description IANA time zone name
        * @default UTC
        * @example America/New_York
@@ -3131,6 +3217,39 @@ export interface components {
       success: boolean;
       /** @example Batch deleted */
       message: string;
+    };
+    RedialResultDto: {
+      /**
+       * @description Contacts made due again by this request, each as a new attempt series (0: none matched, e.g. the same request again while the first series is still under way)
+       * @example 42
+       */
+      redialed: number;
+      /** @description The batch after the re-dial */
+      batch: components['schemas']['BatchSummaryDto'];
+    };
+    RedialBatchDto: {
+      /**
+       * @description The contacts whose last call ended so (its callStatus, as batch details show it). Absent: no-answer, busy, voicemail and failed. `completed` (answered) contacts are called again only when named here.
+       * @example [
+       *       "no-answer",
+       *       "busy"
+       *     ]
+       */
+      outcomes?: ('no-answer' | 'busy' | 'voicemail' | 'failed' | 'completed')[];
+      /**
+       * @description Only the contacts whose latest phone log matches, as batch details' `filter` (an object here): keyed by callStatus, callDuration, recordingUrl, transcript, requestUUID, answerOutcome; null matches a null field.
+       * @example {
+       *       "answerOutcome": "voicemail"
+       *     }
+       */
+      filter?: {
+        [key: string]: string | number | boolean;
+      };
+      /**
+       * @description Only the contacts a case-insensitive POSIX regular expression finds in a string contact field, as batch details' `search`. Backreferences (\1 to \9), a quantifier on a group that already holds one (as in (a+)+ or (.*x){3}) and counts above 20 in {m,n} answer 400: they can take the regular expression engine seconds per record.
+       * @example smith|jones
+       */
+      search?: string;
     };
     ImportContactsDto: {
       /**
@@ -8572,6 +8691,21 @@ export interface operations {
           /** @description Endings that earn a retry (default all but fax): repeated, or one JSON array text */
           retryOn?: ('busy' | 'no_answer' | 'failed' | 'voicemail' | 'mailbox_full' | 'fax')[];
           delay?: number;
+          /**
+           * @description JSON text of the retryPolicy object (see the JSON body)
+           * @example {"busy":{"attempts":3,"delay":300},"no_answer":{"attempts":1}}
+           */
+          retryPolicy?: string;
+          /**
+           * Format: date-time
+           * @example 2026-11-23T14:00:00Z
+           */
+          startAt?: string;
+          /**
+           * Format: date-time
+           * @example 2026-11-27T22:00:00Z
+           */
+          endAt?: string;
           /** @example America/New_York */
           timezone?: string;
           /**
@@ -8960,6 +9094,99 @@ export interface operations {
       };
     };
   };
+  redialBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retry-safe re-dial: the same key and request returns the first answer for 24 hours and changes nothing; another request answers 422, and 409 while the first is still running. The answer is stored in the same transaction as the re-opened contacts. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        batchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RedialBatchDto'];
+      };
+    };
+    responses: {
+      /** @description Batch re-dial scheduled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example Batch re-dial scheduled */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @example 200 */
+            code: number;
+            /** @example  */
+            errorMessage: string;
+            data: components['schemas']['RedialResultDto'];
+          };
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Conflicts with an existing resource */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Semantically invalid input */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   importContacts: {
     parameters: {
       query?: never;
@@ -9048,7 +9275,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The batch was cancelled: cancel is final, nothing was stored */
+      /** @description The batch was cancelled (cancel is final) or reached its endAt: nothing was stored */
       409: {
         headers: {
           [name: string]: unknown;

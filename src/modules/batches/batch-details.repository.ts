@@ -189,7 +189,7 @@ export class BatchDetailsRepository {
  * after it (the records an import added since the search index job last ran). Newline-sensitive:
  * ^ and $ anchor at each contact field (one per line in the search text).
  */
-function searchCondition(batchId: string, search: string, indexedTo: SearchWatermark): SQL {
+export function searchCondition(batchId: string, search: string, indexedTo: SearchWatermark): SQL {
   const pattern = sql`('(?n)' || ${search}::text)`;
   return sql`${callRecords.id} IN (
     SELECT s.call_record_id FROM call_record_search s
@@ -201,7 +201,7 @@ function searchCondition(batchId: string, search: string, indexedTo: SearchWater
       AND ${contactSearchText(sql`t.contact`)} ~* ${pattern})`;
 }
 
-function filterCondition(
+export function filterCondition(
   field: PhoneLogField,
   value: string | number | boolean | null | undefined,
 ): SQL {

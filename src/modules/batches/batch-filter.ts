@@ -15,6 +15,14 @@ export function parsePhoneLogFilter(text: string | undefined): CallRecordPageQue
   } catch {
     throw new BadRequestException('filter must be a JSON object, e.g. {"callStatus":"completed"}');
   }
+  return phoneLogFilterOf(parsed);
+}
+
+/**
+ * A filter object keyed by phone-log fields, checked (400 otherwise): the batch details query's
+ * `filter` once parsed, and re-dial's.
+ */
+export function phoneLogFilterOf(parsed: unknown): CallRecordPageQuery['filter'] {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new BadRequestException('filter must be a JSON object, e.g. {"callStatus":"completed"}');
   }

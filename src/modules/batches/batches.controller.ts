@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated, CurrentPrincipal, type Principal } from '../../auth/access';
@@ -10,12 +10,14 @@ import { ImportReportDto } from '../contacts/dto/import-report.dto';
 import { CLAIM_LEASE_SECONDS } from '../idempotency/idempotency.service';
 import { RETRY_OUTCOMES } from './batches.schema';
 import { BATCH_ACCESS } from './batch-access.service';
+import { BatchRedialService } from './batch-redial.service';
 import { BatchesService } from './batches.service';
 import { CreateBatchService, type CreatedBatch } from './create-batch.service';
 import { BatchDetailsDto, CallRecordDto } from './dto/batch-details.dto';
 import { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
 import { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
+import { RedialBatchDto, RedialResultDto } from './dto/redial-batch.dto';
 
 /** createBatch's bodies: the JSON DTO, or the same fields as a form with an optional CSV. */
 const CREATE_BATCH_BODY = {
@@ -41,6 +43,13 @@ const CREATE_BATCH_BODY = {
               'Endings that earn a retry (default all but fax): repeated, or one JSON array text',
           },
           delay: { type: 'integer', minimum: 0, maximum: 86_400 },
+          retryPolicy: {
+            type: 'string',
+            example: '{"busy":{"attempts":3,"delay":300},"no_answer":{"attempts":1}}',
+            description: 'JSON text of the retryPolicy object (see the JSON body)',
+          },
+          startAt: { type: 'string', format: 'date-time', example: '2026-11-23T14:00:00Z' },
+          endAt: { type: 'string', format: 'date-time', example: '2026-11-27T22:00:00Z' },
           timezone: { type: 'string', example: 'America/New_York' },
           callingHour: {
             type: 'string',
@@ -72,6 +81,7 @@ export class BatchesController {
   constructor(
     private readonly batches: BatchesService,
     private readonly creator: CreateBatchService,
+    private readonly redials: BatchRedialService,
   ) {}
 
   @Get('batches/:userId')
@@ -110,7 +120,8 @@ export class BatchesController {
     summary: 'Create a batch, optionally with its contacts',
     description:
       'application/json: the fields below, `contacts` optional. multipart/form-data: the same ' +
-      'fields as form fields (numbers and booleans as text, callingHour as JSON text, ' +
+      'fields as form fields (numbers and booleans as text, callingHour and retryPolicy as JSON ' +
+      'text, ' +
       'callingNumbers, retryOn and allowedDays repeated or as one JSON array text), all before an ' +
       `optional CSV in \`file\`. Both are validated alike (400 with \`errors\`). ${CONTACT_RULES} ` +
       'The batch and its contacts are created in one transaction: rejected rows are listed in ' +
@@ -226,5 +237,45 @@ export class BatchesController {
     @Param('batchId', ParseObjectIdPipe) batchId: string,
   ): Promise<BatchSummaryDto> {
     return this.batches.cancel(principal, batchId);
+  }
+
+  @Post('batches/:batchId/redial')
+  @Authenticated({ permission: 'calls' })
+  @ApiOperation({
+    summary: 'Re-dial a chosen subset of a batch as a new attempt series',
+    description:
+      'The contacts whose last call ended with one of `outcomes` (default no-answer, busy, ' +
+      'voicemail, failed; `completed` only when named) and that match `filter` and `search` ' +
+      '(as batch details read them) become due at once, each as a new attempt series: its ' +
+      'retry budgets (`retry`, `retryPolicy`) start again, its earlier calls stay in its phone ' +
+      'logs. Only contacts whose calls are over are taken: never one still waiting or on a ' +
+      'call, one withdrawn for the do-not-call list or whose number the list holds now, nor ' +
+      'one of another batch. The same request again while the first series is under way ' +
+      'finds nothing to re-dial (`redialed: 0`) and changes nothing. The calling window, the ' +
+      "callee's hours and caps, and `endAt` apply as to any call. A batch that had completed " +
+      'becomes `active` again when contacts were re-opened (a paused one stays paused), and ' +
+      'callsCompleted no longer counts a completed contact called again. Taken under the ' +
+      "organization's dialing lock: a claim in progress finishes first. 400: no outcomes, " +
+      'filter or search, an unknown outcome, a bad filter or pattern. 409: a cancelled batch, ' +
+      'or one whose endAt has passed. ' +
+      BATCH_ACCESS,
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Retry-safe re-dial: the same key and request returns the first answer for 24 hours and ' +
+      'changes nothing; another request answers 422, and 409 while the first is still running. ' +
+      'The answer is stored in the same transaction as the re-opened contacts.',
+  })
+  @ApiEnvelope({ message: 'Batch re-dial scheduled', type: RedialResultDto, errorMessage: true })
+  @ApiErrors(400, 404, 409, 422)
+  redialBatch(
+    @CurrentPrincipal() principal: Principal,
+    @Param('batchId', ParseObjectIdPipe) batchId: string,
+    @Body() dto: RedialBatchDto,
+    @Headers('Idempotency-Key') key?: string,
+  ): Promise<RedialResultDto> {
+    return this.redials.redial(principal, batchId, dto, key);
   }
 }

@@ -6,6 +6,8 @@ import { UsersModule } from '../users/users.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { BatchAccessModule } from './batch-access.module';
 import { BatchDetailsRepository } from './batch-details.repository';
+import { BatchRedialRepository } from './batch-redial.repository';
+import { BatchRedialService } from './batch-redial.service';
 import { BatchesController } from './batches.controller';
 import { BatchesService } from './batches.service';
 import { CreateBatchService } from './create-batch.service';
@@ -20,7 +22,13 @@ import { CreateBatchService } from './create-batch.service';
     ContactsModule,
   ],
   controllers: [BatchesController],
-  providers: [BatchDetailsRepository, BatchesService, CreateBatchService],
+  providers: [
+    BatchDetailsRepository,
+    BatchesService,
+    BatchRedialRepository,
+    BatchRedialService,
+    CreateBatchService,
+  ],
   exports: [BatchesService],
 })
 export class BatchesModule {}

@@ -1,5 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, ilike, inArray, isNull, not, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  not,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
 import { callRecords } from '../call-records/call-records.schema';
@@ -127,6 +142,45 @@ export class BatchesRepository {
    * in one transaction with the batch row locked. Undefined when it was already completed.
    */
   cancel(organizationId: string, id: string): Promise<BatchRow | undefined> {
+    return this.close(organizationId, id, 'cancelled');
+  }
+
+  /** Live batches not completed yet whose endAt has come (batches_end_at_idx). */
+  listEndDue(now: Date): Promise<Array<Pick<BatchRow, 'id' | 'organizationId'>>> {
+    return this.database.db
+      .select({ id: batches.id, organizationId: batches.organizationId })
+      .from(batches)
+      .where(
+        and(
+          isNotNull(batches.endAt),
+          lte(batches.endAt, now),
+          not(eq(batches.queueStatus, 'completed')),
+          not(batches.isDeleted),
+        ),
+      )
+      .orderBy(asc(batches.endAt), asc(batches.id));
+  }
+
+  /**
+   * Ends a batch whose endAt has come as cancel ends one: its pending records become
+   * `canceled`, the batch `completed` with statusReason end_at_reached; attempts in flight
+   * finish and are not retried. Undefined when it was completed already (or its endAt moved).
+   */
+  endAtEndAt(organizationId: string, id: string, now: Date): Promise<BatchRow | undefined> {
+    return this.close(organizationId, id, 'end_at_reached', lte(batches.endAt, now));
+  }
+
+  /**
+   * Closes a batch that is not completed (and meets `condition`): its pending records become
+   * `canceled`, the batch `completed` with `reason`, in one transaction under the dialing lock
+   * with the batch row locked.
+   */
+  private close(
+    organizationId: string,
+    id: string,
+    reason: StatusReason,
+    condition?: SQL,
+  ): Promise<BatchRow | undefined> {
     return this.database.transaction(async () => {
       await lockDialing(this.database, organizationId);
       const db = this.database.db;
@@ -139,6 +193,7 @@ export class BatchesRepository {
             eq(batches.id, id),
             not(batches.isDeleted),
             not(eq(batches.queueStatus, 'completed')),
+            condition,
           ),
         )
         .for('update');
@@ -149,7 +204,7 @@ export class BatchesRepository {
         .where(and(eq(callRecords.batchId, id), eq(callRecords.status, 'pending')));
       const [row] = await db
         .update(batches)
-        .set({ queueStatus: 'completed', statusReason: 'cancelled' })
+        .set({ queueStatus: 'completed', statusReason: reason })
         .where(eq(batches.id, id))
         .returning();
       return row;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
 import { agents } from '../agents/agents.schema';
 import { organizations } from '../organizations/organizations.schema';
@@ -31,12 +31,27 @@ export const DEFAULT_RETRY_ON: readonly RetryOutcome[] = [
   'mailbox_full',
 ];
 
-/** Why a batch is not dialing normally (contract-additions §3); null while all is well. */
+/**
+ * An outcome's own retry budget (CreateBatchDto.retryPolicy): at most `attempts` retries after
+ * endings with that outcome in one attempt series, each `delay` seconds later (absent: the
+ * batch's `delay`).
+ */
+export interface RetryRule {
+  attempts: number;
+  delay?: number;
+}
+export type RetryPolicy = Partial<Record<RetryOutcome, RetryRule>>;
+
+/**
+ * Why a batch is not dialing normally (contract-additions §3); null while all is well.
+ * `end_at_reached`: completed at its endAt (docs/dialer.md, Lifecycle).
+ */
 export const STATUS_REASONS = [
   'cancelled',
   'failure_rate',
   'no_agent',
   'no_calling_number',
+  'end_at_reached',
 ] as const;
 export type StatusReason = (typeof STATUS_REASONS)[number];
 
@@ -59,6 +74,12 @@ export const batches = pgTable(
     retryOn: text('retry_on').array().$type<RetryOutcome[]>(),
     /** Seconds between retries. */
     delay: integer('delay').notNull().default(0),
+    /** Per-outcome retry budgets; outcomes it does not name follow retry, retryOn and delay. */
+    retryPolicy: jsonb('retry_policy').$type<RetryPolicy>(),
+    /** Nothing is dialed before it (null: at once). */
+    startAt: timestamp('start_at', { withTimezone: true }),
+    /** No call is placed from it on; the dialer then closes what is pending (null: never). */
+    endAt: timestamp('end_at', { withTimezone: true }),
     timezone: text('timezone').notNull().default('UTC'),
     callingHourStart: text('calling_hour_start'),
     callingHourEnd: text('calling_hour_end'),
@@ -104,6 +125,10 @@ export const batches = pgTable(
     index('batches_dialing_idx')
       .on(t.organizationId)
       .where(sql`queue_status = 'active' AND NOT is_deleted`),
+    // The scheduler's look for batches whose endAt has come (ScheduledEnds).
+    index('batches_end_at_idx')
+      .on(t.endAt)
+      .where(sql`end_at IS NOT NULL AND queue_status <> 'completed' AND NOT is_deleted`),
   ],
 );
 

@@ -5,7 +5,10 @@ import {
   Injectable,
   NotFoundException,
 } from '@nestjs/common';
+import type { FieldError } from '@app/contracts';
 import type { Principal } from '../../auth/access';
+import { Clock } from '../../common/clock';
+import { ValidationFailedException } from '../../common/validation';
 import { toPagination } from '../../common/page.query';
 import { isInvalidRegex } from '../../database';
 import { AgentsRepository } from '../agents/agents.repository';
@@ -14,12 +17,13 @@ import { BatchAccessService } from './batch-access.service';
 import { BatchDetailsRepository, type PageTotal } from './batch-details.repository';
 import { parsePhoneLogFilter } from './batch-filter';
 import { BatchesRepository } from './batches.repository';
-import type { BatchRow } from './batches.schema';
+import { type BatchRow, RETRY_OUTCOMES, type RetryPolicy } from './batches.schema';
 import { toBatchDetails, toBatchSummary, toCallRecord } from './batches.mapper';
 import type { BatchDetailsDto } from './dto/batch-details.dto';
 import type { BatchDetailsQuery, ListBatchesQuery } from './dto/batch-queries';
 import type { BatchListDto, BatchSummaryDto, DeleteBatchResponseDto } from './dto/batch.dto';
 import type { CreateBatchDto } from './dto/create-batch.dto';
+import type { RetryPolicyDto } from './dto/retry-policy.dto';
 
 @Injectable()
 export class BatchesService {
@@ -29,6 +33,7 @@ export class BatchesService {
     private readonly users: UsersService,
     private readonly access: BatchAccessService,
     private readonly agents: AgentsRepository,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -37,6 +42,7 @@ export class BatchesService {
    * Runs inside the caller's transaction (the agent is held until it commits).
    */
   async create(principal: Principal, dto: CreateBatchDto): Promise<string> {
+    const { startAt, endAt } = this.schedule(dto);
     await this.assertCallingNumbers(principal.organizationId, dto.callingNumbers);
     if (!(await this.users.findById(principal.organizationId, principal.userId))) {
       throw new ForbiddenException('No user found for these credentials');
@@ -54,6 +60,9 @@ export class BatchesService {
       retry: dto.retry ?? 0,
       retryOn: dto.retryOn ?? null,
       delay: dto.delay ?? 0,
+      retryPolicy: dto.retryPolicy ? retryPolicyOf(dto.retryPolicy) : null,
+      startAt,
+      endAt,
       timezone: dto.timezone ?? 'UTC',
       callingHourStart: dto.callingHour?.start ?? null,
       callingHourEnd: dto.callingHour?.end ?? null,
@@ -65,6 +74,19 @@ export class BatchesService {
       recordCalls: dto.recordCalls ?? false,
     });
     return row.id;
+  }
+
+  /** startAt and endAt as instants: endAt in the future and after startAt (400 otherwise). */
+  private schedule(dto: CreateBatchDto): { startAt: Date | null; endAt: Date | null } {
+    const startAt = dto.startAt === undefined ? null : new Date(dto.startAt);
+    const endAt = dto.endAt === undefined ? null : new Date(dto.endAt);
+    const errors: FieldError[] = [];
+    if (endAt && endAt <= this.clock.now())
+      errors.push({ field: 'endAt', message: 'endAt must be in the future' });
+    if (endAt && startAt && endAt <= startAt)
+      errors.push({ field: 'endAt', message: 'endAt must be after startAt' });
+    if (errors.length > 0) throw new ValidationFailedException(errors);
+    return { startAt, endAt };
   }
 
   /**
@@ -200,4 +222,18 @@ function pageTotal(
     return { callStatus: filter.callStatus };
   }
   return {};
+}
+
+/** The policy as stored: only the outcomes it names, each with what it gives. */
+function retryPolicyOf(dto: RetryPolicyDto): RetryPolicy {
+  const policy: RetryPolicy = {};
+  for (const outcome of RETRY_OUTCOMES) {
+    const rule = dto[outcome];
+    if (rule)
+      policy[outcome] =
+        rule.delay === undefined
+          ? { attempts: rule.attempts }
+          : { attempts: rule.attempts, delay: rule.delay };
+  }
+  return policy;
 }

@@ -35,6 +35,8 @@ export const callRecords = pgTable(
     contact: jsonb('contact').$type<Record<string, string>>().notNull().default({}),
     status: text('status').$type<CallRecordStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
+    /** Attempts placed before the current attempt series (a redial starts a new one). */
+    attemptsBeforeSeries: integer('attempts_before_series').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** The callStatus of the latest phone log, kept in step by the repository that writes logs. */
     lastCallStatus: text('last_call_status'),

@@ -25,9 +25,14 @@ export const ANALYZE_AFTER_ROWS = 50_000;
 export const CANCELLED_BATCH_MESSAGE =
   'A cancelled batch takes no more contacts: create a new batch for them';
 
-/** Contacts may be appended to any live batch but a cancelled one (409). */
+/** The 409 of an append to a batch that ended at its endAt: nothing more is dialed. */
+export const ENDED_BATCH_MESSAGE =
+  'A batch that reached its endAt takes no more contacts: create a new batch for them';
+
+/** Contacts may be appended to any live batch but a cancelled or ended one (409). */
 export function assertTakesContacts(batch: Pick<BatchRow, 'statusReason'>): void {
   if (batch.statusReason === 'cancelled') throw new ConflictException(CANCELLED_BATCH_MESSAGE);
+  if (batch.statusReason === 'end_at_reached') throw new ConflictException(ENDED_BATCH_MESSAGE);
 }
 
 /** Accepted rows serialized in `payload`, with their numbers and row numbers alongside. */

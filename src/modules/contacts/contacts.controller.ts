@@ -51,7 +51,8 @@ export class ContactsController {
       'batch stays paused (the records wait for a resume); an import with no contact imported ' +
       'changes no status. A cancelled batch (statusReason `cancelled`) takes no more contacts: ' +
       '409, nothing stored (a cancel during a long import stops it at its next chunk); create ' +
-      `a new batch. ${BATCH_ACCESS}`,
+      'a new batch. So does one that reached its endAt (statusReason `end_at_reached`). ' +
+      BATCH_ACCESS,
   })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiExtraModels(ImportContactsDto)
@@ -81,7 +82,8 @@ export class ContactsController {
   })
   @ApiErrors(400, 404, 413, 415)
   @ApiConflictResponse({
-    description: 'The batch was cancelled: cancel is final, nothing was stored',
+    description:
+      'The batch was cancelled (cancel is final) or reached its endAt: nothing was stored',
     type: ErrorEnvelopeDto,
   })
   importContacts(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type AppConfig, InjectConfig } from '../../config';
 import { Database } from '../../database';
 import type { AnswerOutcome } from '@app/contracts';
 import { type BatchRow, DEFAULT_RETRY_ON, type RetryOutcome } from '../batches/batches.schema';
@@ -54,6 +55,43 @@ export function retryOutcomeOf(
   }
 }
 
+/** Whether an ending earns another attempt, and how long after the end it comes at the earliest. */
+export interface RetryDecision {
+  retried: boolean;
+  delaySeconds: number;
+}
+
+/**
+ * The retry rule of one ending (`ending`, in retryOn words; null: never retried) of a record's
+ * attempt series, which began with its first attempt or its last re-dial. `attempts`: the
+ * attempts the series placed, this one included; `earlier`: how its other attempts ended (null
+ * for an ending never retried or one our drain cut short).
+ * - An outcome the batch's `retryPolicy` names follows its rule alone: retried while the series'
+ *   endings with that outcome, this one included, number at most its `attempts`; after its
+ *   `delay` (absent: the batch's).
+ * - Any other outcome follows the batch: retried when `retryOn` names it, while the series'
+ *   attempts not ended with a named outcome, this one included, number at most `retry` (so at
+ *   most `retry` retries); after `delay`. Without a policy that is every attempt: the rule as it always was.
+ */
+export function retryRule(
+  batch: Pick<BatchRow, 'retry' | 'retryOn' | 'delay' | 'retryPolicy'>,
+  ending: RetryOutcome | null,
+  series: { attempts: number; earlier: Array<RetryOutcome | null> },
+): RetryDecision {
+  const policy = batch.retryPolicy ?? {};
+  const own = ending === null ? undefined : policy[ending];
+  if (own) {
+    const endings = series.earlier.filter((earlier) => earlier === ending).length + 1;
+    return { retried: endings <= own.attempts, delaySeconds: own.delay ?? batch.delay };
+  }
+  const named = series.earlier.filter((earlier) => earlier !== null && policy[earlier]).length;
+  const retryOn = batch.retryOn ?? DEFAULT_RETRY_ON;
+  return {
+    retried: ending !== null && retryOn.includes(ending) && series.attempts - named <= batch.retry,
+    delaySeconds: batch.delay,
+  };
+}
+
 export interface AttemptEnded {
   callRecordId: string;
   outcome: CallStatus;
@@ -79,9 +117,9 @@ const CLOSED: AttemptDecision = {
 };
 
 /**
- * What happens to a call record when one of its attempts ends: another attempt (per outcome, up
- * to the batch's `retry` extra attempts, at the first time the calling window allows at least
- * `delay` seconds later) or done; the batch completes when nothing is left to place; a failed
+ * What happens to a call record when one of its attempts ends: another attempt (retryRule: per
+ * outcome, the batch's retryPolicy or its `retry` extra attempts; at the first time the calling
+ * window allows at least the delay later, if a claim could take it before the batch's endAt) or done; the batch completes when nothing is left to place; a failed
  * attempt may trip the breaker. Decided inside the caller's transaction with the record locked
  * until its commit, just before the caller writes the attempt's final status and the record's
  * next state in one statement (PhoneLogsRepository.update), so the two never disagree. The
@@ -91,6 +129,7 @@ const CLOSED: AttemptDecision = {
 @Injectable()
 export class AttemptOutcomes {
   constructor(
+    @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly outcomes: AttemptOutcomesRepository,
     private readonly counters: BatchCountersRepository,
@@ -120,11 +159,19 @@ export class AttemptOutcomes {
     const cutShort = interrupted(attempt);
     if (outcome === 'failed' && dialing && !cutShort)
       await this.tripBreakerIfFailing(batch, endedAt);
-    const ending = retryOutcomeOf(outcome, attempt.answerOutcome);
-    const retryOn = batch.retryOn ?? DEFAULT_RETRY_ON;
-    const retried =
-      cutShort || (ending !== null && retryOn.includes(ending) && record.attempts <= batch.retry);
-    const nextAttemptAt = dialing && retried ? nextAttempt(ended, endedAt) : null;
+    const rule = retryRule(batch, retryOutcomeOf(outcome, attempt.answerOutcome), {
+      attempts: record.attempts - record.attemptsBeforeSeries,
+      earlier: ended.series.map((earlier) =>
+        // A call our drain cut short spends no outcome's budget (it counts toward `retry`).
+        interrupted({ sessionEndedBy: earlier.endedBy })
+          ? null
+          : retryOutcomeOf(earlier.status, earlier.answerOutcome),
+      ),
+    });
+    const nextAttemptAt =
+      dialing && (cutShort || rule.retried)
+        ? this.beforeEnd(batch, nextAttempt(ended, endedAt, rule.delaySeconds))
+        : null;
     if (nextAttemptAt) {
       return {
         next: { willRetry: true, nextAttemptAt },
@@ -137,6 +184,16 @@ export class AttemptOutcomes {
       next: CLOSED.next,
       record: { status: outcome === 'completed' ? 'completed' : 'failed', nextAttemptAt: null },
     };
+  }
+
+  /**
+   * The retry time if a claim could still take it before the batch's endAt (the claim holds a
+   * record within the last-call margin of it); otherwise null, and the record closes now.
+   */
+  private beforeEnd(batch: BatchRow, at: Date | null): Date | null {
+    if (!at || !batch.endAt) return at;
+    const lastClaim = batch.endAt.getTime() - this.config.dialer.lastCallMarginMs;
+    return at.getTime() <= lastClaim && at < batch.endAt ? at : null;
   }
 
   /**
@@ -156,11 +213,15 @@ export class AttemptOutcomes {
   }
 }
 
-/** The first instant the window allows, `delay` after the end; null: never again. */
-function nextAttempt({ batch, record, recent }: EndedRecord, endedAt: Date): Date | null {
+/** The first instant the window allows, `delaySeconds` after the end; null: never again. */
+function nextAttempt(
+  { batch, record, recent }: EndedRecord,
+  endedAt: Date,
+  delaySeconds: number,
+): Date | null {
   return nextAllowedAt(
     windowOf(batch),
     { phoneNumber: record.phoneNumber, timezone: record.contact.timezone, recentAttempts: recent },
-    new Date(endedAt.getTime() + batch.delay * 1000),
+    new Date(endedAt.getTime() + delaySeconds * 1000),
   );
 }

@@ -22,3 +22,8 @@ export function windowOf(
     trustContactTimezone: batch.trustContactTimezone,
   };
 }
+
+/** Whether the batch's schedule allows dialing at `at`: from startAt (included) to endAt (not). */
+export function inSchedule(batch: Pick<BatchRow, 'startAt' | 'endAt'>, at: Date): boolean {
+  return (!batch.startAt || batch.startAt <= at) && (!batch.endAt || at < batch.endAt);
+}

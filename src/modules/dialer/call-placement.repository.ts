@@ -33,7 +33,8 @@ export class CallPlacementRepository {
    * The dial check and the mark in one statement: the attempt becomes `placing` (and gets a
    * fresh lease that outlives the provider request) only if, as this statement sees the
    * database, it is still claimed (queued, never sent, not taken by recovery, lease unexpired),
-   * its batch is active, its number is not on the DNC list and its calling window is still open.
+   * its batch is active and within its schedule (startAt come, endAt not), its number is not on
+   * the DNC list and its calling window is still open (window_closes_at: endAt at the latest).
    * False: nothing may be sent.
    */
   async markPlacing(
@@ -55,6 +56,8 @@ export class CallPlacementRepository {
         AND (log.window_closes_at IS NULL OR log.window_closes_at > ${at})
         AND record.status = 'in_progress'
         AND batch.queue_status = 'active' AND NOT batch.is_deleted
+        AND (batch.start_at IS NULL OR batch.start_at <= ${at})
+        AND (batch.end_at IS NULL OR batch.end_at > ${at})
         AND NOT EXISTS (SELECT 1 FROM dnc_entries listed
           WHERE listed.organization_id = log.organization_id
             AND listed.phone_number = record.phone_number)

@@ -115,3 +115,44 @@ describe('planClaims: the last-call margin across a day the callee may not be ca
     expect(plan.holds).toEqual([{ id: 'a', at: new Date('2026-03-16T14:00:00Z') }]);
   });
 });
+
+describe("planClaims: the batch's endAt closes every window", () => {
+  // Open all day; the batch ends at 15:00 UTC.
+  const endAt = new Date('2026-11-02T15:00:00Z');
+  const ending = {
+    timezone: 'UTC',
+    callingHourStart: null,
+    callingHourEnd: null,
+    allowedDays: [0, 1, 2, 3, 4, 5, 6],
+    enforceCalleeLocalHours: false,
+    endAt,
+  } as unknown as BatchRow;
+  const due: DueRecord = {
+    record: { id: 'a', phoneNumber: '+12125550100', contact: {} } as CallRecordRow,
+    listed: false,
+    recent: [],
+    liveCall: false,
+  };
+  const pacing = (now: Date) =>
+    new NumberPacing([{ id: 'p1', nextDialAt: null } as PhoneNumberRow], now, 10);
+
+  it("gives the permit the endAt as its close when it comes before the window's", () => {
+    const now = new Date('2026-11-02T14:50:00Z');
+    const plan = planClaims(ending, [due], pacing(now), 10, now, 180_000);
+    expect(plan.picks.map((p) => p.windowClosesAt)).toEqual([endAt]);
+  });
+
+  it('holds a record within the last-call margin of the endAt until the end closes it', () => {
+    const now = new Date('2026-11-02T14:58:30Z');
+    const plan = planClaims(ending, [due], pacing(now), 10, now, 180_000);
+    expect(plan.picks).toEqual([]);
+    expect(plan.holds).toEqual([{ id: 'a', at: endAt }]);
+  });
+
+  it("keeps the window's close when the endAt is later", () => {
+    const office = { ...ending, callingHourStart: '09:00', callingHourEnd: '14:55' } as BatchRow;
+    const now = new Date('2026-11-02T14:00:00Z');
+    const plan = planClaims(office, [due], pacing(now), 10, now, 180_000);
+    expect(plan.picks.map((p) => p.windowClosesAt)).toEqual([new Date('2026-11-02T14:55:00Z')]);
+  });
+});

@@ -16,7 +16,10 @@ export interface Hold {
 export interface Pick {
   record: CallRecordRow;
   permit: DialPermit;
-  /** When the window that allowed it closes: the dial check refuses the call from then on. */
+  /**
+   * When the window that allowed it closes, or the batch's endAt if earlier: the dial check
+   * refuses the call from then on.
+   */
   windowClosesAt: Date;
   slot: PacingSlot<PhoneNumberRow>;
 }
@@ -33,7 +36,7 @@ const WINDOW_HORIZON_MS = 3_600_000;
  * A record whose number is on a call already (another batch's, or an earlier record of this
  * claim) waits this long and is looked at again: one live call per number per organization.
  * One whose window closes within `lastCallMarginMs` waits for the next window (a call queued at
- * the provider could ring after the close).
+ * the provider could ring after the close); the batch's endAt closes every window.
  */
 export const NUMBER_BUSY_RECHECK_MS = 60_000;
 
@@ -71,9 +74,17 @@ export function planClaims(
       continue;
     }
     // Allowed now, so never null; an hour ahead is far beyond any placement.
-    const windowClosesAt = allowedUntil(window, callee, now, WINDOW_HORIZON_MS) ?? now;
+    const windowClosesAt = closeOf(
+      batch,
+      allowedUntil(window, callee, now, WINDOW_HORIZON_MS) ?? now,
+    );
     if (windowClosesAt.getTime() - now.getTime() < lastCallMarginMs) {
-      plan.holds.push({ id: record.id, at: nextAllowedAt(window, callee, windowClosesAt) });
+      // Too near the batch's endAt: pending until the end closes it (ScheduledEnds).
+      const at =
+        windowClosesAt === batch.endAt
+          ? batch.endAt
+          : nextAllowedAt(window, callee, windowClosesAt);
+      plan.holds.push({ id: record.id, at });
       continue;
     }
     const slot = pacing.take();
@@ -82,6 +93,14 @@ export function planClaims(
     dialing.add(record.phoneNumber);
   }
   return plan;
+}
+
+/**
+ * When the permit closes: the calling window's close, or the batch's endAt if that comes first
+ * (the dial check refuses the call from then on, the claim within the last-call margin of it).
+ */
+export function closeOf(batch: { endAt: BatchRow['endAt'] }, windowCloses: Date): Date {
+  return batch.endAt && batch.endAt < windowCloses ? batch.endAt : windowCloses;
 }
 
 /** The batch's counter moves of the picks: each becomes `queued`, leaving its latest status. */

@@ -112,8 +112,12 @@ export class DialerClaimsRepository {
     return this.database.db;
   }
 
-  /** Active, live batches with a record due by `now`, or all of whose records are done. */
+  /**
+   * Active, live batches within their schedule (startAt come, endAt not) with a record due by
+   * `now`, or all of whose records are done.
+   */
   async listDialing(now: Date): Promise<DialingBatch[]> {
+    const at = sql`${now.toISOString()}::timestamptz`;
     return this.db
       .select({ id: batches.id, organizationId: batches.organizationId })
       .from(batches)
@@ -121,6 +125,8 @@ export class DialerClaimsRepository {
         and(
           eq(batches.queueStatus, 'active'),
           not(batches.isDeleted),
+          sql`(${batches.startAt} IS NULL OR ${batches.startAt} <= ${at})`,
+          sql`(${batches.endAt} IS NULL OR ${batches.endAt} > ${at})`,
           // Something due to claim, or nothing left at all (the batch is then completed). The
           // batch's first pending record in the due index's order decides the first: an
           // EXISTS over `IS NULL OR <= now` was planned as a scan of call_records, whole when

@@ -5,6 +5,7 @@ import type { AgentRow } from '../agents/agents.schema';
 import { BatchesRepository } from '../batches/batches.repository';
 import type { BatchRow } from '../batches/batches.schema';
 import { PhoneLogsRepository } from '../call-records/phone-logs.repository';
+import { inSchedule } from './batch-window';
 import type { PhoneNumberRow } from '../phones/phones.schema';
 import {
   type ClaimPlan,
@@ -63,6 +64,8 @@ export class DialerClaims {
       // Paused, cancelled, completed or deleted since the listing: no claim.
       if (!found || found.batch.queueStatus !== 'active' || found.batch.isDeleted) return [];
       const { batch } = found;
+      // Before its startAt, or from its endAt on (ScheduledEnds then closes it): no claim.
+      if (!inSchedule(batch, now)) return [];
       const free = this.freeCapacity(batch, found.live);
       if (free <= 0) return [];
       const records = await this.claims.dueRecords(

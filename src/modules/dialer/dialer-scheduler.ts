@@ -16,6 +16,7 @@ import { AttemptRecovery, type RecoveryReport } from './attempt-recovery';
 import { CallPlacement, type PlacementResult } from './call-placement';
 import { type Claim, DialerClaims } from './dialer-claims';
 import { type DialingBatch, DialerClaimsRepository } from './dialer-claims.repository';
+import { ScheduledEnds } from './scheduled-ends';
 import type { Integration } from '../telephony/telephony.types';
 import {
   NOT_PLACED_BACKOFF_SECONDS,
@@ -44,9 +45,9 @@ export interface TickReport {
 
 /**
  * The dialer's heartbeat (docs/dialer.md, "Scheduler"). A PeriodicTask in every process that
- * runs jobs (PROCESS_ROLE all, and the worker; not api): every DIALER_TICK_MS it claims for
- * each dialing batch in turn (one transaction per batch) and places the tick's claims
- * concurrently. Recovery of expired leases runs on its own timers (AttemptRecovery), so a
+ * runs jobs (PROCESS_ROLE all, and the worker; not api): every DIALER_TICK_MS it ends the
+ * batches whose endAt has come (ScheduledEnds), claims for each dialing batch in turn (one
+ * transaction per batch) and places the tick's claims concurrently. Recovery of expired leases runs on its own timers (AttemptRecovery), so a
  * provider's slow lookups never hold up a claim. Several processes tick at once safely: the
  * claim locks the organization and skips locked records, so a record is claimed, and a phone
  * log placed, by one of them only; no leader or queue job is needed, and losing Redis does not
@@ -72,6 +73,7 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     private readonly claims: DialerClaims,
     private readonly placement: CallPlacement,
     private readonly recovery: AttemptRecovery,
+    private readonly ends: ScheduledEnds,
     private readonly clock: Clock,
     private readonly drain: ProcessDrain,
   ) {}
@@ -112,6 +114,7 @@ export class DialerScheduler implements OnApplicationBootstrap, OnApplicationShu
     const claimed: Claim[] = [];
     // A draining process dials nobody: a call it placed now would be answered by no one.
     if (this.drain.draining) return { claimed: 0, placements: Promise.resolve([]) };
+    await this.ends.endDue(now);
     for (const batch of fairOrder(await this.batches.listDialing(now), this.round++)) {
       try {
         claimed.push(...(await this.claims.claimBatch(batch, now)));

@@ -21,6 +21,7 @@ import { CallProgress } from './call-progress';
 import { DialerClaims } from './dialer-claims';
 import { DialerClaimsRepository } from './dialer-claims.repository';
 import { DialerScheduler } from './dialer-scheduler';
+import { ScheduledEnds } from './scheduled-ends';
 
 /** Places the calls of active batches (docs/dialer.md). */
 @Module({
@@ -41,6 +42,7 @@ import { DialerScheduler } from './dialer-scheduler';
     DialerClaims,
     DialerClaimsRepository,
     DialerScheduler,
+    ScheduledEnds,
     // Stateless: sealing is the phones module's; the dialer only opens a number's credentials.
     PhoneCredentials,
     SecretBox,

@@ -7,6 +7,7 @@ import {
 import type { SessionEndedBy } from '../../call-records/call-records.schema';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { STATUS_REASONS, type StatusReason } from '../batches.schema';
+import { RetryPolicyDto } from './retry-policy.dto';
 
 export class TurnLatencyDto {
   @ApiProperty({
@@ -249,7 +250,7 @@ export class BatchDetailsDto {
     type: String,
     example: null,
     description:
-      'Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left).',
+      'Why the batch is not dialing normally: null while all is well; `cancelled` (stopped by cancel, now completed), `failure_rate` (paused by the dialer: most recent calls failed), `no_agent` (paused: no voice agent to speak), `no_calling_number` (paused: none of its numbers is left), `end_at_reached` (completed at its endAt: contacts still waiting were closed).',
   })
   statusReason!: StatusReason | null;
 
@@ -262,6 +263,31 @@ export class BatchDetailsDto {
       'once the named agent was deleted)',
   })
   agentId!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-23T14:00:00.000Z',
+    description: 'Nothing is dialed before it; null: dialing started at once',
+  })
+  startAt!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-27T22:00:00.000Z',
+    description: 'No call is placed from it on (statusReason `end_at_reached` once it passed)',
+  })
+  endAt!: string | null;
+
+  @ApiProperty({
+    type: RetryPolicyDto,
+    nullable: true,
+    description: 'The per-outcome retry budgets given at creation; null: none',
+  })
+  retryPolicy!: RetryPolicyDto | null;
 
   @ApiProperty({ example: 1 })
   page!: number;

@@ -47,6 +47,9 @@ const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
   ['retry', single(number)],
   ['retryOn', list(String)],
   ['delay', single(number)],
+  ['retryPolicy', single(json)],
+  ['startAt', single(String)],
+  ['endAt', single(String)],
   ['timezone', single(String)],
   ['callingHour', single(json)],
   ['allowedDays', list(number)],
@@ -59,7 +62,7 @@ const FORM_FIELDS: ReadonlyMap<string, Converter> = new Map<string, Converter>([
 
 /**
  * The form fields of a multipart create-batch as the JSON body they stand for, before the same
- * validation: numbers and booleans as text, callingHour as JSON text, callingNumbers, retryOn
+ * validation: numbers and booleans as text, callingHour and retryPolicy as JSON text, callingNumbers, retryOn
  * and allowedDays repeated (also as `name[]`) or as one JSON array text.
  */
 export function createBatchFormToBody(fields: UploadFields): Record<string, unknown> {

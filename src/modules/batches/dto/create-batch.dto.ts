@@ -20,6 +20,8 @@ import {
 import { IsObjectId } from '../../../common/is-object-id.validator';
 import { MAX_JSON_CONTACTS } from '../../contacts/dto/import-contacts.dto';
 import { DEFAULT_RETRY_ON, RETRY_OUTCOMES, type RetryOutcome } from '../batches.schema';
+import { IsInstant } from './is-instant.validator';
+import { RetryPolicyDto } from './retry-policy.dto';
 import { IsTimeZone } from './is-time-zone.validator';
 import { RowsCheckTheirOwnText } from '../../../common/storable-text';
 
@@ -103,6 +105,52 @@ export class CreateBatchDto {
   @Min(0)
   @Max(86_400)
   delay?: number;
+
+  @ApiPropertyOptional({
+    type: RetryPolicyDto,
+    example: { busy: { attempts: 3, delay: 300 }, no_answer: { attempts: 1, delay: 3600 } },
+    description:
+      'Retry budgets per outcome, keyed by the `retryOn` words (busy, no_answer, failed, ' +
+      'voicemail, mailbox_full, fax). A named outcome is retried by its own rule alone, whatever ' +
+      '`retryOn` and `retry` say: while the attempt series has ended with that outcome at most ' +
+      '`attempts` times (the ending just seen included), so `busy: { attempts: 3 }` calls a ' +
+      'number that stays busy 4 times in all, and the busy endings spend nothing of another ' +
+      "outcome's budget; each retry `delay` seconds after the call ended (absent: the batch's " +
+      '`delay`). An outcome it does not name keeps the batch rule: retried when `retryOn` names ' +
+      'it, while the attempts of the series not ended with a named outcome (the one just ended ' +
+      'included) number at most `retry`, after `delay`. A series starts with the first call and again with each ' +
+      're-dial (POST /api/call/batches/{batchId}/redial). A call the service itself cut short is ' +
+      'made good outside any budget, as before.',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RetryPolicyDto)
+  retryPolicy?: RetryPolicyDto;
+
+  @ApiPropertyOptional({
+    example: '2026-11-23T14:00:00Z',
+    description:
+      'ISO 8601 instant with its offset: nothing of the batch is dialed before it (absent: at ' +
+      'once). The calling window and the callee rules still apply from then on.',
+  })
+  @IsOptional()
+  @IsInstant()
+  startAt?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-11-27T22:00:00Z',
+    description:
+      'ISO 8601 instant with its offset, in the future and after `startAt`: no call is placed ' +
+      'from then on, nor claimed within DIALER_LAST_CALL_MARGIN_SECONDS (180 s) before it, and ' +
+      'no retry is scheduled that could not be. At endAt calls already placed finish (they are ' +
+      'not hung up, nor retried), every contact still waiting is closed, and the batch becomes ' +
+      '`completed` with statusReason `end_at_reached`. Absent: the batch runs until its ' +
+      'contacts are done.',
+  })
+  @IsOptional()
+  @IsInstant()
+  endAt?: string;
 
   @ApiPropertyOptional({
     example: 'America/New_York',

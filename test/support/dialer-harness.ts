@@ -25,9 +25,14 @@ import { CallingFactories } from './calling-factories';
 import { registerOrganization, type RegisteredAdmin } from './factories';
 import type { TestApp } from './test-app';
 
-/** A random number under a prefix (+1 NPA), unique enough for one test file. */
-export const randomE164 = (prefix: string): string =>
-  `${prefix}${String(1_000_000 + randomBytes(3).readUIntBE(0, 3)).slice(-7)}`;
+/**
+ * A random valid number under a prefix (+1 NPA), unique enough for one test file: its exchange
+ * starts with 2-9 as NANP requires (an import that validates numbers refuses 0 and 1).
+ */
+export const randomE164 = (prefix: string): string => {
+  const random = randomBytes(3).readUIntBE(0, 3);
+  return `${prefix}${2 + (random % 8)}${String(Math.floor(random / 8) % 1_000_000).padStart(6, '0')}`;
+};
 
 /** Time as the app sees it, moved by the test (never slept through). */
 export class TestClock {

@@ -1,4 +1,5 @@
-// @swc/jest in CommonJS mode; Nest 12 and file-type are ESM-only, so they are transformed too.
+// @swc/jest in CommonJS mode; Nest 12, file-type and ogg-opus-decoder are ESM-only, so they are
+// transformed too.
 // Run with NODE_OPTIONS=--experimental-vm-modules (PGlite loads its extensions with dynamic import).
 const transform = {
   '^.+\\.[tj]s$': [
@@ -27,7 +28,7 @@ const common = {
   },
   transform,
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|@apidevtools|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)',
+    '/node_modules/(?!(@nestjs|@apidevtools|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|ogg-opus-decoder|opus-decoder|codec-parser|@wasm-audio-decoders|simple-yenc)/)',
   ],
 };
 module.exports = {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   HttpFake,
   type AutoOutcome,
@@ -6,18 +6,27 @@ import {
   type FaultMatch,
   type RouteContext,
 } from './http-fake';
-import { graphError, graphId, type GraphBusinessAccount, type GraphNumber } from './graph.model';
+import {
+  graphError,
+  graphId,
+  type GraphBusinessAccount,
+  type GraphMediaFile,
+  type GraphNumber,
+} from './graph.model';
 import { hubSignature, newWamid } from './graph.webhooks';
 
 export { graphError, sampleTemplate } from './graph.model';
-export type { GraphBusinessAccount, GraphNumber } from './graph.model';
+export type { GraphBusinessAccount, GraphMediaFile, GraphNumber } from './graph.model';
 export { hubSignature, statusEvent, textMessageEvent } from './graph.webhooks';
 
 /** A message the business sent through `POST /{phone-number-id}/messages`. */
 export interface GraphSentMessage {
   id: string;
   phoneNumberId: string;
+  /** The phone number it went to ('' when sent to a business-scoped user id). */
   to: string;
+  /** The business-scoped user id it went to (`recipient`), when sent without `to`. */
+  recipient?: string;
   type: string;
   /** The text body, for text messages. */
   text?: string;
@@ -53,6 +62,22 @@ export const messageSends = (phoneNumberId: string): FaultMatch => ({
   body: (body) => !isReadReceipt(body),
 });
 
+/** The lookups of one media (`GET /{media-id}`): `graph.failNext(3, 500, mediaLookups(id))`. */
+export const mediaLookups = (mediaId: string): FaultMatch => ({
+  method: 'GET',
+  path: new RegExp(`^/v\\d+\\.\\d+/${mediaId}$`),
+});
+/** Media downloads (the URLs lookups hand out): `graph.delayNext(1, 1500, MEDIA_DOWNLOADS)`. */
+export const MEDIA_DOWNLOADS: FaultMatch = {
+  method: 'GET',
+  path: /^\/whatsapp_business\/attachments\/$/,
+};
+
+/** How long a media download URL works (Meta: 5 minutes). */
+const MEDIA_URL_TTL_MS = 5 * 60_000;
+/** A business-scoped user id: country code, a period, up to 128 letters and digits. */
+const BSUID = /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/;
+
 const NUMBER_FIELDS = [
   'id',
   'display_phone_number',
@@ -82,6 +107,10 @@ export class GraphFake extends HttpFake {
   readonly refusedRecipients = new Map<string, number>();
   /** Every read receipt accepted, in order. */
   readonly readReceipts: GraphReadReceipt[] = [];
+  /** Media customers sent, by id (`addMedia`; gone once expired). */
+  readonly media = new Map<string, GraphMediaFile>();
+  /** The download URLs handed out: their ticket → the media and when the URL stops working. */
+  private readonly mediaUrls = new Map<string, { mediaId: string; expiresAt: number }>();
 
   static async start(): Promise<GraphFake> {
     const fake = new GraphFake();
@@ -91,6 +120,7 @@ export class GraphFake extends HttpFake {
 
   private constructor() {
     super();
+    this.route('GET', '/whatsapp_business/attachments/', (ctx) => this.downloadMedia(ctx));
     this.route('GET', '/:version/:id/phone_numbers', (ctx) =>
       this.withAccount(ctx, (account) =>
         this.page(ctx, account.numbers.map(describeNumber(['id', ...NUMBER_FIELDS]))),
@@ -123,17 +153,21 @@ export class GraphFake extends HttpFake {
       ),
     );
     this.route('GET', '/:version/:id', (ctx) =>
-      this.withNumber(ctx, (number, account) => {
-        const fields = String(ctx.req.query.fields ?? 'id').split(',');
-        const body: Record<string, unknown> = describeNumber(fields.filter(isNumberField))(number);
-        if (fields.includes('webhook_configuration')) {
-          body.webhook_configuration = {
-            ...(number.override ? { phone_number: number.override.url } : {}),
-            ...(account.subscribed ? { application: 'https://app.example/default' } : {}),
-          };
-        }
-        return { status: 200, body: { ...body, id: number.id } };
-      }),
+      this.media.has(ctx.params.id)
+        ? this.lookUpMedia(ctx)
+        : this.withNumber(ctx, (number, account) => {
+            const fields = String(ctx.req.query.fields ?? 'id').split(',');
+            const body: Record<string, unknown> = describeNumber(fields.filter(isNumberField))(
+              number,
+            );
+            if (fields.includes('webhook_configuration')) {
+              body.webhook_configuration = {
+                ...(number.override ? { phone_number: number.override.url } : {}),
+                ...(account.subscribed ? { application: 'https://app.example/default' } : {}),
+              };
+            }
+            return { status: 200, body: { ...body, id: number.id } };
+          }),
     );
     this.route('POST', '/:version/:id', (ctx) =>
       this.withNumber(ctx, (number) => {
@@ -240,19 +274,99 @@ export class GraphFake extends HttpFake {
     });
   }
 
+  /**
+   * A file a customer sent to `number` (a photo, a voice note, …): its id goes in the message
+   * event, and `GET /{media-id}` with a token of the number's account hands out its URL.
+   */
+  addMedia(number: GraphNumber, file: { bytes: Buffer; mimeType: string }): GraphMediaFile {
+    const found = this.findNumber(number.id);
+    if (!found) throw new Error(`unknown number ${number.id}`);
+    const media: GraphMediaFile = {
+      id: graphId(),
+      accountId: found.account.id,
+      bytes: file.bytes,
+      mimeType: file.mimeType,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    };
+    this.media.set(media.id, media);
+    return media;
+  }
+
+  /** The platform dropped the media (incoming media expire): its lookup answers 404. */
+  expireMedia(id: string): void {
+    this.media.delete(id);
+  }
+
+  /** Every download URL handed out so far stops working (404), as Meta's do after 5 minutes. */
+  expireMediaUrls(): void {
+    this.mediaUrls.clear();
+  }
+
   // ------------------------------------------------------------ wire
 
-  /** Text and template sends (Meta "Send messages"): validates the body, answers the wamid. */
+  /**
+   * `GET /{media-id}` (Meta "Media"): `{ messaging_product, url, mime_type, sha256, file_size,
+   * id }`, the URL valid for 5 minutes and only with a token of the media's account.
+   */
+  private lookUpMedia(ctx: RouteContext): FakeResponse {
+    const granted = this.granted(ctx);
+    if (!(granted instanceof Set)) return granted;
+    const media = this.media.get(ctx.params.id);
+    if (!media) return graphError(404);
+    if (!granted.has(media.accountId)) return graphError(403);
+    const ticket = randomBytes(12).toString('base64url');
+    this.mediaUrls.set(ticket, { mediaId: media.id, expiresAt: Date.now() + MEDIA_URL_TTL_MS });
+    const query = new URLSearchParams({ mid: media.id, ext: '1', hash: ticket });
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        url: `${this.baseUrl}/whatsapp_business/attachments/?${query.toString()}`,
+        mime_type: media.mimeType,
+        sha256: media.sha256,
+        file_size: media.bytes.length,
+        id: media.id,
+      },
+    };
+  }
+
+  /** The media's bytes, for a URL not yet expired and a token of the media's account. */
+  private downloadMedia(ctx: RouteContext): FakeResponse {
+    const url = this.mediaUrls.get(String(ctx.req.query.hash ?? ''));
+    const media = url && url.expiresAt > Date.now() ? this.media.get(url.mediaId) : undefined;
+    if (!media || ctx.req.query.mid !== media.id) return { status: 404 };
+    const token = /^Bearer\s+(.+)$/i.exec(ctx.req.headers.authorization ?? '')?.[1];
+    if (token === undefined || !this.tokens.get(token)?.has(media.accountId))
+      return { status: 401 };
+    return { status: 200, bytes: media.bytes, headers: { 'content-type': media.mimeType } };
+  }
+
+  /**
+   * Text and template sends (Meta "Send messages"): validates the body, answers the wamid. The
+   * customer is `to` (a phone number) or, without it, `recipient` (a business-scoped user id;
+   * one in `to` is refused).
+   */
   private acceptMessage(number: GraphNumber, ctx: RouteContext): FakeResponse {
     const body = (ctx.req.body ?? {}) as Record<string, unknown>;
     const to = typeof body.to === 'string' ? body.to : '';
+    const recipient = typeof body.recipient === 'string' ? body.recipient : '';
     if (body.messaging_product !== 'whatsapp') {
       return graphError(400, 'messaging_product must be whatsapp', 100);
     }
-    if (!/^\+?\d{6,16}$/.test(to)) return graphError(400, 'Invalid parameter: to', 100);
-    const refusal = this.refusedRecipients.get(to.replace(/^\+/, ''));
+    const toUserId = to === '' && body.recipient !== undefined;
+    if (toUserId ? !BSUID.test(recipient) : !/^\+?\d{6,16}$/.test(to)) {
+      return graphError(400, `Invalid parameter: ${toUserId ? 'recipient' : 'to'}`, 100);
+    }
+    const addressee = toUserId ? recipient : to.replace(/^\+/, '');
+    const refusal = this.refusedRecipients.get(addressee);
     if (refusal !== undefined) return graphError(400, 'Message failed to send', refusal);
-    const message: GraphSentMessage = { id: newWamid(), phoneNumberId: number.id, to, type: '' };
+    const message: GraphSentMessage = {
+      id: newWamid(),
+      phoneNumberId: number.id,
+      to: toUserId ? '' : to,
+      ...(toUserId ? { recipient } : {}),
+      type: '',
+    };
     if (body.type === 'text') {
       const text = (body.text as { body?: unknown } | undefined)?.body;
       if (typeof text !== 'string' || text === '' || text.length > 4096) {
@@ -273,7 +387,9 @@ export class GraphFake extends HttpFake {
       status: 200,
       body: {
         messaging_product: 'whatsapp',
-        contacts: [{ input: to, wa_id: to.replace(/^\+/, '') }],
+        contacts: [
+          toUserId ? { input: recipient, user_id: recipient } : { input: to, wa_id: addressee },
+        ],
         messages: [{ id: message.id }],
       },
     };

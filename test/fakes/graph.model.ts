@@ -22,6 +22,16 @@ export interface GraphBusinessAccount {
   subscribed: boolean;
 }
 
+/** A photo, voice note, … a customer sent to a number: `GET /{media-id}` finds it. */
+export interface GraphMediaFile {
+  id: string;
+  /** The business account of the number it was sent to: only its tokens may fetch it. */
+  accountId: string;
+  bytes: Buffer;
+  mimeType: string;
+  sha256: string;
+}
+
 export const graphId = (): string =>
   String(
     100_000_000_000_000n + (BigInt(`0x${randomBytes(6).toString('hex')}`) % 899_999_999_999_999n),

@@ -83,3 +83,55 @@ export function statusEvent(
     ],
   });
 }
+
+/**
+ * Who writes, as the webhooks of 2026 name them: the phone number (`from`, `wa_id`), the
+ * business-scoped user id (`from_user_id`, `user_id`), or both; a customer with a username may
+ * come without a number.
+ */
+export interface EventCustomer {
+  phone?: string;
+  userId?: string;
+  name?: string;
+  username?: string;
+}
+
+/**
+ * A customer's message of any type to `number`: `fields` holds the part its type names
+ * (`{ image: { id, mime_type, sha256, caption } }`, `{ button: { payload, text } }`,
+ * `{ interactive: { type: 'list_reply', list_reply: { id, title } } }`, `{ contacts: [...] }`, …).
+ */
+export function customerMessageEvent(
+  number: EventNumber,
+  customer: EventCustomer,
+  message: { type: string; fields: Record<string, unknown>; id?: string; sentAt?: Date },
+) {
+  const id = message.id ?? newWamid();
+  const timestamp = String(Math.floor((message.sentAt ?? new Date()).getTime() / 1000));
+  const profile = {
+    name: customer.name ?? 'Sheena Nelson',
+    ...(customer.username ? { username: customer.username } : {}),
+  };
+  return {
+    id,
+    payload: envelope(number, {
+      contacts: [
+        {
+          profile,
+          ...(customer.phone ? { wa_id: customer.phone } : {}),
+          ...(customer.userId ? { user_id: customer.userId } : {}),
+        },
+      ],
+      messages: [
+        {
+          ...(customer.phone ? { from: customer.phone } : {}),
+          ...(customer.userId ? { from_user_id: customer.userId } : {}),
+          id,
+          timestamp,
+          type: message.type,
+          ...message.fields,
+        },
+      ],
+    }),
+  };
+}

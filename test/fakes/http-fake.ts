@@ -33,6 +33,8 @@ export interface FakeResponse {
   status: number;
   /** Sent as JSON; omitted (empty body) when undefined. */
   body?: unknown;
+  /** Sent as they are instead of `body` (a file download); set its content-type in `headers`. */
+  bytes?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -508,6 +510,13 @@ export abstract class HttpFake {
       if (response === 'stall') return;
     } catch (error) {
       response = this.errorResponse(500, error instanceof Error ? error.message : undefined);
+    }
+    if (response.bytes !== undefined) {
+      res.writeHead(response.status, {
+        'content-length': String(response.bytes.length),
+        ...response.headers,
+      });
+      return void res.end(response.bytes);
     }
     const body = response.body === undefined ? '' : JSON.stringify(response.body);
     res.writeHead(response.status, {

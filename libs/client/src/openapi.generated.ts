@@ -730,9 +730,29 @@ export interface paths {
     };
     /**
      * Read a conversation
-     * @description Every message, oldest first: what the customer wrote, what the agent sent (welcome, replies, templates) with its delivery status, and entries for answers that could not be sent (status not_sent: no model configured, a model error, or outside the 24-hour window), each with its error. 400: malformed id; 404: no such conversation here.
+     * @description Every message, oldest first: what the customer sent, what the agent sent (welcome, replies, templates) with its delivery status, and entries for answers that could not be sent (status not_sent: no model configured, a model error, or outside the 24-hour window), each with its error. What the customer sent besides text is in `media` (photos, voice notes with their transcript, videos, documents, stickers: download them at `media.downloadPath`), `choice` (a tapped template quick-reply button, reply button or list row, with its payload), `location`, `contacts` and `reaction` (stored, never answered). 400: malformed id; 404: no such conversation here.
      */
     get: operations['listMessagingConversationMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/messaging/conversations/{id}/messages/{messageId}/media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the media of a customer message
+     * @description The photo, voice note, audio, video, document or sticker of an incoming message, fetched from the platform through the number that received it (its media lookup, then the short-lived URL it gives) and streamed as an attachment with its media type; nothing is stored here. 400: malformed id; 404: no such conversation, message, or no media in it; 409: the platform refused the number’s access token (connect the number again); 410: the platform no longer holds the media (it keeps incoming media for a limited time); 502: the platform is down, failing or timed out.
+     */
+    get: operations['downloadMessagingMessageMedia'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2504,12 +2524,22 @@ export interface components {
        */
       phoneNumberId: string;
       /**
-       * @description The customer's platform id (digits)
+       * @description The customer's phone number (digits), when the platform shares it: a customer with a WhatsApp username may be known by customerUserId only
        * @example 16505551234
        */
-      customerWaId: string;
+      customerWaId: string | null;
+      /**
+       * @description The customer's business-scoped user id: the platform's key for them since 2026, sent with every message (null on conversations from before). Replies go to the phone number when known, else to this id
+       * @example US.13491208655302741918
+       */
+      customerUserId: string | null;
       /** @example Sheena Nelson */
       customerName: string | null;
+      /**
+       * @description WhatsApp username
+       * @example sheena.n
+       */
+      customerUsername: string | null;
       /**
        * @description The customer's latest message: free text may be sent for 24 hours after it
        * @example 2026-03-01T12:00:00.000Z
@@ -2542,6 +2572,115 @@ export interface components {
       /** @example 21 */
       totalDocs: number;
     };
+    MessagingMediaDto: {
+      /**
+       * @description The platform's media id
+       * @example 1037543291543636
+       */
+      id: string;
+      /**
+       * @example image
+       * @enum {string}
+       */
+      type: 'image' | 'audio' | 'video' | 'document' | 'sticker';
+      /** @example image/jpeg */
+      mimeType: string | null;
+      /**
+       * @description The file's SHA-256 as the platform reported it
+       * @example b1e9a3f0c5d4e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1
+       */
+      sha256: string | null;
+      /** @example Is this the lounge? */
+      caption: string | null;
+      /**
+       * @description Documents
+       * @example invoice.pdf
+       */
+      filename: string | null;
+      /**
+       * @description Audio recorded in the app (a voice note)
+       * @example false
+       */
+      voice: boolean;
+      /**
+       * @description Audio: what the voice runtime's speech-to-text heard (null until heard, or not heard)
+       * @example what time do you open on sunday
+       */
+      transcript: string | null;
+      /**
+       * @description Audio: whether it was heard (failed: not downloaded, not Ogg Opus, nothing recognised); null until the agent answers it
+       * @example done
+       * @enum {string|null}
+       */
+      transcription: 'done' | 'failed' | null;
+      /**
+       * @description Downloads the file from the platform (which keeps incoming media for a limited time)
+       * @example /api/messaging/conversations/65f1c0ffee0123456789abcd/messages/65f1c0ffee0123456789abce/media
+       */
+      downloadPath: string;
+    };
+    MessagingChoiceDto: {
+      /**
+       * @description A quick-reply button of a template, a reply button of an interactive message, or a row of a list
+       * @example template_button
+       * @enum {string}
+       */
+      via: 'template_button' | 'reply_button' | 'list';
+      /** @example Track my order */
+      title: string;
+      /**
+       * @description The button's payload or the reply's id, as the business set it
+       * @example ORDER_STATUS
+       */
+      payload: string | null;
+      /** @example Where your parcel is now */
+      description: string | null;
+    };
+    MessagingLocationDto: {
+      /** @example 37.483307 */
+      latitude: number;
+      /** @example -122.148981 */
+      longitude: number;
+      /** @example Philz Coffee */
+      name: string | null;
+      /** @example 101 Forest Ave, Palo Alto, CA 94301 */
+      address: string | null;
+      /** @example https://philzcoffee.com */
+      url: string | null;
+    };
+    MessagingContactPhoneDto: {
+      /** @example +1 (650) 555-1234 */
+      phone: string;
+      /** @example 16505551234 */
+      waId: string | null;
+      /** @example CELL */
+      type: string | null;
+    };
+    MessagingContactCardDto: {
+      /** @example Barbara J. Johnson */
+      name: string | null;
+      /** @example Acme */
+      organization: string | null;
+      phones: components['schemas']['MessagingContactPhoneDto'][];
+      /**
+       * @example [
+       *       "bjohnson@example.com"
+       *     ]
+       */
+      emails: string[];
+    };
+    MessagingReactionDto: {
+      /**
+       * @description null: the customer removed their reaction
+       * @example 👍
+       */
+      emoji: string | null;
+      /**
+       * @description The platform id of the message reacted to
+       * @example wamid.HBgLMTY1MDU1NTEyMzQVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA
+       */
+      messageId: string | null;
+    };
     MessagingMessageErrorDto: {
       /**
        * @description The platform's error code, or ours: llm_not_configured, llm_failed, outside_window, number_removed
@@ -2560,7 +2699,7 @@ export interface components {
        */
       direction: 'inbound' | 'outbound';
       /**
-       * @description The platform's type: text, template, image, …
+       * @description The platform's type: text, template, image, audio, video, document, sticker, button (a template quick reply), interactive (a reply button or list row), location, contacts, reaction, …
        * @example text
        */
       type: string;
@@ -2571,10 +2710,19 @@ export interface components {
        */
       purpose: 'welcome' | 'reply' | 'template' | null;
       /**
-       * @description The text (a template: its body as the customer reads it)
+       * @description The text: a media caption, the title of a tapped button (a template: its body as the customer reads it)
        * @example We open at 9.
        */
       text: string | null;
+      /** @description A photo, voice note, audio, video, document or sticker the customer sent */
+      media: components['schemas']['MessagingMediaDto'] | null;
+      /** @description A button or list row the customer tapped, with its payload */
+      choice: components['schemas']['MessagingChoiceDto'] | null;
+      location: components['schemas']['MessagingLocationDto'] | null;
+      /** @description Contact cards the customer shared */
+      contacts: components['schemas']['MessagingContactCardDto'][] | null;
+      /** @description A reaction to a message: stored, never answered */
+      reaction: components['schemas']['MessagingReactionDto'] | null;
       /**
        * @description inbound: received. outbound: pending (being sent or waiting for a retry), sent, delivered, read, failed (the platform refused it or kept failing), not_sent (never sent: no model, a model error or outside the 24-hour window; see error)
        * @example delivered
@@ -7385,6 +7533,94 @@ export interface operations {
       };
       /** @description Not found in this organization */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  downloadMessagingMessageMedia: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Conversation id (24 hex characters) */
+        id: string;
+        /** @description Message id (24 hex characters) */
+        messageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file’s bytes, with the media type the platform gave */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      /** @description Invalid input */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing, malformed, expired or revoked credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not allowed for these credentials */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Not found in this organization */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Conflicts with an existing resource */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The platform no longer holds the media */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The telephony provider is down, timed out or failed; errorMessage gives its reason */
+      502: {
         headers: {
           [name: string]: unknown;
         };

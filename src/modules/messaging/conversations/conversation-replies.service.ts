@@ -8,13 +8,15 @@ import { CHAT_MODEL, type ChatModel } from '../../llm/chat-model';
 import { LlmError } from '../../llm/llm.error';
 import { MessagingAgentsRepository } from '../messaging-agents.repository';
 import type { MessagingAgentRow } from '../messaging.schema';
+import { customerLine, searchTextOf } from './customer-line';
 import { isWindowOpen, OUTSIDE_WINDOW } from './customer-window';
 import type { MessagePurpose, MessagingMessageRow } from './messaging-conversations.schema';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingMessagesRepository, type NewMessage } from './messaging-messages.repository';
 import { OutgoingMessageSender } from './outgoing-message.sender';
-import { buildReplyRequest } from './reply-prompt';
+import { type ConversationLine, buildReplyRequest } from './reply-prompt';
 import { TypingIndicator } from './typing-indicator';
+import { VoiceNoteTranscriber } from './voice-note-transcriber';
 
 /** Lines of the conversation the model is given (at least the turn); passages per reply. */
 const HISTORY_LINES = 20;
@@ -29,8 +31,10 @@ const MAX_REPLY_LENGTH = 4096;
  * pending, oldest first): on a new conversation its welcome message first, then one reply
  * streamed from the chat model (the agent's prompt, the conversation so far with every message
  * of the turn, the best passages of its knowledge bases) and sent as one message, while the
- * customer sees their messages read and the agent typing. The reply belongs to the turn's latest
- * message; each answer is stored before it is sent, at most one of each per incoming message, so
+ * customer sees their messages read and the agent typing. Whatever the customer sent is a line
+ * of the conversation (customerLine: a tapped button with its payload, a photo, a voice note
+ * heard by the voice runtime's speech-to-text, a location, contact cards); a turn of reactions
+ * only is not answered. The reply belongs to the turn's latest message that needs one; each answer is stored before it is sent, at most one of each per incoming message, so
  * a turn answered twice is sent once. Without a model, or when the model fails for good, the
  * customer gets nothing more and the log gets a not_sent entry saying why.
  */
@@ -48,6 +52,7 @@ export class ConversationRepliesService {
     private readonly messages: MessagingMessagesRepository,
     private readonly sender: OutgoingMessageSender,
     private readonly typing: TypingIndicator,
+    private readonly voiceNotes: VoiceNoteTranscriber,
   ) {}
 
   /**
@@ -67,30 +72,33 @@ export class ConversationRepliesService {
     if (opening && agent.welcomeMessage) {
       await this.send(await this.answer(opening, 'welcome', { text: agent.welcomeMessage }));
     }
-    // Media, locations, reactions…: the agent reads text only (a caption counts as none).
-    const said = turn.filter((message) => message.type === 'text' && message.text);
-    if (said.length === 0) return;
-    const stored = await this.messages.findAnswer(organizationId, latest.id, 'reply');
+    // Everything but a reaction or a system notice is answered: text, taps, media, places.
+    const said = turn.filter(isAnswerable);
+    const answering = said.at(-1);
+    if (!answering) return;
+    const stored = await this.messages.findAnswer(organizationId, answering.id, 'reply');
     if (stored) return this.send(stored);
     if (!isWindowOpen(conversation, this.clock.now())) {
-      await this.answer(latest, 'reply', { status: 'not_sent', ...errorOf(OUTSIDE_WINDOW) });
+      await this.answer(answering, 'reply', { status: 'not_sent', ...errorOf(OUTSIDE_WINDOW) });
       await this.conversations.setNeedsTemplate(organizationId, conversation.id, true);
       return;
     }
-    const typing = this.typing.show(latest);
+    const typing = this.typing.show(answering);
     let text: string;
     try {
-      text = await this.generate(agent, turn, said);
+      // While the customer sees the agent typing: their voice notes are heard first.
+      const heard = await this.voiceNotes.hear(turn);
+      text = await this.generate(agent, heard, heard.filter(isAnswerable));
     } catch (error) {
       if (!(error instanceof LlmError)) throw error;
       if (error.retryable && attempt < this.policy.attempts) throw error;
       const code = error.kind === 'not_configured' ? 'llm_not_configured' : 'llm_failed';
-      await this.answer(latest, 'reply', {
+      await this.answer(answering, 'reply', {
         status: 'not_sent',
         ...errorOf({ code, message: error.message }),
       });
       this.logger.warn(
-        { messageId: latest.id, code, kind: error.kind },
+        { messageId: answering.id, code, kind: error.kind },
         'Messaging agent could not answer',
       );
       return;
@@ -98,7 +106,7 @@ export class ConversationRepliesService {
       // Bounded and never failing: the reply must not overtake its own typing indicator.
       await typing;
     }
-    await this.send(await this.answer(latest, 'reply', { text }));
+    await this.send(await this.answer(answering, 'reply', { text }));
   }
 
   /** Sends a stored answer unless an earlier run already tried (its retries are queued). */
@@ -138,10 +146,7 @@ export class ConversationRepliesService {
         latest,
         Math.max(HISTORY_LINES, turn.length),
       ),
-      this.passagesFor(
-        agent,
-        said.slice(-SEARCHED_MESSAGES).map((message) => message.text ?? ''),
-      ),
+      this.passagesFor(agent, said.slice(-SEARCHED_MESSAGES).map(searchTextOf)),
     ]);
     // The turn last, after what we sent while the customer wrote it: it is what is answered.
     const inTurn = new Set(turn.map((message) => message.id));
@@ -152,11 +157,12 @@ export class ConversationRepliesService {
         ...history.filter((line) => !inTurn.has(line.id)),
         ...history.filter((line) => inTurn.has(line.id)),
       ]
-        .filter((line) => line.text)
-        .map((line) => ({
-          from: line.direction === 'inbound' ? 'customer' : 'agent',
-          text: line.text ?? '',
-        })),
+        .map((line): ConversationLine | undefined => {
+          const said = line.direction === 'inbound' ? customerLine(line) : line.text;
+          if (!said) return undefined;
+          return { from: line.direction === 'inbound' ? 'customer' : 'agent', text: said };
+        })
+        .filter((line) => line !== undefined),
     });
     let text = '';
     for await (const event of this.chat.stream(request)) {
@@ -200,6 +206,9 @@ export class ConversationRepliesService {
     }
   }
 }
+
+/** A reaction or a system notice needs no answer; anything else the customer sent does. */
+const isAnswerable = (message: MessagingMessageRow) => customerLine(message) !== undefined;
 
 const errorOf = (error: { code: string; message: string }) => ({
   errorCode: error.code,

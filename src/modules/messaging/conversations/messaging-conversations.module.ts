@@ -4,6 +4,7 @@ import { JobRetryPolicyModule } from '../../../queue/job-retry-policy.module';
 import { KnowledgeBasesModule } from '../../knowledge-bases/knowledge-bases.module';
 import { LlmModule } from '../../llm/llm.module';
 import { MessagingModule } from '../messaging.module';
+import { ConversationMediaService } from './conversation-media.service';
 import { ConversationRepliesService } from './conversation-replies.service';
 import { ConversationReplyWorker } from './conversation-reply-worker';
 import { MessageStatusesService } from './message-statuses.service';
@@ -17,6 +18,7 @@ import {
   SendMessageHandler,
 } from './messaging-job.handlers';
 import { MessagingEarlyStatusesRepository } from './messaging-early-statuses.repository';
+import { MessagingMediaFetcher } from './messaging-media.fetcher';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
 import { MessagingReplyClaimsRepository } from './messaging-reply-claims.repository';
 import { MessagingSweepRepository } from './messaging-sweep.repository';
@@ -26,12 +28,14 @@ import { MessagingWebhookController } from './messaging-webhook.controller';
 import { MessagingWebhookService } from './messaging-webhook.service';
 import { OutgoingMessageSender } from './outgoing-message.sender';
 import { TypingIndicator } from './typing-indicator';
+import { VoiceNoteTranscriber } from './voice-note-transcriber';
 
 /**
  * Conversations of the messaging agents: the platform's webhook (handshake, signed deliveries),
  * the agent's answers (one worker per conversation, one reply per customer turn, knowledge-base
- * passages, the chat model), sending with retries, and the routes that read conversations and
- * send a template, and the sweeper that re-queues lost work and prunes old deliveries. Its own
+ * passages, the chat model; voice notes heard by the voice runtime's speech-to-text), sending
+ * with retries, and the routes that read conversations, download a customer's media and send a
+ * template, and the sweeper that re-queues lost work and prunes old deliveries. Its own
  * module: it needs the knowledge bases, which themselves import MessagingModule.
  */
 @Module({
@@ -55,6 +59,9 @@ import { TypingIndicator } from './typing-indicator';
     MessagingEventsService,
     OutgoingMessageSender,
     TypingIndicator,
+    MessagingMediaFetcher,
+    VoiceNoteTranscriber,
+    ConversationMediaService,
     ConversationRepliesService,
     ConversationReplyWorker,
     MessagingConversationsService,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -12,6 +13,7 @@ import {
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../../database/columns';
 import { organizations } from '../../organizations/organizations.schema';
 import { messagingIntegrations } from '../messaging.schema';
+import type { InboundContent } from './inbound-content';
 import type { DeliveryStatus } from './webhook-payload';
 
 /**
@@ -37,7 +39,10 @@ export const messagingWebhookEvents = pgTable(
   ],
 );
 
-/** One customer (wa_id) writing to one connected business number. */
+/**
+ * One customer writing to one connected business number, known by their business-scoped user id
+ * (BSUID), their phone number (wa_id), or both: a customer with a username may have no number.
+ */
 export const messagingConversations = pgTable(
   'messaging_conversations',
   {
@@ -48,9 +53,13 @@ export const messagingConversations = pgTable(
     integrationId: objectIdRef('integration_id')
       .notNull()
       .references(() => messagingIntegrations.id, { onDelete: 'cascade' }),
-    /** The customer's platform id: their number's digits. */
-    customerWaId: text('customer_wa_id').notNull(),
+    /** The customer's phone number (wa_id, digits), when the platform shares it. */
+    customerWaId: text('customer_wa_id'),
+    /** The customer's business-scoped user id (`user_id`, e.g. US.13491208655302741918). */
+    customerUserId: text('customer_user_id'),
     customerName: text('customer_name'),
+    /** The customer's WhatsApp username, when they set one. */
+    customerUsername: text('customer_username'),
     /** The platform's time of the customer's latest message: it opens the 24-hour window. */
     lastCustomerMessageAt: timestamp('last_customer_message_at', { withTimezone: true }).notNull(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
@@ -69,7 +78,19 @@ export const messagingConversations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('messaging_conversations_customer_key').on(t.integrationId, t.customerWaId),
+    // A BSUID is the customer's key; a number alone keys only conversations without one (a
+    // recycled number reaching us with another BSUID is another customer).
+    uniqueIndex('messaging_conversations_user_key')
+      .on(t.integrationId, t.customerUserId)
+      .where(sql`${t.customerUserId} IS NOT NULL`),
+    uniqueIndex('messaging_conversations_phone_key')
+      .on(t.integrationId, t.customerWaId)
+      .where(sql`${t.customerUserId} IS NULL`),
+    index('messaging_conversations_wa_id_idx').on(t.integrationId, t.customerWaId),
+    check(
+      'messaging_conversations_customer_check',
+      sql`${t.customerWaId} IS NOT NULL OR ${t.customerUserId} IS NOT NULL`,
+    ),
     index('messaging_conversations_organization_recent_idx').on(
       t.organizationId,
       t.lastMessageAt.desc().nullsFirst(),
@@ -114,7 +135,14 @@ export const messagingMessages = pgTable(
     /** The platform's message type: text, template, image, … */
     type: text('type').notNull(),
     purpose: text('purpose').$type<MessagePurpose>(),
+    /** Incoming: the customer's words (text, caption, tapped button); outgoing: what was sent. */
     text: text('text'),
+    /**
+     * Incoming: what is not text: media (id, type, mime type, sha256, filename; a voice note's
+     * transcript), a tapped button or list row with its payload, a location, contact cards, a
+     * reaction.
+     */
+    content: jsonb('content').$type<InboundContent>(),
     template: jsonb('template').$type<SentTemplate>(),
     /** The platform's wamid: given on receipt, or by the platform's answer to our send. */
     platformMessageId: text('platform_message_id'),

@@ -20,6 +20,7 @@ import type {
 } from './messaging-conversations.schema';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
+import { toMessageDto } from './messaging-message.mapper';
 import { OutgoingMessageSender } from './outgoing-message.sender';
 
 /** The Idempotency-Key operation of a template send. */
@@ -135,7 +136,9 @@ export class MessagingConversationsService {
       _id: row.id,
       phoneNumberId,
       customerWaId: row.customerWaId,
+      customerUserId: row.customerUserId,
       customerName: row.customerName,
+      customerUsername: row.customerUsername,
       lastCustomerMessageAt: row.lastCustomerMessageAt.toISOString(),
       windowOpen: isWindowOpen(row, this.clock.now()),
       needsTemplate: row.needsTemplate,
@@ -143,19 +146,4 @@ export class MessagingConversationsService {
       createdAt: row.createdAt.toISOString(),
     };
   }
-}
-
-function toMessageDto(row: MessagingMessageRow): MessagingMessageDto {
-  return {
-    _id: row.id,
-    direction: row.direction,
-    type: row.type,
-    purpose: row.purpose,
-    text: row.text,
-    status: row.status,
-    error: row.errorCode !== null ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
-    platformMessageId: row.platformMessageId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
 }

@@ -14,6 +14,8 @@ import { type IncomingMessage, parseDelivery } from './webhook-payload';
 /**
  * Processes one stored webhook delivery (the ProcessMessagingEvent job). Each message and status
  * is routed by its business number to that number's organization; unknown numbers are ignored.
+ * Every kind of message is stored (text, media, taps, locations, contact cards, reactions) and
+ * its customer's window moves; the reply worker decides what needs an answer (a reaction none).
  * A message is stored once per wamid (insert-or-ignore on a unique key): only the delivery that
  * stored it queues the agent's reply (ConversationReplyWorker, MESSAGING_REPLY_PAUSE_MS later),
  * so redeliveries, even concurrent ones, answer once.
@@ -79,8 +81,7 @@ export class MessagingEventsService {
     return this.database.transaction(async () => {
       const { conversation, created } = await this.conversations.upsertForCustomer(organizationId, {
         integrationId: integration.id,
-        waId: message.from,
-        name: message.customerName,
+        ...message.customer,
         messageAt: message.sentAt,
       });
       const stored = await this.messages.insertInbound(organizationId, {
@@ -89,6 +90,7 @@ export class MessagingEventsService {
         direction: 'inbound',
         type: message.type,
         text: message.text ?? null,
+        content: message.content ?? null,
         platformMessageId: message.id,
         status: 'received',
         opensConversation: created,

@@ -7,6 +7,7 @@ import {
   messagingMessages,
   type MessagingMessageRow,
 } from './messaging-conversations.schema';
+import type { InboundContent } from './inbound-content';
 import type { DeliveryStatus } from './webhook-payload';
 
 export type NewMessage = Omit<
@@ -219,6 +220,14 @@ export class MessagingMessagesRepository {
       .from(messagingMessages)
       .where(inConversation(organizationId, conversationId))
       .orderBy(asc(messagingMessages.createdAt), asc(messagingMessages.id));
+  }
+
+  /** What an incoming message holds besides text, updated (a voice note's transcript). */
+  async setContent(organizationId: string, id: string, content: InboundContent): Promise<void> {
+    await this.database.db
+      .update(messagingMessages)
+      .set({ content })
+      .where(inOrganization(organizationId, id));
   }
 
   /** Counts a send attempt; answers the count so far. */

@@ -6,12 +6,15 @@ import { JobName, JobQueue } from '../../../queue';
 import { JOB_RETRY_POLICY, type JobRetryPolicy } from '../../../queue/jobs';
 import { GraphClient } from '../graph/graph-client';
 import { GraphError } from '../graph/graph-error';
-import type { GraphOutgoingMessage } from '../graph/graph.types';
+import type { GraphOutgoingMessage, GraphRecipient } from '../graph/graph.types';
 import { MessagingIntegrationsRepository } from '../messaging-integrations.repository';
 import { MessagingIntegrationsService } from '../messaging-integrations.service';
 import { isWindowOpen, OUTSIDE_WINDOW } from './customer-window';
 import { MessageStatusesService } from './message-statuses.service';
-import type { MessagingMessageRow } from './messaging-conversations.schema';
+import type {
+  MessagingConversationRow,
+  MessagingMessageRow,
+} from './messaging-conversations.schema';
 import { MessagingConversationsRepository } from './messaging-conversations.repository';
 import { MessagingMessagesRepository } from './messaging-messages.repository';
 
@@ -98,7 +101,7 @@ export class OutgoingMessageSender {
       const platformId = await this.graph.sendMessage(
         token,
         integration.phoneNumberId,
-        conversation.customerWaId,
+        recipientOf(conversation),
         toGraphMessage(message),
       );
       await this.messages.markSent(organizationId, id, platformId, this.clock.now());
@@ -120,11 +123,13 @@ export class OutgoingMessageSender {
       if (error.kind === 'needs_template') {
         await this.conversations.setNeedsTemplate(organizationId, conversation.id, true);
       } else if (error.kind === 'undeliverable') {
-        await this.statuses.markUndeliverable(
-          organizationId,
-          conversation.customerWaId,
-          error.code,
-        );
+        if (conversation.customerWaId !== null) {
+          await this.statuses.markUndeliverable(
+            organizationId,
+            conversation.customerWaId,
+            error.code,
+          );
+        }
       } else {
         await this.connected.noteRefusal(integration, error);
       }
@@ -143,6 +148,13 @@ export class OutgoingMessageSender {
       );
     }
   }
+}
+
+/** The customer's number when the platform shared it (Meta prefers it), else their user id. */
+function recipientOf(conversation: MessagingConversationRow): GraphRecipient {
+  if (conversation.customerWaId !== null) return { phone: conversation.customerWaId };
+  if (conversation.customerUserId !== null) return { userId: conversation.customerUserId };
+  throw new Error('Conversation without a customer id');
 }
 
 function toGraphMessage(message: MessagingMessageRow): GraphOutgoingMessage {

@@ -1,15 +1,30 @@
+import type { InboundContent } from './inbound-content';
+import { contentOf } from './webhook-content';
+import { isObject, type Json, objects, str } from './webhook-json';
+
+/**
+ * Who wrote: their business-scoped user id (`user_id`, always sent since 2026), their phone
+ * number (`wa_id`/`from`, withheld for some customers with a username), or both; never neither.
+ */
+export interface IncomingCustomer {
+  userId: string | undefined;
+  waId: string | undefined;
+  name: string | undefined;
+  username: string | undefined;
+}
+
 /** One customer message of a delivery, reduced to what the conversation keeps. */
 export interface IncomingMessage {
   phoneNumberId: string;
   /** The platform's wamid: the dedupe key. */
   id: string;
-  /** The customer's wa_id (their number's digits). */
-  from: string;
-  customerName: string | undefined;
-  /** text, image, audio, … */
+  customer: IncomingCustomer;
+  /** text, image, audio, button, interactive, location, contacts, reaction, … */
   type: string;
-  /** The text, or a media caption. */
+  /** The customer's words: the text, a media caption, the title of a tapped button. */
   text: string | undefined;
+  /** Media, a tapped button's payload, a location, contact cards, a reaction. */
+  content: InboundContent | undefined;
   sentAt: Date;
 }
 
@@ -21,6 +36,7 @@ export interface IncomingStatus {
   /** The wamid of our message. */
   id: string;
   status: DeliveryStatus;
+  /** The customer's phone number; '' when the message went to their user id only. */
   recipientId: string;
   at: Date;
   /** The first error of a failed status. */
@@ -33,15 +49,7 @@ export interface ParsedDelivery {
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['sent', 'delivered', 'read', 'failed']);
-/** Longest text kept from a message (the platform allows 4,096 characters). */
-const MAX_TEXT = 4096;
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
+const MAX_ID = 200;
 
 /**
  * The messages and statuses of one delivery (`object: whatsapp_business_account`). The platform
@@ -56,32 +64,26 @@ export function parseDelivery(payload: unknown, now: Date): ParsedDelivery {
       if (change.field !== 'messages' || !isObject(change.value)) continue;
       const value = change.value;
       const phoneNumberId = isObject(value.metadata)
-        ? str(value.metadata.phone_number_id)
+        ? str(value.metadata.phone_number_id, MAX_ID)
         : undefined;
       if (phoneNumberId === undefined) continue;
-      const names = new Map(
-        objects(value.contacts).map((contact) => [
-          str(contact.wa_id),
-          isObject(contact.profile) ? str(contact.profile.name) : undefined,
-        ]),
-      );
+      const contacts = objects(value.contacts);
       for (const message of objects(value.messages)) {
-        const id = str(message.id);
-        const from = str(message.from);
-        const type = str(message.type);
-        if (id === undefined || from === undefined || type === undefined) continue;
+        const id = str(message.id, MAX_ID);
+        const type = str(message.type, 50);
+        const customer = customerOf(message, contacts);
+        if (id === undefined || type === undefined || customer === undefined) continue;
         parsed.messages.push({
           phoneNumberId,
           id,
-          from,
-          customerName: names.get(from)?.slice(0, 200),
+          customer,
           type,
-          text: textOf(message, type)?.slice(0, MAX_TEXT),
+          ...contentOf(message, type),
           sentAt: timeOf(message.timestamp) ?? now,
         });
       }
       for (const status of objects(value.statuses)) {
-        const id = str(status.id);
+        const id = str(status.id, MAX_ID);
         const state = str(status.status);
         if (id === undefined || state === undefined || !STATUSES.has(state)) continue;
         const [error] = objects(status.errors);
@@ -89,7 +91,7 @@ export function parseDelivery(payload: unknown, now: Date): ParsedDelivery {
           phoneNumberId,
           id,
           status: state as DeliveryStatus,
-          recipientId: str(status.recipient_id) ?? '',
+          recipientId: str(status.recipient_id, MAX_ID) ?? '',
           at: timeOf(status.timestamp) ?? now,
           error:
             error && typeof error.code === 'number'
@@ -105,11 +107,31 @@ export function parseDelivery(payload: unknown, now: Date): ParsedDelivery {
   return parsed;
 }
 
-function textOf(message: Json, type: string): string | undefined {
-  const part = message[type];
-  if (!isObject(part)) return undefined;
-  if (type === 'text') return str(part.body);
-  return str(part.caption);
+/**
+ * The sender, from the message (`from`, `from_user_id`) and its entry in `contacts` (`wa_id`,
+ * `user_id`, `profile.name`, `profile.username`), found by either id, or the only contact when
+ * the message names neither. Undefined when no id is known at all.
+ */
+function customerOf(message: Json, contacts: Json[]): IncomingCustomer | undefined {
+  const from = str(message.from, MAX_ID);
+  const fromUserId = str(message.from_user_id, MAX_ID);
+  const contact =
+    contacts.find(
+      (candidate) =>
+        (from !== undefined && str(candidate.wa_id, MAX_ID) === from) ||
+        (fromUserId !== undefined && str(candidate.user_id, MAX_ID) === fromUserId),
+    ) ??
+    (from === undefined && fromUserId === undefined && contacts.length === 1
+      ? contacts[0]
+      : undefined);
+  const profile = contact && isObject(contact.profile) ? contact.profile : undefined;
+  const customer: IncomingCustomer = {
+    userId: fromUserId ?? str(contact?.user_id, MAX_ID),
+    waId: from ?? str(contact?.wa_id, MAX_ID),
+    name: str(profile?.name, 200),
+    username: str(profile?.username, 200),
+  };
+  return customer.userId === undefined && customer.waId === undefined ? undefined : customer;
 }
 
 /** Unix seconds as the platform sends them (a string). */

@@ -1,12 +1,18 @@
+import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { type AppConfig, InjectConfig } from '../../../config';
+import { sendRequest } from '../../../http/outbound-request';
 import { ProviderError } from '../../telephony/provider-error';
 import { bearerAuth, ProviderHttp, type ProviderRequest } from '../../telephony/provider-http';
 import { GraphError } from './graph-error';
+import { downloadFailure, isPlatformMediaUrl } from './graph-media';
 import type {
+  GraphMedia,
+  GraphMediaDownload,
   GraphOutgoingMessage,
   GraphPage,
   GraphPhoneNumber,
+  GraphRecipient,
   GraphSendAnswer,
   GraphTemplate,
   GraphWebhookConfiguration,
@@ -16,6 +22,8 @@ const PAGE_SIZE = 100;
 /** A WABA holds at most a few thousand templates; more pages than this is a loop. */
 const MAX_PAGES = 100;
 const TEMPLATE_FIELDS = 'id,name,language,category,status,components,parameter_format';
+/** A media lookup is a small read: bounded well below a whole download. */
+const MEDIA_LOOKUP_TIMEOUT_MS = 5_000;
 
 /**
  * The messaging platform's Graph API (WhatsApp Cloud API) through ProviderHttp: base URL
@@ -91,20 +99,28 @@ export class GraphClient {
   }
 
   /**
-   * Sends one message (`text` or `template` body, without `messaging_product` and `to`) and
-   * answers the platform's message id. Never repeated here: the platform has no idempotency key,
-   * so the caller decides whether a failure is worth a second message.
+   * Sends one message (`text` or `template` body, without `messaging_product` and the recipient)
+   * and answers the platform's message id. The customer's phone number goes in `to`; a customer
+   * known only by their business-scoped user id in `recipient` (the platform drops a user id
+   * sent in `to`, and prefers `to` when both are given). Never repeated here: the platform has no
+   * idempotency key, so the caller decides whether a failure is worth a second message.
    */
   async sendMessage(
     token: string,
     phoneNumberId: string,
-    to: string,
+    to: GraphRecipient,
     message: GraphOutgoingMessage,
   ): Promise<string> {
+    const addressee = 'phone' in to ? { to: to.phone } : { recipient: to.userId };
     const body = await this.send<GraphSendAnswer>(token, {
       method: 'POST',
       url: `${this.base}/${encodeURIComponent(phoneNumberId)}/messages`,
-      json: { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message },
+      json: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        ...addressee,
+        ...message,
+      },
     });
     const id = body?.messages?.[0]?.id;
     if (typeof id !== 'string' || id === '') {
@@ -137,9 +153,64 @@ export class GraphClient {
     });
   }
 
-  private get<T>(token: string, path: string, query: Record<string, string>): Promise<T> {
-    const url = `${this.base}${path}?${new URLSearchParams(query).toString()}`;
-    return this.send<T>(token, { method: 'GET', url, retry: true });
+  /**
+   * `GET /{media-id}`: a customer's media as the platform holds it, with a download URL valid
+   * for a few minutes. The platform keeps incoming media for a limited time: an expired id
+   * answers not_found.
+   */
+  async getMedia(token: string, mediaId: string): Promise<GraphMedia> {
+    const media = await this.get<Partial<GraphMedia> | undefined>(
+      token,
+      `/${encodeURIComponent(mediaId)}`,
+      {},
+      MEDIA_LOOKUP_TIMEOUT_MS,
+    );
+    if (typeof media?.url !== 'string' || !isPlatformMediaUrl(media.url, this.base)) {
+      throw new GraphError('upstream', 'Messaging platform answered a media without a usable URL');
+    }
+    return { ...media, url: media.url };
+  }
+
+  /**
+   * Opens a media download URL of `getMedia` with the bearer token (the platform's URLs need it)
+   * and answers its body as it arrives. `signal` bounds the whole download; the token goes to
+   * the platform's own hosts only.
+   */
+  async openMedia(token: string, url: string, signal: AbortSignal): Promise<GraphMediaDownload> {
+    if (!isPlatformMediaUrl(url, this.base)) {
+      throw new GraphError('upstream', 'Messaging platform media URL is not the platform’s');
+    }
+    let response;
+    try {
+      response = await sendRequest(url, { method: 'GET', headers: bearerAuth(token), signal });
+    } catch (error) {
+      const timedOut = (error as { name?: unknown }).name === 'TimeoutError';
+      throw new GraphError(
+        'unreachable',
+        `Messaging platform media could not be downloaded (${timedOut ? 'timed out' : 'network error'})`,
+      );
+    }
+    if (!response.ok) {
+      response.discard();
+      throw downloadFailure(response.status);
+    }
+    const length = Number(response.header('content-length') ?? NaN);
+    return {
+      body: Readable.from(response.body),
+      contentType: response.header('content-type'),
+      length: Number.isFinite(length) ? length : undefined,
+    };
+  }
+
+  private get<T>(
+    token: string,
+    path: string,
+    query: Record<string, string>,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const search = new URLSearchParams(query).toString();
+    const url = `${this.base}${path}${search === '' ? '' : `?${search}`}`;
+    return this.send<T>(token, { method: 'GET', url, retry: true, timeoutMs });
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** A business phone number as `GET /{phone-number-id}` describes it. */
 export interface GraphPhoneNumber {
   id: string;
@@ -65,9 +67,29 @@ export type GraphOutgoingMessage =
       };
     };
 
+/** Whom a message goes to: their phone number, else their business-scoped user id. */
+export type GraphRecipient = { phone: string } | { userId: string };
+
+/** `GET /{media-id}`: a customer's media and its short-lived download URL. */
+export interface GraphMedia {
+  url: string;
+  mime_type?: string;
+  sha256?: string;
+  file_size?: number;
+  id?: string;
+}
+
+/** A media download under way: its body as it arrives. */
+export interface GraphMediaDownload {
+  body: Readable;
+  contentType: string | undefined;
+  /** The declared length, when the platform gave one. */
+  length: number | undefined;
+}
+
 /** `POST /{phone-number-id}/messages` answered. */
 export interface GraphSendAnswer {
   messaging_product?: string;
-  contacts?: { input?: string; wa_id?: string }[];
+  contacts?: { input?: string; wa_id?: string; user_id?: string }[];
   messages?: { id?: string }[];
 }

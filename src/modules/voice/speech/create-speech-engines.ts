@@ -99,6 +99,20 @@ export function createSpeechEngines(
   };
 }
 
+/**
+ * STT_PROVIDER's engine on its own, without a live call's turn deadline, retry and circuit
+ * breakers: for recorded audio heard at its own pace (the customers' voice notes of messaging),
+ * whose long notes must neither miss a call's deadline nor open a call's circuit. `close` stops
+ * what it runs (the offline recogniser's processes).
+ */
+export function createSpeechToText(config: Pick<AppConfig, 'speech'>): {
+  engine: SpeechToText;
+  close?: () => Promise<void>;
+} {
+  const { engine, close } = speechToText(config.speech.stt, 'STT');
+  return { engine, close };
+}
+
 function speechToText(settings: SpeechToTextConfig, prefix: string): Engine<SpeechToText> {
   switch (settings.provider) {
     case 'offline': {

@@ -16,6 +16,13 @@ import {
 import { DocsPageDto } from '../../../../common/docs-page.dto';
 import { IsOptionalNotNull } from '../../../../common/dto-rules';
 import type { TemplateVariableComponent } from '../../template-variables';
+import {
+  MessagingChoiceDto,
+  MessagingContactCardDto,
+  MessagingLocationDto,
+  MessagingMediaDto,
+  MessagingReactionDto,
+} from './messaging-message-content.dto';
 import type {
   MessageDirection,
   MessagePurpose,
@@ -39,11 +46,37 @@ export class MessagingConversationDto {
   @ApiProperty({ example: '106540352242922', description: 'The business number written to' })
   phoneNumberId!: string;
 
-  @ApiProperty({ example: '16505551234', description: "The customer's platform id (digits)" })
-  customerWaId!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '16505551234',
+    description:
+      "The customer's phone number (digits), when the platform shares it: a customer with a " +
+      'WhatsApp username may be known by customerUserId only',
+  })
+  customerWaId!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'US.13491208655302741918',
+    description:
+      "The customer's business-scoped user id: the platform's key for them since 2026, sent " +
+      'with every message (null on conversations from before). Replies go to the phone number ' +
+      'when known, else to this id',
+  })
+  customerUserId!: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: 'Sheena Nelson' })
   customerName!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'sheena.n',
+    description: 'WhatsApp username',
+  })
+  customerUsername!: string | null;
 
   @ApiProperty({
     example: '2026-03-01T12:00:00.000Z',
@@ -95,7 +128,13 @@ export class MessagingMessageDto {
   @ApiProperty({ enum: ['inbound', 'outbound'], example: 'inbound' })
   direction!: MessageDirection;
 
-  @ApiProperty({ example: 'text', description: "The platform's type: text, template, image, …" })
+  @ApiProperty({
+    example: 'text',
+    description:
+      "The platform's type: text, template, image, audio, video, document, sticker, button " +
+      '(a template quick reply), interactive (a reply button or list row), location, contacts, ' +
+      'reaction, …',
+  })
   type!: string;
 
   @ApiProperty({
@@ -110,9 +149,42 @@ export class MessagingMessageDto {
     type: String,
     nullable: true,
     example: 'We open at 9.',
-    description: 'The text (a template: its body as the customer reads it)',
+    description:
+      'The text: a media caption, the title of a tapped button (a template: its body as the ' +
+      'customer reads it)',
   })
   text!: string | null;
+
+  @ApiProperty({
+    type: MessagingMediaDto,
+    nullable: true,
+    description: 'A photo, voice note, audio, video, document or sticker the customer sent',
+  })
+  media!: MessagingMediaDto | null;
+
+  @ApiProperty({
+    type: MessagingChoiceDto,
+    nullable: true,
+    description: 'A button or list row the customer tapped, with its payload',
+  })
+  choice!: MessagingChoiceDto | null;
+
+  @ApiProperty({ type: MessagingLocationDto, nullable: true })
+  location!: MessagingLocationDto | null;
+
+  @ApiProperty({
+    type: [MessagingContactCardDto],
+    nullable: true,
+    description: 'Contact cards the customer shared',
+  })
+  contacts!: MessagingContactCardDto[] | null;
+
+  @ApiProperty({
+    type: MessagingReactionDto,
+    nullable: true,
+    description: 'A reaction to a message: stored, never answered',
+  })
+  reaction!: MessagingReactionDto | null;
 
   @ApiProperty({
     enum: STATUSES,

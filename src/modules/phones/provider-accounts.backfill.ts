@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
+import { type AppConfig, InjectConfig } from '../../config';
 import { PhoneCredentials } from './phone-credentials';
 import { accountKeyOf } from './provider-accounts';
 import { ProviderAccountsRepository } from './provider-accounts.repository';
@@ -9,12 +10,14 @@ const PAGE = 100;
 /**
  * Links, at start, the numbers added before provider accounts were kept (migration 0038) to
  * their account, read from their sealed credentials: until then they are paced per number only.
- * Idempotent, so every process may run it; a number whose credentials do not open (another
- * ENCRYPTION_KEY) stays unlinked, and is said once.
+ * Idempotent, so every process that dials may run it (an API process or the CLI does not pace
+ * calls); a number whose credentials do not open (another ENCRYPTION_KEY) stays unlinked, and is
+ * said once.
  */
 @Injectable()
 export class ProviderAccountsBackfill implements OnApplicationBootstrap {
   constructor(
+    @InjectConfig() private readonly config: AppConfig,
     private readonly accounts: ProviderAccountsRepository,
     private readonly credentials: PhoneCredentials,
     private readonly logger: PinoLogger,
@@ -23,6 +26,7 @@ export class ProviderAccountsBackfill implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.config.process.role === 'api') return;
     let afterId = '';
     let unopened = 0;
     for (;;) {

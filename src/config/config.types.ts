@@ -165,6 +165,19 @@ export interface AppConfig {
     /** LLM_FALLBACK_*: answers a live call's turn when the primary fails; unset: none. */
     fallback: ChatModelEndpoint | undefined;
   };
+  /**
+   * Knowledge-base embeddings: an OpenAI-compatible `POST {apiUrl}/embeddings` (EMBEDDINGS_API_URL,
+   * else LLM_API_URL); apiUrl unset (or EMBEDDINGS_API_URL=offline): the offline embedding only.
+   */
+  embeddings: {
+    apiUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    /** How long one batch of passages may take at indexing (EMBEDDINGS_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** How long a search waits for its query's embedding (EMBEDDINGS_QUERY_TIMEOUT_MS). */
+    queryTimeoutMs: number;
+  };
   /** The speech engines of the voice runtime (STT_*, TTS_* and their fallbacks). */
   speech: {
     stt: SpeechToTextConfig;

@@ -161,6 +161,7 @@ export function loadConfig(env: Env, role: ProcessRole = 'all'): AppConfig {
       ),
       fallback: chatFallback(read),
     },
+    embeddings: embeddingsSettings(read),
     speech: speechEngines(read),
     engineCircuit: {
       failures: read.integer('ENGINE_CIRCUIT_FAILURES', 3, 1, 100),
@@ -305,6 +306,28 @@ function chatFallback(read: EnvReaders): ChatModelEndpoint | undefined {
     apiUrl: read.url('LLM_FALLBACK_API_URL', undefined, ['http:', 'https:'])!,
     apiKey: read.raw('LLM_FALLBACK_API_KEY'),
     model: read.string('LLM_FALLBACK_MODEL', read.string('LLM_MODEL', 'gpt-4o-mini')),
+  };
+}
+
+/**
+ * EMBEDDINGS_*: the endpoint defaults to the chat model's (LLM_API_URL, with its key: the same
+ * service), `offline` turns it off. A URL of its own takes EMBEDDINGS_API_KEY only, so the chat
+ * model's key never goes to another host.
+ */
+function embeddingsSettings(read: EnvReaders): AppConfig['embeddings'] {
+  const own = read.raw('EMBEDDINGS_API_URL');
+  const offline = own?.toLowerCase() === 'offline';
+  const apiUrl = offline
+    ? undefined
+    : own !== undefined
+      ? read.url('EMBEDDINGS_API_URL', undefined, ['http:', 'https:'])
+      : read.url('LLM_API_URL', undefined, ['http:', 'https:']);
+  return {
+    apiUrl,
+    apiKey: own !== undefined ? read.raw('EMBEDDINGS_API_KEY') : read.raw('LLM_API_KEY'),
+    model: read.string('EMBEDDINGS_MODEL', 'text-embedding-3-small'),
+    timeoutMs: read.integer('EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 300_000),
+    queryTimeoutMs: read.integer('EMBEDDINGS_QUERY_TIMEOUT_MS', 1_500, 50, 60_000),
   };
 }
 

@@ -52,3 +52,8 @@ export type {
 } from './graph.fake';
 export { ChatFake, type ChatReply, type FakeToolCall, type ReceivedChatRequest } from './chat.fake';
 export { type Fault, Faults } from './faults';
+export {
+  EmbeddingsFake,
+  type EmbeddingsAnswer,
+  type ReceivedEmbeddingsRequest,
+} from './embeddings.fake';

@@ -238,6 +238,7 @@ describe('knowledge bases', () => {
       _id: expect.any(String),
       knowledgeBaseName: 'Beta docs',
       description: '',
+      language: 'english',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

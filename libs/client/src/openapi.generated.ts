@@ -426,7 +426,7 @@ export interface paths {
     };
     /**
      * Search the passages of a knowledge base
-     * @description Full-text search over the passages (about 1,000 characters each, overlapping) of the base’s ready documents, best first: what voice and messaging agents are given. A query matching more than 1,000 passages is ranked among the first 1,000 found. A query of stop words only finds nothing. 400: q missing or blank, limit outside 1–50.
+     * @description Hybrid search over the passages (about 1,000 characters each, overlapping) of the base’s ready documents, best first: what voice and messaging agents are given. Two rankings are fused by reciprocal rank: full text (passages holding any word of q, in the base’s `language`, the rarer words weighing more, as BM25 weighs them; of a word in more than 1,000 passages, 1,000 are ranked) and meaning (cosine similarity of embeddings: from the embeddings endpoint, EMBEDDINGS_API_URL or LLM_API_URL, else the offline embedding; when the endpoint fails or is slow, the search goes on without it). A question unrelated to every passage may find nothing. 400: q missing or blank, limit outside 1–50.
      */
     get: operations['searchKnowledgeBase'];
     put?: never;
@@ -2153,6 +2153,41 @@ export interface components {
       knowledgeBaseName: string;
       /** @example Answers to the questions customers ask most */
       description: string;
+      /**
+       * @description The language of its documents and questions, for full-text search: a PostgreSQL text search configuration (stemming, so "refunds" finds "refund", and stop words), or `simple` (words as written) for a base mixing languages. Changing it re-indexes the base’s passages.
+       * @example english
+       * @enum {string}
+       */
+      language:
+        | 'simple'
+        | 'arabic'
+        | 'armenian'
+        | 'basque'
+        | 'catalan'
+        | 'danish'
+        | 'dutch'
+        | 'english'
+        | 'finnish'
+        | 'french'
+        | 'german'
+        | 'greek'
+        | 'hindi'
+        | 'hungarian'
+        | 'indonesian'
+        | 'irish'
+        | 'italian'
+        | 'lithuanian'
+        | 'nepali'
+        | 'norwegian'
+        | 'portuguese'
+        | 'romanian'
+        | 'russian'
+        | 'serbian'
+        | 'spanish'
+        | 'swedish'
+        | 'tamil'
+        | 'turkish'
+        | 'yiddish';
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
       /** @example 2026-11-22T10:05:00.000Z */
@@ -2167,6 +2202,41 @@ export interface components {
       knowledgeBaseName: string;
       /** @example Answers to the questions customers ask most */
       description: string;
+      /**
+       * @description The language of its documents and questions, for full-text search: a PostgreSQL text search configuration (stemming, so "refunds" finds "refund", and stop words), or `simple` (words as written) for a base mixing languages. Changing it re-indexes the base’s passages.
+       * @example english
+       * @enum {string}
+       */
+      language:
+        | 'simple'
+        | 'arabic'
+        | 'armenian'
+        | 'basque'
+        | 'catalan'
+        | 'danish'
+        | 'dutch'
+        | 'english'
+        | 'finnish'
+        | 'french'
+        | 'german'
+        | 'greek'
+        | 'hindi'
+        | 'hungarian'
+        | 'indonesian'
+        | 'irish'
+        | 'italian'
+        | 'lithuanian'
+        | 'nepali'
+        | 'norwegian'
+        | 'portuguese'
+        | 'romanian'
+        | 'russian'
+        | 'serbian'
+        | 'spanish'
+        | 'swedish'
+        | 'tamil'
+        | 'turkish'
+        | 'yiddish';
       /** @example 2026-11-22T10:00:00.000Z */
       createdAt: string;
       /** @example 2026-11-22T10:05:00.000Z */
@@ -2229,8 +2299,8 @@ export interface components {
        */
       text: string;
       /**
-       * @description Relevance (ts_rank); higher is better
-       * @example 0.4
+       * @description Relevance: the reciprocal rank fusion of its places by words and by meaning (each place p counts 1/(60 + p), half that by the offline embedding); higher is better, comparable across bases
+       * @example 0.032
        */
       score: number;
     };
@@ -5864,6 +5934,40 @@ export interface operations {
         'multipart/form-data': {
           knowledgeBaseName: string;
           description?: string;
+          /**
+           * @description The language of its documents and questions, for full-text search: a PostgreSQL text search configuration (stemming, so "refunds" finds "refund", and stop words), or `simple` (words as written) for a base mixing languages. Changing it re-indexes the base’s passages. Default on create: english.
+           * @enum {string}
+           */
+          language?:
+            | 'simple'
+            | 'arabic'
+            | 'armenian'
+            | 'basque'
+            | 'catalan'
+            | 'danish'
+            | 'dutch'
+            | 'english'
+            | 'finnish'
+            | 'french'
+            | 'german'
+            | 'greek'
+            | 'hindi'
+            | 'hungarian'
+            | 'indonesian'
+            | 'irish'
+            | 'italian'
+            | 'lithuanian'
+            | 'nepali'
+            | 'norwegian'
+            | 'portuguese'
+            | 'romanian'
+            | 'russian'
+            | 'serbian'
+            | 'spanish'
+            | 'swedish'
+            | 'tamil'
+            | 'turkish'
+            | 'yiddish';
           /** @description Documents, the field repeated once per file (at most 20): PDF, DOCX, and UTF-8 text named .txt, .md, .csv or .html. The type is decided from the bytes (and, for text, the name); anything else answers 415. All files of a request together may hold UPLOAD_MAX_BYTES (413 past it, and nothing is kept). A file whose name is already in the base replaces that document; of two files with one name in a request, the later one is kept. Names are reduced to their last path segment without control characters. */
           files?: string[];
         };
@@ -6078,6 +6182,40 @@ export interface operations {
         'multipart/form-data': {
           knowledgeBaseName?: string;
           description?: string;
+          /**
+           * @description The language of its documents and questions, for full-text search: a PostgreSQL text search configuration (stemming, so "refunds" finds "refund", and stop words), or `simple` (words as written) for a base mixing languages. Changing it re-indexes the base’s passages. Default on create: english.
+           * @enum {string}
+           */
+          language?:
+            | 'simple'
+            | 'arabic'
+            | 'armenian'
+            | 'basque'
+            | 'catalan'
+            | 'danish'
+            | 'dutch'
+            | 'english'
+            | 'finnish'
+            | 'french'
+            | 'german'
+            | 'greek'
+            | 'hindi'
+            | 'hungarian'
+            | 'indonesian'
+            | 'irish'
+            | 'italian'
+            | 'lithuanian'
+            | 'nepali'
+            | 'norwegian'
+            | 'portuguese'
+            | 'romanian'
+            | 'russian'
+            | 'serbian'
+            | 'spanish'
+            | 'swedish'
+            | 'tamil'
+            | 'turkish'
+            | 'yiddish';
           /** @description Documents, the field repeated once per file (at most 20): PDF, DOCX, and UTF-8 text named .txt, .md, .csv or .html. The type is decided from the bytes (and, for text, the name); anything else answers 415. All files of a request together may hold UPLOAD_MAX_BYTES (413 past it, and nothing is kept). A file whose name is already in the base replaces that document; of two files with one name in a request, the later one is kept. Names are reduced to their last path segment without control characters. */
           files?: string[];
         };
@@ -6361,7 +6499,7 @@ export interface operations {
   searchKnowledgeBase: {
     parameters: {
       query: {
-        /** @description What to look for, in web-search syntax: words (English stemming: "refunds" finds "refund"), "quoted phrases", `or`, and -word to exclude */
+        /** @description What to look for, as a customer would ask it: passages holding any of its words (in the base’s language: "refunds" finds "refund"; quotes and signs are plain punctuation) and passages close in meaning are found */
         q: string;
         limit?: number;
       };

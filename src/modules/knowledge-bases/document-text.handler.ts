@@ -17,11 +17,13 @@ import { extractText } from './extraction/extract-text';
 import { ExtractionError } from './extraction/extraction-error';
 import { KnowledgeBasePassagesRepository } from './knowledge-base-passages.repository';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
+import { PassageEmbedder } from './retrieval/passage-embedder';
 
 /**
  * Turns an uploaded document into searchable passages (queued after the upload commits): reads
  * its bytes from storage, extracts the text (bounded: see EXTRACTION_LIMITS), cuts it into
- * overlapping passages and writes them with the document's `ready` status in one transaction.
+ * overlapping passages, embeds them (PassageEmbedder: the endpoint, else offline) and writes
+ * them, indexed in the base's language, with the document's `ready` status in one transaction.
  * Unreadable content marks the document `failed` with the reason at once; any other error is
  * retried, and the last attempt marks it failed too. A document deleted or replaced meanwhile
  * is left alone.
@@ -35,6 +37,7 @@ export class DocumentTextHandler implements HandlesJob<JobName.ExtractKnowledgeB
     private readonly storage: ObjectStorage,
     private readonly documents: KnowledgeBasesRepository,
     private readonly passages: KnowledgeBasePassagesRepository,
+    private readonly embedder: PassageEmbedder,
     @Inject(JOB_RETRY_POLICY) private readonly policy: JobRetryPolicy,
   ) {}
 
@@ -64,12 +67,16 @@ export class DocumentTextHandler implements HandlesJob<JobName.ExtractKnowledgeB
       }
       throw error;
     }
+    // Before the transaction: an embeddings endpoint may take a while, and never fails this.
+    const embeddings = await this.embedder.embedPassages(texts);
+    const passages = texts.map((text, index) => ({ text, embedding: embeddings[index] }));
     await this.database.background(async () => {
-      const ready = await this.documents.finishDocument(organizationId, documentId, {
-        status: 'ready',
-      });
+      const language = await this.documents.lockLanguage(organizationId, document.knowledgeBaseId);
+      const ready =
+        language !== undefined &&
+        (await this.documents.finishDocument(organizationId, documentId, { status: 'ready' }));
       // Deleted, replaced or already ended meanwhile: its passages would belong to nothing.
-      if (ready) await this.passages.replace(organizationId, document, texts);
+      if (ready) await this.passages.replace(organizationId, document, passages, language);
     });
   }
 }

@@ -172,10 +172,15 @@ export class KnowledgeBasesController {
   @ApiOperation({
     summary: 'Search the passages of a knowledge base',
     description:
-      'Full-text search over the passages (about 1,000 characters each, overlapping) of the ' +
-      'base’s ready documents, best first: what voice and messaging agents are given. A query ' +
-      'matching more than 1,000 passages is ranked among the first 1,000 found. A query of ' +
-      'stop words only finds nothing. 400: q missing or blank, limit outside 1–50.',
+      'Hybrid search over the passages (about 1,000 characters each, overlapping) of the ' +
+      'base’s ready documents, best first: what voice and messaging agents are given. Two ' +
+      'rankings are fused by reciprocal rank: full text (passages holding any word of q, in ' +
+      'the base’s `language`, the rarer words weighing more, as BM25 weighs them; of a word ' +
+      'in more than 1,000 passages, 1,000 are ranked) and meaning (cosine similarity of ' +
+      'embeddings: from the embeddings endpoint, EMBEDDINGS_API_URL or LLM_API_URL, else the ' +
+      'offline embedding; when the endpoint fails or is slow, the search goes on without ' +
+      'it). A question unrelated to every passage may find nothing. ' +
+      '400: q missing or blank, limit outside 1–50.',
   })
   @ApiParam(BASE_ID)
   @ApiEnvelope({ message: 'Passages found', type: [PassageDto] })

@@ -8,7 +8,8 @@ import { KnowledgeBaseUploadsService } from './knowledge-base-uploads.service';
 import { KnowledgeBasesController } from './knowledge-bases.controller';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 import { KnowledgeBasesService } from './knowledge-bases.service';
-import { FullTextPassageRetriever, PassageRetriever } from './passage-retriever';
+import { HybridPassageRetriever, PassageRetriever } from './passage-retriever';
+import { PassageEmbedder } from './retrieval/passage-embedder';
 
 @Module({
   imports: [AgentsModule, MessagingModule, JobRetryPolicyModule],
@@ -19,7 +20,8 @@ import { FullTextPassageRetriever, PassageRetriever } from './passage-retriever'
     KnowledgeBaseUploadsService,
     KnowledgeBasesService,
     DocumentTextHandler,
-    { provide: PassageRetriever, useClass: FullTextPassageRetriever },
+    PassageEmbedder,
+    { provide: PassageRetriever, useClass: HybridPassageRetriever },
   ],
   exports: [PassageRetriever],
 })

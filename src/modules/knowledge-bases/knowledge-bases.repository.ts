@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { and, asc, count, desc, eq, ilike, inArray } from 'drizzle-orm';
 import { escapeLike } from '../../common/page.query';
 import { Database } from '../../database';
+import type { KnowledgeBaseLanguage } from './knowledge-base-languages';
 import {
   knowledgeBaseDocuments,
   knowledgeBases,
@@ -77,7 +78,7 @@ export class KnowledgeBasesRepository {
 
   async create(
     organizationId: string,
-    values: { name: string; description: string },
+    values: { name: string; description: string; language: KnowledgeBaseLanguage },
   ): Promise<KnowledgeBaseRow> {
     const [row] = await this.database.db
       .insert(knowledgeBases)
@@ -94,7 +95,7 @@ export class KnowledgeBasesRepository {
   async touch(
     organizationId: string,
     id: string,
-    changes: { name?: string; description?: string },
+    changes: { name?: string; description?: string; language?: KnowledgeBaseLanguage },
   ): Promise<KnowledgeBaseRow | undefined> {
     const [row] = await this.database.db
       .update(knowledgeBases)
@@ -102,6 +103,23 @@ export class KnowledgeBasesRepository {
       .where(baseInOrganization(organizationId, id))
       .returning();
     return row;
+  }
+
+  /**
+   * Inside a transaction: the base's language, its row held (FOR SHARE) until the commit, so a
+   * change of language (which updates the row, then the passages) waits for the passages being
+   * written to be in, or is seen by them. Undefined when the base is gone.
+   */
+  async lockLanguage(
+    organizationId: string,
+    id: string,
+  ): Promise<KnowledgeBaseLanguage | undefined> {
+    const [row] = await this.database.db
+      .select({ language: knowledgeBases.language })
+      .from(knowledgeBases)
+      .where(baseInOrganization(organizationId, id))
+      .for('share');
+    return row?.language;
   }
 
   /** Deletes the base (its documents and passages cascade); the storage keys they had. */

@@ -5,23 +5,22 @@ import {
   index,
   integer,
   pgTable,
+  real,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, objectIdPk, objectIdRef, updatedAt } from '../../database/columns';
 import { organizations } from '../organizations/organizations.schema';
+import type { KnowledgeBaseLanguage } from './knowledge-base-languages';
 
 export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
-/**
- * The text search configuration of passages and queries: English stemming ("pelicans" finds
- * "pelican"), stop words dropped. Both engines (PostgreSQL, PGlite) ship it.
- */
-export const TEXT_SEARCH_CONFIG = 'english';
-
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** A text search configuration (stemming and stop words of one language), by name. */
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
+const bitVarying = customType<{ data: string }>({ dataType: () => 'bit varying' });
 
 /** A named set of documents whose passages agents are given. */
 export const knowledgeBases = pgTable(
@@ -33,6 +32,8 @@ export const knowledgeBases = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
+    /** The text search configuration of its passages and of queries (knowledge-base-languages.ts). */
+    language: text('language').$type<KnowledgeBaseLanguage>().notNull().default('english'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -84,9 +85,22 @@ export const knowledgeBasePassages = pgTable(
     /** Order within the document, from 0. */
     position: integer('position').notNull(),
     text: text('text').notNull(),
+    /**
+     * The base's language when the passage was written or the base's language last changed: a
+     * generated column can read its own row only, so the base's setting is copied here.
+     */
+    language: regconfig('language')
+      .notNull()
+      .default(sql`'english'::regconfig`),
     search: tsvector('search')
       .notNull()
-      .generatedAlwaysAs(sql.raw(`to_tsvector('${TEXT_SEARCH_CONFIG}'::regconfig, "text")`)),
+      .generatedAlwaysAs(sql`to_tsvector("language", "text")`),
+    /** Unit-length embedding of the text; null for passages written before embeddings. */
+    embedding: real('embedding').array(),
+    /** Which embedding `embedding` is (see passage-embedder.ts): only like is compared with like. */
+    embeddingModel: text('embedding_model'),
+    /** Sign bits of random projections of `embedding`: its nearest are found by Hamming distance first. */
+    embeddingSignature: bitVarying('embedding_signature'),
   },
   (t) => [
     // One GIN index over the base and the words (btree_gin): a search reads the matches of its
@@ -97,6 +111,15 @@ export const knowledgeBasePassages = pgTable(
       .using('gin', t.knowledgeBaseId, t.search)
       .with({ fastupdate: false }),
     index('knowledge_base_passages_document_idx').on(t.documentId, t.position),
+    // What the nearest-neighbour scan reads, index only: the base's signatures of one model
+    // and their ids (a full scan of the base's rows would read their text and words too).
+    index('knowledge_base_passages_signature_idx').on(
+      t.knowledgeBaseId,
+      t.embeddingModel,
+      t.organizationId,
+      t.embeddingSignature,
+      t.id,
+    ),
   ],
 );
 

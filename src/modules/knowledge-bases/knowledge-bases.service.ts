@@ -18,6 +18,8 @@ import type {
   ListKnowledgeBasesQuery,
   SearchKnowledgeBaseQuery,
 } from './dto/knowledge-base-queries';
+import { DEFAULT_KNOWLEDGE_BASE_LANGUAGE } from './knowledge-base-languages';
+import { KnowledgeBasePassagesRepository } from './knowledge-base-passages.repository';
 import { KnowledgeBaseUploadsService } from './knowledge-base-uploads.service';
 import { KnowledgeBasesRepository } from './knowledge-bases.repository';
 import type { KnowledgeBaseDocumentRow, KnowledgeBaseRow } from './knowledge-bases.schema';
@@ -37,6 +39,7 @@ export class KnowledgeBasesService {
     private readonly storage: ObjectStorage,
     private readonly fileUrls: SignedFileUrls,
     private readonly retriever: PassageRetriever,
+    private readonly passages: KnowledgeBasePassagesRepository,
   ) {}
 
   async list(
@@ -57,6 +60,7 @@ export class KnowledgeBasesService {
       const row = await this.repository.create(organizationId, {
         name: fields.knowledgeBaseName,
         description: fields.description ?? '',
+        language: fields.language ?? DEFAULT_KNOWLEDGE_BASE_LANGUAGE,
       });
       await this.uploads.attach(organizationId, row.id, documents);
       return row;
@@ -72,9 +76,14 @@ export class KnowledgeBasesService {
       const row = await this.repository.touch(organizationId, id, {
         name: fields.knowledgeBaseName,
         description: fields.description,
+        language: fields.language,
       });
       // Deleted while the files were arriving.
       if (!row) throw new NotFoundException(NOT_FOUND);
+      // The row is held from `touch` on: the passages written meanwhile have the new language.
+      if (fields.language !== undefined) {
+        await this.passages.setLanguage(organizationId, id, fields.language);
+      }
       await this.uploads.attach(organizationId, id, documents);
       return row;
     });
@@ -165,6 +174,7 @@ function toSummary(row: KnowledgeBaseRow): KnowledgeBaseSummaryDto {
     _id: row.id,
     knowledgeBaseName: row.name,
     description: row.description,
+    language: row.language,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,10 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { DOCUMENTS_FIELD, MAX_FILES_PER_REQUEST } from '../document-upload';
 import { SUPPORTED_TYPES_TEXT } from '../document-type';
+import {
+  DEFAULT_KNOWLEDGE_BASE_LANGUAGE,
+  KNOWLEDGE_BASE_LANGUAGES,
+  type KnowledgeBaseLanguage,
+} from '../knowledge-base-languages';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 2_000;
+
+export const LANGUAGE_DESCRIPTION =
+  'The language of its documents and questions, for full-text search: a PostgreSQL text ' +
+  'search configuration (stemming, so "refunds" finds "refund", and stop words), or `simple` ' +
+  '(words as written) for a base mixing languages. Changing it re-indexes the base’s passages.';
 
 /** The text fields of the create form: the name is required. */
 export class CreateKnowledgeBaseForm {
@@ -19,6 +29,18 @@ export class CreateKnowledgeBaseForm {
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string;
+
+  @ApiPropertyOptional({
+    enum: KNOWLEDGE_BASE_LANGUAGES,
+    default: DEFAULT_KNOWLEDGE_BASE_LANGUAGE,
+    example: 'french',
+    description: LANGUAGE_DESCRIPTION,
+  })
+  @IsOptional()
+  @IsIn(KNOWLEDGE_BASE_LANGUAGES, {
+    message: `language must be one of: ${KNOWLEDGE_BASE_LANGUAGES.join(', ')}`,
+  })
+  language?: KnowledgeBaseLanguage;
 }
 
 /** The text fields of the update form: all optional, only those sent change. */
@@ -39,6 +61,11 @@ const formSchema = (required: string[]) => ({
   properties: {
     knowledgeBaseName: { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH },
     description: { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH },
+    language: {
+      type: 'string',
+      enum: [...KNOWLEDGE_BASE_LANGUAGES],
+      description: `${LANGUAGE_DESCRIPTION} Default on create: ${DEFAULT_KNOWLEDGE_BASE_LANGUAGE}.`,
+    },
     [DOCUMENTS_FIELD]: {
       type: 'array',
       maxItems: MAX_FILES_PER_REQUEST,

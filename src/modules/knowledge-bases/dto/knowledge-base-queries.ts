@@ -20,11 +20,12 @@ export const MAX_SEARCH_RESULTS = 50;
 
 export class SearchKnowledgeBaseQuery {
   @ApiProperty({
-    example: 'refund policy -shipping',
+    example: 'What time do you open on Sunday?',
     maxLength: 500,
     description:
-      'What to look for, in web-search syntax: words (English stemming: "refunds" finds ' +
-      '"refund"), "quoted phrases", `or`, and -word to exclude',
+      'What to look for, as a customer would ask it: passages holding any of its words (in the ' +
+      'base’s language: "refunds" finds "refund"; quotes and signs are plain punctuation) and ' +
+      'passages close in meaning are found',
   })
   @IsString()
   @Length(1, 500)

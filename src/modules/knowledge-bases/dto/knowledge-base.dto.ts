@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { LANGUAGE_DESCRIPTION } from './knowledge-base-forms';
+import { KNOWLEDGE_BASE_LANGUAGES, type KnowledgeBaseLanguage } from '../knowledge-base-languages';
 import { DOCUMENT_STATUSES, type DocumentStatus } from '../knowledge-bases.schema';
 
 export class KnowledgeBaseDocumentDto {
@@ -57,6 +59,13 @@ export class KnowledgeBaseSummaryDto {
   @ApiProperty({ example: 'Answers to the questions customers ask most' })
   description!: string;
 
+  @ApiProperty({
+    enum: KNOWLEDGE_BASE_LANGUAGES,
+    example: 'english',
+    description: LANGUAGE_DESCRIPTION,
+  })
+  language!: KnowledgeBaseLanguage;
+
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' })
   createdAt!: string;
 
@@ -82,6 +91,12 @@ export class PassageDto {
   })
   text!: string;
 
-  @ApiProperty({ example: 0.4, description: 'Relevance (ts_rank); higher is better' })
+  @ApiProperty({
+    example: 0.032,
+    description:
+      'Relevance: the reciprocal rank fusion of its places by words and by meaning (each ' +
+      'place p counts 1/(60 + p), half that by the offline embedding); higher is better, ' +
+      'comparable across bases',
+  })
   score!: number;
 }

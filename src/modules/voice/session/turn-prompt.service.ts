@@ -10,6 +10,9 @@ import { buildTurnRequest, lastCalleeWords, type TurnPromptInput } from './turn-
 export const TURN_PASSAGE_LIMIT = 3;
 
 /** Builds a voice turn's chat request, with the best passages of the agent's knowledge bases. */
+/** The longest a live call's turn waits for the question's embedding from the endpoint. */
+export const VOICE_EMBEDDING_TIMEOUT_MS = 300;
+
 @Injectable()
 export class TurnPromptService {
   private readonly logger = new Logger(TurnPromptService.name);
@@ -40,6 +43,9 @@ export class TurnPromptService {
         agent.knowledgeBaseIds,
         query,
         TURN_PASSAGE_LIMIT,
+        // A caller waits on this turn: the question's embedding from the endpoint may hold it
+        // this long at most, else the words and the offline embedding answer alone.
+        { embeddingTimeoutMs: VOICE_EMBEDDING_TIMEOUT_MS },
       );
     } catch (error) {
       // A caller on the line is better answered without passages than not at all.

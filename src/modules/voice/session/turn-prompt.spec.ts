@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../../llm/chat-model';
 import { buildTurnRequest, lastCalleeWords, type TurnPromptInput } from './turn-prompt';
-import { TurnPromptService } from './turn-prompt.service';
+import { TurnPromptService, VOICE_EMBEDDING_TIMEOUT_MS } from './turn-prompt.service';
 
 const agent = {
   id: 'agent-1',
@@ -144,9 +144,11 @@ describe('TurnPromptService', () => {
       contact,
       turns,
     );
+    // The call's turn waits at most VOICE_EMBEDDING_TIMEOUT_MS for the question's embedding.
+    const bounded = { embeddingTimeoutMs: VOICE_EMBEDDING_TIMEOUT_MS };
     expect(search.mock.calls).toEqual([
-      ['org-1', 'kb-1', 'Hi, when is my appointment?', 3],
-      ['org-1', 'kb-2', 'Hi, when is my appointment?', 3],
+      ['org-1', 'kb-1', 'Hi, when is my appointment?', 3, bounded],
+      ['org-1', 'kb-2', 'Hi, when is my appointment?', 3, bounded],
     ]);
     const system = systemOf(request.messages);
     expect(['a', 'c', 'd'].every((name) => system.includes(`"${name} text"`))).toBe(true);

@@ -52,7 +52,7 @@ function parseArgs(argv: string[]) {
 const SHARED_NUMBERS = 0.1;
 /** Contacts of the batch on one provider account at 1 call/s, due at 19:56 in New York. */
 const accountBatch = (contacts: number) => ({
-  contacts: Math.max(100, Math.round(contacts * 0.005)),
+  contacts: Math.max(20, Math.round(contacts * 0.001)),
   numbers: 5,
   callsPerSecond: 1,
   dueAt: new Date('2026-10-31T23:56:00Z'),

@@ -103,8 +103,10 @@ export class SchemaValues {
     if (this.canonical && typeof s.example === 'number') return fc.constant(s.example);
     const min = s.minimum ?? 0;
     const max = s.maximum ?? Math.max(min, 1000);
-    return s.type === 'integer' || Number.isInteger(s.example ?? 0)
-      ? fc.integer({ min, max })
+    // A whole example reads as an integer field, unless its bounds are fractional (0.1 calls/s).
+    const whole = Number.isInteger(min) && Number.isInteger(max);
+    return s.type === 'integer' || (whole && Number.isInteger(s.example ?? 0))
+      ? fc.integer({ min: Math.ceil(min), max: Math.floor(max) })
       : fc.double({ min, max, noNaN: true });
   }
 

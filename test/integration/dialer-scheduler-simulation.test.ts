@@ -31,7 +31,7 @@ const CONTACTS = Number(process.env.SCHEDULER_SIM_CONTACTS ?? 2_000);
 const DST_CHANGE = new Date('2026-11-01T06:00:00Z');
 // 19:56 in New York: four minutes before the account-paced batch's window closes.
 const ACCOUNT_BATCH = {
-  contacts: 100,
+  contacts: 20,
   numbers: 5,
   callsPerSecond: 1,
   dueAt: new Date('2026-10-31T23:56:00Z'),

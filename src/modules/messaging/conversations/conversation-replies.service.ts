@@ -173,24 +173,13 @@ export class ConversationRepliesService {
     return text.slice(0, MAX_REPLY_LENGTH);
   }
 
-  /** The best passages for any of the customer's messages (each searched on its own). */
-  private async passagesFor(agent: MessagingAgentRow, queries: string[]): Promise<PassageHit[]> {
-    const hits = await Promise.all(queries.map((query) => this.search(agent, query)));
-    const seen = new Set<string>();
-    return hits
-      .flat()
-      .sort((a, b) => b.score - a.score)
-      .filter((hit) => {
-        const key = `${hit.fileName}\n${hit.text}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      })
-      .slice(0, REPLY_PASSAGES);
-  }
-
-  private async search(agent: MessagingAgentRow, query: string): Promise<PassageHit[]> {
-    if (agent.knowledgeBaseIds.length === 0 || query.trim() === '') return [];
+  /**
+   * The best passages for the customer's latest message, its earlier ones searched beside it
+   * ("#123" after "where is my order?"): the retriever fuses them (PassageSearchOptions.context).
+   */
+  private async passagesFor(agent: MessagingAgentRow, said: string[]): Promise<PassageHit[]> {
+    const [query, ...context] = said.filter((text) => text.trim() !== '').reverse();
+    if (agent.knowledgeBaseIds.length === 0 || query === undefined) return [];
     try {
       return await searchKnowledgeBases(
         this.retriever,
@@ -198,6 +187,7 @@ export class ConversationRepliesService {
         agent.knowledgeBaseIds,
         query,
         REPLY_PASSAGES,
+        { context },
       );
     } catch (error) {
       // A customer is better answered without passages than not at all.
